@@ -1,0 +1,45 @@
+package dev.entangle.graph;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One torch.fx node.
+ *
+ * @param name unique within its graph
+ * @param op the node kind
+ * @param target for call_function the operator overload without {@code torch.ops.} (e.g. {@code
+ *     aten.mm.default}) or {@code getitem}; for placeholder/get_attr the attribute name
+ * @param args positional arguments
+ * @param kwargs keyword arguments, in file order
+ * @param meta result type and annotations
+ * @param index position of the node in its graph's node list
+ */
+public record Node(
+    String name,
+    NodeOp op,
+    String target,
+    List<Arg> args,
+    Map<String, Arg> kwargs,
+    Meta meta,
+    int index) {
+  public Node {
+    args = List.copyOf(args);
+    kwargs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(kwargs));
+  }
+
+  /** Positional argument {@code i}, or null when absent. */
+  public Arg arg(int i) {
+    return i < args.size() ? args.get(i) : null;
+  }
+
+  /** Keyword argument {@code key}, or null when absent. */
+  public Arg kwarg(String key) {
+    return kwargs.get(key);
+  }
+
+  /** The single result type (see {@link Meta#type()}). */
+  public TensorType type() {
+    return meta.type();
+  }
+}

@@ -1,0 +1,101 @@
+package dev.entangle.collectives;
+
+import dev.entangle.ops.Dtype;
+import dev.entangle.ops.Op;
+import dev.entangle.ops.TermBuilder;
+import java.util.List;
+
+/**
+ * The value a collective leaves on one rank, as a term over what every member sent: all_reduce is
+ * the element-wise reduction of all inputs (avg: the sum scaled by 1/n), all_gather the concat
+ * along dim 0, reduce_scatter this member's dim-0 slice of the reduction, all_to_all_single the
+ * concat of this member's chunk of every input, broadcast the source's input.
+ */
+public final class CollectiveLowering {
+  private CollectiveLowering() {}
+
+  /** Resolves a member's input tensor to a handle. */
+  public interface Inputs {
+    int of(int rank, String nodeName);
+  }
+
+  /** The handle of the collective's result on {@code rank}. */
+  public static int lower(CollectiveGroups.Instance inst, int rank, Inputs in, TermBuilder b) {
+    List<Collective> ms = inst.members();
+    int n = ms.size();
+    int[] sent = new int[n];
+    for (int i = 0; i < n; i++) {
+      sent[i] = in.of(ms.get(i).rank(), ms.get(i).input());
+    }
+    Collective me = inst.on(rank);
+    int k = inst.position(rank);
+    switch (me.kind()) {
+      case ALL_REDUCE:
+        return reduce(me.reduceOp(), sent, b);
+      case ALL_GATHER:
+        return n == 1 ? sent[0] : b.add(Op.CONCAT, new long[] {0}, sent);
+      case REDUCE_SCATTER: {
+        int total = reduce(me.reduceOp(), sent, b);
+        long rows = b.type(total).shape()[0];
+        if (rows % n != 0) {
+          throw new IllegalArgumentException("reduce_scatter of " + rows + " rows over " + n + " ranks");
+        }
+        long m = rows / n;
+        return n == 1 ? total : b.add(Op.SLICE, new long[] {0, k * m, (k + 1) * m, 1}, total);
+      }
+      case ALL_TO_ALL: {
+        int[] parts = new int[n];
+        for (int j = 0; j < n; j++) {
+          long[] bounds = chunk(ms.get(j).inputSplits(), b.type(sent[j]).shape()[0], n, k);
+          parts[j] = bounds[0] == 0 && bounds[1] == b.type(sent[j]).shape()[0]
+              ? sent[j]
+              : b.add(Op.SLICE, new long[] {0, bounds[0], bounds[1], 1}, sent[j]);
+        }
+        return n == 1 ? parts[0] : b.add(Op.CONCAT, new long[] {0}, parts);
+      }
+      case BROADCAST: {
+        int src = inst.ranks().indexOf((int) me.src());
+        if (src < 0) {
+          throw new IllegalArgumentException("broadcast source rank " + me.src() + " is not in the group");
+        }
+        return sent[src];
+      }
+      default:
+        throw new IllegalStateException(me.kind().toString());
+    }
+  }
+
+  private static int reduce(String op, int[] sent, TermBuilder b) {
+    switch (op) {
+      case "sum":
+        return sent.length == 1 ? sent[0] : b.add(Op.SUMN, new long[0], sent);
+      case "max":
+        return sent.length == 1 ? sent[0] : b.add(Op.MAXN, new long[0], sent);
+      case "min":
+        return sent.length == 1 ? sent[0] : b.add(Op.MINN, new long[0], sent);
+      case "avg": {
+        int s = reduce("sum", sent, b);
+        long[] shape = b.type(s).shape();
+        int dt = b.type(s).dtype();
+        int k = b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(1.0 / sent.length), dt < 0 ? Dtype.FLOAT32 : dt});
+        int e = shape.length == 0 ? k : b.add(Op.EXPAND, shape, k);
+        return b.add(Op.MUL, new long[0], s, e);
+      }
+      default:
+        throw new IllegalArgumentException("reduce op " + op);
+    }
+  }
+
+  /** Rows [start, end) of input chunk k, by split sizes or equal chunks. */
+  private static long[] chunk(List<Long> splits, long rows, int n, int k) {
+    if (splits.isEmpty()) {
+      long m = rows / n;
+      return new long[] {k * m, (k + 1) * m};
+    }
+    long off = 0;
+    for (int i = 0; i < k; i++) {
+      off += splits.get(i);
+    }
+    return new long[] {off, off + splits.get(k)};
+  }
+}

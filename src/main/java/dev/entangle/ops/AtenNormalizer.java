@@ -1,0 +1,176 @@
+package dev.entangle.ops;
+
+import dev.entangle.graph.Arg;
+import dev.entangle.graph.Node;
+import dev.entangle.graph.TensorType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Lowers ATen nodes into the core language ({@link Op}). The same lowering serves G_s and G_d, so
+ * the same ATen call in both graphs becomes the same term and congruence relates them.
+ *
+ * <p>Calls the language does not know become opaque operators ({@link OpTable#opaque}): their
+ * non-tensor arguments and result type are part of the operator's identity, their tensor arguments
+ * are its children.
+ */
+public final class AtenNormalizer {
+  /** The values (handles) of already lowered nodes: one per result item. */
+  public interface Inputs {
+    int[] of(String nodeName);
+
+    /** Which graph the node belongs to (G_s: -1, rank k: k), so uninitialized buffers stay distinct. */
+    default int graphId() {
+      return -1;
+    }
+  }
+
+  private final OpTable table;
+  private final ArithmeticLowering arithmetic = new ArithmeticLowering();
+  private final LayoutLowering layout = new LayoutLowering();
+  private final ReductionLowering reductions = new ReductionLowering();
+
+  public AtenNormalizer(OpTable table) {
+    this.table = table;
+  }
+
+  /**
+   * Lowers a {@code call_function} node.
+   *
+   * @return one handle per result item (one for a tensor result)
+   * @throws LoweringException when the arguments cannot be read
+   * @throws ShapeException when the operands' shapes do not fit
+   */
+  public int[] lower(Node node, Inputs inputs, TermBuilder b) {
+    Call c = new Call(node, inputs, b);
+    String target = node.target();
+    if (target.equals("getitem") || target.equals("_operator.getitem") || target.equals("operator.getitem")) {
+      int[] tuple = inputs.of(((Arg.NodeRef) c.arg(0, null)).name());
+      int i = (int) c.integer(1, null, null);
+      if (i < 0 || i >= tuple.length || tuple[i] < 0) {
+        throw new LoweringException("getitem " + i + " of a result with " + tuple.length + " items");
+      }
+      return new int[] {tuple[i]};
+    }
+    String base = baseName(target);
+    int[] out = arithmetic.lower(base, c);
+    if (out == null) {
+      out = layout.lower(base, c);
+    }
+    if (out == null) {
+      out = reductions.lower(base, c);
+    }
+    if (out == null) {
+      out = opaque(c);
+    }
+    return out;
+  }
+
+  /** {@code aten.add.Tensor} to {@code aten.add}; a target without overload is its own base. */
+  static String baseName(String target) {
+    int first = target.indexOf('.');
+    int last = target.lastIndexOf('.');
+    return first >= 0 && last > first ? target.substring(0, last) : target;
+  }
+
+  /** An unknown call: an opaque operator over its tensor arguments. */
+  private int[] opaque(Call c) {
+    Node node = c.node;
+    List<Integer> children = new ArrayList<>();
+    StringBuilder sig = new StringBuilder(node.target()).append('(');
+    boolean first = true;
+    for (Arg a : node.args()) {
+      sig.append(first ? "" : ", ");
+      first = false;
+      signature(a, c, children, sig);
+    }
+    for (var e : node.kwargs().entrySet()) {
+      sig.append(first ? "" : ", ").append(e.getKey()).append('=');
+      first = false;
+      signature(e.getValue(), c, children, sig);
+    }
+    sig.append(')');
+    TypeInfo result = declaredType(node);
+    int op = table.opaque(node.target(), sig.toString(), result);
+    int[] kids = children.stream().mapToInt(Integer::intValue).toArray();
+    int h = c.b.add(op, new long[0], kids);
+    if (!result.isTuple()) {
+      return new int[] {h};
+    }
+    int[] items = new int[result.items().size()];
+    for (int i = 0; i < items.length; i++) {
+      items[i] = result.items().get(i) == null ? -1 : c.b.add(Op.ITEM, new long[] {i}, h);
+    }
+    return items;
+  }
+
+  private static void signature(Arg a, Call c, List<Integer> children, StringBuilder sig) {
+    if (a instanceof Arg.NodeRef r) {
+      children.add(c.value(r));
+      sig.append('$').append(children.size() - 1);
+    } else if (a instanceof Arg.ListArg l) {
+      sig.append('[');
+      for (int i = 0; i < l.items().size(); i++) {
+        sig.append(i == 0 ? "" : ", ");
+        signature(l.items().get(i), c, children, sig);
+      }
+      sig.append(']');
+    } else if (a instanceof Arg.IntArg v) {
+      sig.append(v.value());
+    } else if (a instanceof Arg.FloatArg v) {
+      sig.append(v.value());
+    } else if (a instanceof Arg.StrArg v) {
+      sig.append('\'').append(v.value()).append('\'');
+    } else if (a instanceof Arg.BoolArg v) {
+      sig.append(v.value());
+    } else if (a instanceof Arg.NoneArg) {
+      sig.append("None");
+    } else if (a instanceof Arg.DtypeArg v) {
+      sig.append(v.dtype());
+    } else if (a instanceof Arg.SymArg v) {
+      sig.append(v.expr());
+    } else {
+      // device, layout and memory format do not change values
+      sig.append('_');
+    }
+  }
+
+  /** The type a node's meta declares, as a TypeInfo (a tuple for meta.tuple). */
+  public static TypeInfo declaredType(Node node) {
+    if (node.meta().tuple()) {
+      List<TypeInfo> items = new ArrayList<>();
+      for (TensorType t : node.meta().types()) {
+        items.add(t == null ? null : typeOf(t, node));
+      }
+      return TypeInfo.tuple(items);
+    }
+    TensorType t = node.type();
+    if (t == null) {
+      throw new LoweringException("the node has no shape in its meta");
+    }
+    return typeOf(t, node);
+  }
+
+  /** Converts a declared tensor type; symbolic sizes are rejected with a clear message. */
+  public static TypeInfo typeOf(TensorType t, Node node) {
+    if (!t.isConcrete()) {
+      throw new LoweringException(
+          "its shape " + t.shape() + " has symbolic sizes, which the checker does not support yet");
+    }
+    int code = Dtype.code(t.dtype());
+    if (code < 0) {
+      throw new LoweringException("unknown dtype '" + t.dtype() + "'");
+    }
+    return TypeInfo.tensor(t.sizes(), code);
+  }
+
+  static long[] dims(long[] ds, int rank, Call c) {
+    long[] out = new long[ds.length];
+    for (int i = 0; i < ds.length; i++) {
+      out[i] = c.dim(ds[i], rank);
+    }
+    Arrays.sort(out);
+    return out;
+  }
+}

@@ -1,0 +1,230 @@
+package dev.entangle.ops;
+
+import dev.entangle.graph.Arg;
+import dev.entangle.graph.Node;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** One node being lowered: typed access to its arguments and small term-building helpers. */
+final class Call {
+  final Node node;
+  final AtenNormalizer.Inputs inputs;
+  final TermBuilder b;
+  /** The dtype the node's meta records, or -1. */
+  final int outDtype;
+
+  Call(Node node, AtenNormalizer.Inputs inputs, TermBuilder b) {
+    this.node = node;
+    this.inputs = inputs;
+    this.b = b;
+    this.outDtype =
+        node.type() != null ? Dtype.code(node.type().dtype()) : -1;
+  }
+
+  /** Positional argument i, else keyword {@code key}, else null. */
+  Arg arg(int i, String key) {
+    Arg a = node.arg(i);
+    if (a == null && key != null) {
+      a = node.kwarg(key);
+    }
+    return a;
+  }
+
+  boolean has(int i, String key) {
+    Arg a = arg(i, key);
+    return a != null && !(a instanceof Arg.NoneArg);
+  }
+
+  int tensor(int i, String key) {
+    Arg a = arg(i, key);
+    if (a instanceof Arg.NodeRef r) {
+      return value(r);
+    }
+    throw new LoweringException("argument " + describe(i, key) + " must be a tensor, got " + show(a));
+  }
+
+  int value(Arg.NodeRef r) {
+    int[] v = inputs.of(r.name());
+    if (v.length != 1) {
+      throw new LoweringException("argument " + r.name() + " is a tuple; index it with getitem first");
+    }
+    return v[0];
+  }
+
+  boolean isTensor(int i, String key) {
+    return arg(i, key) instanceof Arg.NodeRef;
+  }
+
+  long integer(int i, String key, Long dflt) {
+    Arg a = arg(i, key);
+    if (a instanceof Arg.IntArg v) {
+      return v.value();
+    }
+    if (a instanceof Arg.BoolArg v) {
+      return v.value() ? 1 : 0;
+    }
+    if ((a == null || a instanceof Arg.NoneArg) && dflt != null) {
+      return dflt;
+    }
+    throw new LoweringException("argument " + describe(i, key) + " must be an integer, got " + show(a));
+  }
+
+  boolean bool(int i, String key, boolean dflt) {
+    Arg a = arg(i, key);
+    if (a == null || a instanceof Arg.NoneArg) {
+      return dflt;
+    }
+    if (a instanceof Arg.BoolArg v) {
+      return v.value();
+    }
+    if (a instanceof Arg.IntArg v) {
+      return v.value() != 0;
+    }
+    throw new LoweringException("argument " + describe(i, key) + " must be a boolean, got " + show(a));
+  }
+
+  double number(int i, String key, Double dflt) {
+    Arg a = arg(i, key);
+    if (a instanceof Arg.IntArg v) {
+      return v.value();
+    }
+    if (a instanceof Arg.FloatArg v) {
+      return v.value();
+    }
+    if (a instanceof Arg.BoolArg v) {
+      return v.value() ? 1 : 0;
+    }
+    if ((a == null || a instanceof Arg.NoneArg) && dflt != null) {
+      return dflt;
+    }
+    throw new LoweringException("argument " + describe(i, key) + " must be a number, got " + show(a));
+  }
+
+  boolean isNumber(int i, String key) {
+    Arg a = arg(i, key);
+    return a instanceof Arg.IntArg || a instanceof Arg.FloatArg || a instanceof Arg.BoolArg;
+  }
+
+  long[] ints(int i, String key) {
+    Arg a = arg(i, key);
+    if (a instanceof Arg.IntArg v) {
+      return new long[] {v.value()};
+    }
+    if (a instanceof Arg.ListArg l) {
+      long[] out = new long[l.items().size()];
+      for (int k = 0; k < out.length; k++) {
+        if (!(l.items().get(k) instanceof Arg.IntArg v)) {
+          if (l.items().get(k) instanceof Arg.SymArg) {
+            throw new LoweringException("symbolic sizes are not supported by the checker yet (argument " + describe(i, key) + ")");
+          }
+          throw new LoweringException("argument " + describe(i, key) + " must be a list of integers, got " + show(a));
+        }
+        out[k] = v.value();
+      }
+      return out;
+    }
+    throw new LoweringException("argument " + describe(i, key) + " must be a list of integers, got " + show(a));
+  }
+
+  List<Arg> list(int i, String key) {
+    Arg a = arg(i, key);
+    if (a instanceof Arg.ListArg l) {
+      return l.items();
+    }
+    throw new LoweringException("argument " + describe(i, key) + " must be a list, got " + show(a));
+  }
+
+  int dtypeArg(int i, String key) {
+    Arg a = arg(i, key);
+    if (a instanceof Arg.DtypeArg d) {
+      int code = Dtype.code(d.dtype());
+      if (code < 0) {
+        throw new LoweringException("unknown dtype " + d.dtype());
+      }
+      return code;
+    }
+    return -1;
+  }
+
+  /** A deterministic id unique to this node among all graphs of a run. */
+  long undefId() {
+    return ((long) inputs.graphId() << 32) | node.index();
+  }
+
+  TypeInfo type(int h) {
+    return b.type(h);
+  }
+
+  long[] shape(int h) {
+    return b.type(h).shape();
+  }
+
+  /** A dim argument normalized against a rank (negative counts from the end). */
+  int dim(long d, int rank) {
+    long r = rank == 0 ? 1 : rank;
+    if (d < -r || d >= r) {
+      throw new LoweringException("dim " + d + " out of range for a " + rank + "-d tensor");
+    }
+    return (int) (d < 0 ? d + r : d);
+  }
+
+  int scalar(double v, int dtype) {
+    return b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(canonical(v)), dtype});
+  }
+
+  /** A tensor of the given shape holding v everywhere. */
+  int filled(double v, int dtype, long[] shape) {
+    int s = scalar(v, dtype);
+    return shape.length == 0 ? s : b.add(Op.EXPAND, shape, s);
+  }
+
+  int expandTo(int h, long[] shape) {
+    return Arrays.equals(shape(h), shape) ? h : b.add(Op.EXPAND, shape, h);
+  }
+
+  int cast(int h, int dtype) {
+    return dtype < 0 || type(h).dtype() == dtype ? h : b.add(Op.CAST, new long[] {dtype}, h);
+  }
+
+  int reshape(int h, long[] shape) {
+    return Arrays.equals(shape(h), shape) ? h : b.add(Op.RESHAPE, shape, h);
+  }
+
+  static double canonical(double v) {
+    return v == 0.0 ? 0.0 : v; // -0.0 and 0.0 are one constant
+  }
+
+  static long[] broadcastShape(long[] x, long[] y) {
+    int n = Math.max(x.length, y.length);
+    long[] out = new long[n];
+    for (int i = 0; i < n; i++) {
+      long a = i - (n - x.length) >= 0 ? x[i - (n - x.length)] : 1;
+      long c = i - (n - y.length) >= 0 ? y[i - (n - y.length)] : 1;
+      if (a != c && a != 1 && c != 1) {
+        throw new ShapeException("cannot broadcast " + Arrays.toString(x) + " with " + Arrays.toString(y));
+      }
+      out[i] = a == 1 ? c : a;
+    }
+    return out;
+  }
+
+  List<Integer> tensorList(int i, String key) {
+    List<Integer> out = new ArrayList<>();
+    for (Arg a : list(i, key)) {
+      if (!(a instanceof Arg.NodeRef r)) {
+        throw new LoweringException("argument " + describe(i, key) + " must be a list of tensors");
+      }
+      out.add(value(r));
+    }
+    return out;
+  }
+
+  private String describe(int i, String key) {
+    return key != null ? "'" + key + "' (position " + i + ")" : "at position " + i;
+  }
+
+  private static String show(Arg a) {
+    return a == null ? "nothing" : a.toString();
+  }
+}

@@ -1,0 +1,191 @@
+package dev.entangle.ops;
+
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The core operator language that ATen graphs are normalized into.
+ *
+ * <p>Every e-node carries an operator, integer attributes and children. Attribute layouts are
+ * fixed per operator (documented on each constant); floats are stored as {@link
+ * Double#doubleToLongBits} and dtypes as {@link Dtype} codes. Operators that PyTorch spells in many
+ * ways are normalized to one form: {@code view}, {@code reshape}, {@code squeeze}, {@code unsqueeze}
+ * and {@code flatten} all become {@link #RESHAPE}; {@code t} and {@code transpose} become {@link
+ * #PERMUTE}; {@code mm}, {@code bmm} and {@code matmul} become {@link #MATMUL}; tensor-scalar
+ * arithmetic becomes tensor-tensor arithmetic over an {@link #EXPAND}ed {@link #SCALAR}.
+ *
+ * <p>Operators of G_d that the language does not know are kept as opaque operators, whose ids are
+ * allocated by {@link OpTable} above {@link #OPAQUE_BASE}.
+ */
+public enum Op {
+  /** A G_d tensor. attrs: [tensor id]. */
+  TENSOR(0, Kind.LEAF),
+  /** A 0-d constant. attrs: [value bits, dtype]. */
+  SCALAR(0, Kind.LEAF),
+  /** A tensor filled with one value. attrs: [value bits, dtype, sizes...]. */
+  FULL(0, Kind.LEAF),
+  /** {@code arange(start, end, step)} over integers. attrs: [start, end, step, dtype]. */
+  ARANGE(0, Kind.LEAF),
+  /** Uninitialized memory ({@code empty}); never equal to anything else. attrs: [unique id, dtype, sizes...]. */
+  UNDEF(0, Kind.LEAF),
+
+  NEG(1, Kind.UNARY),
+  EXP(1, Kind.UNARY),
+  LOG(1, Kind.UNARY),
+  RELU(1, Kind.UNARY),
+  /** attrs: [1 for the tanh approximation, else 0]. */
+  GELU(1, Kind.UNARY),
+  SILU(1, Kind.UNARY),
+  TANH(1, Kind.UNARY),
+  SIGMOID(1, Kind.UNARY),
+  RSQRT(1, Kind.UNARY),
+  SQRT(1, Kind.UNARY),
+  ABS(1, Kind.UNARY),
+  RECIPROCAL(1, Kind.UNARY),
+  /** Logical/bitwise not. */
+  NOT(1, Kind.UNARY),
+  /** Conversion to another dtype. attrs: [dtype]. */
+  CAST(1, Kind.UNARY),
+
+  ADD(2, Kind.BINARY),
+  SUB(2, Kind.BINARY),
+  MUL(2, Kind.BINARY),
+  DIV(2, Kind.BINARY),
+  POW(2, Kind.BINARY),
+  MAXIMUM(2, Kind.BINARY),
+  MINIMUM(2, Kind.BINARY),
+  EQ(2, Kind.COMPARE),
+  NE(2, Kind.COMPARE),
+  LT(2, Kind.COMPARE),
+  LE(2, Kind.COMPARE),
+  GT(2, Kind.COMPARE),
+  GE(2, Kind.COMPARE),
+  AND(2, Kind.BINARY),
+  OR(2, Kind.BINARY),
+  XOR(2, Kind.BINARY),
+  /** {@code where(cond, a, b)}, all three of one shape. */
+  WHERE(3, Kind.TERNARY),
+
+  /** Broadcast to a shape (input dims right-aligned, each 1 or equal). attrs: [sizes...]. */
+  EXPAND(1, Kind.LAYOUT),
+  /** Same elements in row-major order, another shape. attrs: [sizes...]. */
+  RESHAPE(1, Kind.LAYOUT),
+  /** attrs: [dims...]: output dim i is input dim dims[i]. */
+  PERMUTE(1, Kind.LAYOUT),
+  /** attrs: [dim, start, end, step], start/end already clamped to [0, size]. */
+  SLICE(1, Kind.LAYOUT),
+  /** Concatenation of one or more tensors. attrs: [dim]. */
+  CONCAT(-1, Kind.LAYOUT),
+
+  /** Element-wise sum of one or more tensors of one shape (what a sum all-reduce computes). */
+  SUMN(-1, Kind.COMBINE),
+  /** Element-wise max of one or more tensors of one shape. */
+  MAXN(-1, Kind.COMBINE),
+  /** Element-wise min of one or more tensors of one shape. */
+  MINN(-1, Kind.COMBINE),
+
+  /** Sum over dims. attrs: [keepdim, dims...] (dims sorted, non-negative). */
+  RSUM(1, Kind.REDUCE),
+  /** Mean over dims. attrs: [keepdim, dims...]. */
+  RMEAN(1, Kind.REDUCE),
+  /** Max over dims. attrs: [keepdim, dims...]. */
+  RAMAX(1, Kind.REDUCE),
+  /** Min over dims. attrs: [keepdim, dims...]. */
+  RAMIN(1, Kind.REDUCE),
+  /** Index of the max along one dim. attrs: [keepdim, dim]. */
+  ARGMAX(1, Kind.REDUCE),
+
+  /** attrs: [dim]. */
+  SOFTMAX(1, Kind.ROWWISE),
+  /** attrs: [dim]. */
+  LOG_SOFTMAX(1, Kind.ROWWISE),
+  /** (x - mean) * rstd over the last k dims. attrs: [k, eps bits]. */
+  LN_NORMALIZE(1, Kind.ROWWISE),
+  /** Mean over the last k dims, kept as size-1 dims. attrs: [k]. */
+  LN_MEAN(1, Kind.ROWWISE),
+  /** 1/sqrt(var + eps) over the last k dims, kept as size-1 dims. attrs: [k, eps bits]. */
+  LN_RSTD(1, Kind.ROWWISE),
+  /** x * rsqrt(mean(x^2) + eps) over the last k dims. attrs: [k, eps bits]. */
+  RMS_NORMALIZE(1, Kind.ROWWISE),
+
+  /** Matrix product a[..., m, k] @ b[k, n] or a[B..., m, k] @ b[B..., k, n]. */
+  MATMUL(2, Kind.OTHER),
+  /** Rows of the table w[V, H] selected by integer ids: result ids.shape + [H]. */
+  EMBEDDING(2, Kind.OTHER),
+  /**
+   * Vocabulary-range embedding: rows of ids in [lo, hi) looked up as (id - lo) in the shard w, zero
+   * rows elsewhere. attrs: [lo, hi].
+   */
+  EMBEDDING_RANGE(2, Kind.OTHER),
+  /** Item i of an opaque operator's tuple result. attrs: [i]. */
+  ITEM(1, Kind.OTHER);
+
+  /** Number of children, or -1 for one or more. */
+  public final int arity;
+
+  public final Kind kind;
+
+  /** Ids of opaque operators start here. */
+  public static final int OPAQUE_BASE = 1000;
+
+  private static final Op[] VALUES = values();
+  private static final Map<String, Op> BY_NAME = new HashMap<>();
+
+  static {
+    for (Op op : VALUES) {
+      BY_NAME.put(op.symbol(), op);
+    }
+  }
+
+  Op(int arity, Kind kind) {
+    this.arity = arity;
+    this.kind = kind;
+  }
+
+  /** The name used in lemma files and debug output, e.g. {@code matmul}, {@code log_softmax}. */
+  public String symbol() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The e-graph operator id. */
+  public int id() {
+    return ordinal();
+  }
+
+  /** The core operator with this id, or null for an opaque id. */
+  public static Op of(int id) {
+    return id >= 0 && id < VALUES.length ? VALUES[id] : null;
+  }
+
+  /** The core operator with this lemma-file name, or null. */
+  public static Op bySymbol(String symbol) {
+    return BY_NAME.get(symbol);
+  }
+
+  /** Whether an output relation may contain this operator (FORMATS.md "clean functions"). */
+  public boolean isClean() {
+    return this == TENSOR
+        || this == CONCAT
+        || this == SLICE
+        || this == SUMN
+        || this == MAXN
+        || this == MINN
+        || this == PERMUTE
+        || this == RESHAPE;
+  }
+
+  /** Broad families, used to declare lemma families once per family. */
+  public enum Kind {
+    LEAF,
+    UNARY,
+    BINARY,
+    COMPARE,
+    TERNARY,
+    LAYOUT,
+    COMBINE,
+    REDUCE,
+    ROWWISE,
+    OTHER
+  }
+}

@@ -1,0 +1,27 @@
+package dev.entangle.refine;
+
+import java.time.Duration;
+
+/**
+ * Limits of a check. A limit reached before a proof gives {@link Verdict#INCONCLUSIVE}.
+ *
+ * @param timeout the whole check's time limit
+ * @param nodeLimit most e-nodes in one operator's e-graph
+ * @param iterationLimit most lemma iterations per saturation
+ * @param exploreLimit most G_d values brought into one operator's e-graph
+ * @param alternatives how many distinct clean expressions to keep per G_s tensor
+ */
+public record CheckOptions(
+    Duration timeout, int nodeLimit, int iterationLimit, int exploreLimit, int alternatives) {
+  public static CheckOptions defaults() {
+    return new CheckOptions(Duration.ofSeconds(600), 200_000, 40, 5_000, 4);
+  }
+
+  public CheckOptions withTimeout(Duration t) {
+    return new CheckOptions(t, nodeLimit, iterationLimit, exploreLimit, alternatives);
+  }
+
+  public CheckOptions withNodeLimit(int n) {
+    return new CheckOptions(timeout, n, iterationLimit, exploreLimit, alternatives);
+  }
+}

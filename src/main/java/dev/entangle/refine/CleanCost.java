@@ -1,0 +1,44 @@
+package dev.entangle.refine;
+
+import dev.entangle.egraph.CostModel;
+import dev.entangle.egraph.ENode;
+import dev.entangle.ops.Op;
+import java.util.function.IntPredicate;
+
+/** Cost models for extraction: clean operators only, over the allowed G_d values. */
+final class CleanCost {
+  private CleanCost() {}
+
+  /** Clean terms whose leaves satisfy {@code leafAllowed}; every node costs 1. */
+  static CostModel clean(IntPredicate leafAllowed) {
+    return n -> {
+      Op op = Op.of(n.op());
+      if (op == null || !op.isClean()) {
+        return -1;
+      }
+      if (op == Op.TENSOR && !leafAllowed.test((int) n.attr(0))) {
+        return -1;
+      }
+      return 1;
+    };
+  }
+
+  /**
+   * Any term over G_d values, with non-clean operators made expensive: used to explain a failure
+   * by what G_d would have had to compute.
+   */
+  static CostModel explain() {
+    return n -> {
+      Op op = Op.of(n.op());
+      if (op == Op.UNDEF) {
+        return -1;
+      }
+      return op != null && op.isClean() ? 1 : 20;
+    };
+  }
+
+  static boolean isClean(ENode n) {
+    Op op = Op.of(n.op());
+    return op != null && op.isClean();
+  }
+}

@@ -1,0 +1,45 @@
+package dev.entangle.refine;
+
+import dev.entangle.ops.AtenNormalizer;
+import dev.entangle.ops.OpTable;
+import dev.entangle.ops.Shapes;
+import dev.entangle.ops.TypeAnalysis;
+import dev.entangle.rules.Saturation;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What every operator's check shares: both graphs, the lemmas, the relation found so far. */
+final class Context {
+  final GsModel gs;
+  final GdModel gd;
+  final OpTable table;
+  final Shapes shapes;
+  final TypeAnalysis analysis;
+  final AtenNormalizer normalizer;
+  final Saturation saturation;
+  final RelationTerms terms;
+  final CheckOptions options;
+  final long deadline;
+  /** R: for each G_s value, the clean G_d expressions known to equal it. */
+  final Map<String, List<GdExpr>> relation = new HashMap<>();
+  /** G_d equalities from the relation file, as groups of terms. */
+  final List<List<GdExpr>> equalities;
+  final int[] fired;
+
+  Context(GsModel gs, GdModel gd, OpTable table, Shapes shapes, Saturation saturation, RelationTerms terms,
+      CheckOptions options, long deadline, List<List<GdExpr>> equalities) {
+    this.gs = gs;
+    this.gd = gd;
+    this.table = table;
+    this.shapes = shapes;
+    this.analysis = new TypeAnalysis(shapes);
+    this.normalizer = new AtenNormalizer(table);
+    this.saturation = saturation;
+    this.terms = terms;
+    this.options = options;
+    this.deadline = deadline;
+    this.equalities = equalities;
+    this.fired = new int[saturation.rules().size()];
+  }
+}

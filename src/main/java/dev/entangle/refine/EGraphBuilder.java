@@ -1,0 +1,30 @@
+package dev.entangle.refine;
+
+import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.ENode;
+import dev.entangle.ops.Op;
+import dev.entangle.ops.TermBuilder;
+import dev.entangle.ops.TypeInfo;
+
+/** Builds normalized terms straight into an e-graph; handles are e-class ids. */
+final class EGraphBuilder implements TermBuilder {
+  final EGraph<TypeInfo> g;
+
+  EGraphBuilder(EGraph<TypeInfo> g) {
+    this.g = g;
+  }
+
+  @Override
+  public int add(int op, long[] attrs, int... children) {
+    return g.add(new ENode(op, attrs, children));
+  }
+
+  @Override
+  public TypeInfo type(int handle) {
+    return g.data(handle);
+  }
+
+  int leaf(int tensorId) {
+    return add(Op.TENSOR, new long[] {tensorId});
+  }
+}

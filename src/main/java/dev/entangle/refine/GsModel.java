@@ -1,0 +1,101 @@
+package dev.entangle.refine;
+
+import dev.entangle.graph.Arg;
+import dev.entangle.graph.Graph;
+import dev.entangle.graph.Node;
+import dev.entangle.graph.NodeOp;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * G_s as the checker walks it: the operators that the required outputs depend on (stopping at
+ * tensors the relation gives, the cut points), in topological order, each with its output values
+ * (the node itself, or the {@code getitem}s of a tuple result), and which values are computed from
+ * constants alone.
+ */
+final class GsModel {
+  final Graph gs;
+  final List<Node> operators = new ArrayList<>();
+  final Map<String, List<Node>> outputsOf = new HashMap<>();
+  final Set<String> constant = new HashSet<>();
+
+  GsModel(Graph gs, Set<String> related, List<String> required) {
+    this.gs = gs;
+    for (Node n : gs.nodes()) {
+      if (n.op() == NodeOp.CALL_FUNCTION && n.target().equals("getitem")) {
+        String t = ((Arg.NodeRef) n.arg(0)).name();
+        outputsOf.computeIfAbsent(t, k -> new ArrayList<>()).add(n);
+      }
+      if (isConstant(n)) {
+        constant.add(n.name());
+      }
+    }
+    Set<String> needed = new HashSet<>();
+    Deque<String> work = new ArrayDeque<>(required);
+    while (!work.isEmpty()) {
+      String name = work.pop();
+      Node n = gs.node(name);
+      if (n == null || !needed.add(name) || related.contains(name) || constant.contains(name)) {
+        continue;
+      }
+      if (n.op() == NodeOp.CALL_FUNCTION) {
+        if (n.target().equals("getitem")) {
+          work.push(((Arg.NodeRef) n.arg(0)).name());
+        } else {
+          forEachRef(n, work::push);
+        }
+      }
+    }
+    for (Node n : gs.nodes()) {
+      if (n.op() == NodeOp.CALL_FUNCTION && !n.target().equals("getitem") && needed.contains(n.name())
+          && !related.contains(n.name()) && !constant.contains(n.name())) {
+        operators.add(n);
+      }
+    }
+  }
+
+  /** The values an operator produces: itself, or its getitem users. */
+  List<Node> outputs(Node op) {
+    if (op.meta().tuple()) {
+      return outputsOf.getOrDefault(op.name(), List.of());
+    }
+    return List.of(op);
+  }
+
+  private boolean isConstant(Node n) {
+    if (n.op() == NodeOp.GET_ATTR) {
+      return n.meta().value() != null;
+    }
+    if (n.op() != NodeOp.CALL_FUNCTION) {
+      return false;
+    }
+    boolean[] all = {true};
+    forEachRef(n, r -> all[0] &= constant.contains(r));
+    return all[0];
+  }
+
+  static void forEachRef(Node n, java.util.function.Consumer<String> f) {
+    for (Arg a : n.args()) {
+      refs(a, f);
+    }
+    for (Arg a : n.kwargs().values()) {
+      refs(a, f);
+    }
+  }
+
+  private static void refs(Arg a, java.util.function.Consumer<String> f) {
+    if (a instanceof Arg.NodeRef r) {
+      f.accept(r.name());
+    } else if (a instanceof Arg.ListArg l) {
+      for (Arg x : l.items()) {
+        refs(x, f);
+      }
+    }
+  }
+}

@@ -1,0 +1,357 @@
+package dev.entangle.refine;
+
+import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.ENode;
+import dev.entangle.egraph.Extractor;
+import dev.entangle.egraph.StopReason;
+import dev.entangle.graph.Node;
+import dev.entangle.ops.AtenNormalizer;
+import dev.entangle.ops.Op;
+import dev.entangle.ops.TypeInfo;
+import dev.entangle.rules.Saturation;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Computes R_v for one G_s operator v (the paper's Listing 2 with Listing 3's exploration):
+ *
+ * <ol>
+ *   <li>a fresh e-graph holds v's term over its inputs, each input being the union of the clean
+ *       G_d expressions R relates it to;
+ *   <li>lemmas saturate it;
+ *   <li>G_d values whose every dependency is in T_rel (the G_d tensors that clean expressions of
+ *       v's inputs, outputs and sub-terms use) are brought in with their definitions, and T_rel
+ *       grows with the tensors that clean expressions then reach; 2 and 3 repeat until no G_d
+ *       value is left to bring in;
+ *   <li>the cheapest clean expressions of each output are R_v.
+ * </ol>
+ *
+ * Everything an e-class holds is equal to it: R (by induction), lemmas (assumed sound) and G_d's
+ * own definitions are the only sources of equalities, so what is extracted is a certificate.
+ */
+final class OperatorCheck {
+  /** An expectation to check on one of v's outputs. */
+  record Expect(String gs, GdExpr gd, String text) {}
+
+  /** What the check found. */
+  record Outcome(
+      Map<String, List<GdExpr>> found,
+      Map<String, GdExpr> overOutputs,
+      boolean limited,
+      String missingInput,
+      List<String> explored,
+      Map<String, String> hints,
+      List<Expect> violated,
+      int nodes) {
+    boolean mapped(List<Node> outputs) {
+      for (Node o : outputs) {
+        if (found.getOrDefault(o.name(), List.of()).isEmpty()) {
+          return false;
+        }
+      }
+      return missingInput == null;
+    }
+  }
+
+  private final Context ctx;
+  private final Node op;
+  private final EGraph<TypeInfo> g;
+  private final EGraphBuilder b;
+  private final GdTerms gdTerms;
+  private final Map<String, Integer> inputClasses = new HashMap<>();
+  private final Set<Integer> trel = new LinkedHashSet<>();
+  private final BitSet explored = new BitSet();
+  private final List<Integer> exploredOrder = new ArrayList<>();
+  private final Set<Integer> equalitiesAdded = new HashSet<>();
+
+  OperatorCheck(Context ctx, Node op) {
+    this.ctx = ctx;
+    this.op = op;
+    this.g = new EGraph<>(ctx.analysis);
+    this.b = new EGraphBuilder(g);
+    this.gdTerms = new GdTerms(ctx.gd, ctx.normalizer, b);
+  }
+
+  private static final class MissingRelation extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final String name;
+
+    MissingRelation(String name) {
+      super(name, null, false, false);
+      this.name = name;
+    }
+  }
+
+  Outcome run(List<Node> outputs, List<Expect> expects, boolean required) {
+    RecordingBuilder rb = new RecordingBuilder(b);
+    int[] outs;
+    try {
+      outs = ctx.normalizer.lower(op, gsInputs(rb), rb);
+    } catch (MissingRelation m) {
+      return new Outcome(Map.of(), Map.of(), false, m.name, List.of(), Map.of(), List.of(), g.nodeCount());
+    }
+    Map<String, Integer> outClass = new HashMap<>();
+    List<Integer> termClasses = new ArrayList<>(rb.handles);
+    termClasses.addAll(inputClasses.values());
+    for (Node o : outputs) {
+      int h = outs.length == 1 && !op.meta().tuple() ? outs[0] : outs[(int) getitemIndex(o)];
+      outClass.put(o.name(), h);
+      termClasses.add(h);
+    }
+    Map<Expect, Integer> expectClass = new HashMap<>();
+    for (Expect e : expects) {
+      expectClass.put(e, e.gd().add(b));
+    }
+    boolean limited = explore(termClasses);
+
+    Extractor clean = new Extractor(g, CleanCost.clean(id -> true));
+    Map<String, List<GdExpr>> found = new HashMap<>();
+    Map<String, GdExpr> overOutputs = new HashMap<>();
+    Extractor outputsOnly = required ? new Extractor(g, CleanCost.clean(id -> ctx.gd.output[id])) : null;
+    Map<String, String> hints = new HashMap<>();
+    for (Node o : outputs) {
+      int c = outClass.get(o.name());
+      List<GdExpr> alts = alternatives(clean, c, ctx.options.alternatives());
+      found.put(o.name(), alts);
+      if (outputsOnly != null && outputsOnly.bestNode(c) != null) {
+        overOutputs.put(o.name(), GdExpr.of(outputsOnly.extract(c)));
+      }
+      if (alts.isEmpty()) {
+        Extractor explain = new Extractor(g, CleanCost.explain());
+        if (explain.bestNode(c) != null) {
+          hints.put(o.name(), TermPrinter.print(explain.extract(c), ctx));
+        }
+      }
+    }
+    List<Expect> violated = new ArrayList<>();
+    for (Expect e : expects) {
+      if (g.find(expectClass.get(e)) != g.find(outClass.get(e.gs()))) {
+        violated.add(e);
+      }
+    }
+    List<String> exploredLabels = new ArrayList<>();
+    for (int id : exploredOrder) {
+      exploredLabels.add(ctx.gd.value(id).label());
+    }
+    return new Outcome(found, overOutputs, limited, null, exploredLabels, hints, violated, g.nodeCount());
+  }
+
+  private static long getitemIndex(Node getitem) {
+    return ((dev.entangle.graph.Arg.IntArg) getitem.arg(1)).value();
+  }
+
+  /** Inputs of v: related values as the union of their expressions; constants inlined. */
+  private AtenNormalizer.Inputs gsInputs(RecordingBuilder rb) {
+    return new AtenNormalizer.Inputs() {
+      @Override
+      public int[] of(String name) {
+        Integer c = inputClasses.get(name);
+        if (c != null) {
+          return new int[] {c};
+        }
+        List<GdExpr> rel = ctx.relation.get(name);
+        if (rel != null && !rel.isEmpty()) {
+          int cls = -1;
+          for (GdExpr e : rel) {
+            int x = e.add(b);
+            Set<Integer> leaves = new HashSet<>();
+            e.leaves(leaves);
+            trel.addAll(leaves);
+            cls = cls < 0 ? x : unionNow(cls, x);
+          }
+          inputClasses.put(name, cls);
+          return new int[] {cls};
+        }
+        Node n = ctx.gs.gs.node(name);
+        if (ctx.gs.constant.contains(name) && n != null) {
+          if (n.op() == dev.entangle.graph.NodeOp.GET_ATTR) {
+            TypeInfo t = AtenNormalizer.typeOf(n.type(), n);
+            int s = b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(n.meta().value()), t.dtype()});
+            return new int[] {t.rank() == 0 ? s : b.add(Op.EXPAND, t.shape(), s)};
+          }
+          if (n.target().equals("getitem")) {
+            Node tuple = ctx.gs.gs.node(((dev.entangle.graph.Arg.NodeRef) n.arg(0)).name());
+            return new int[] {ctx.normalizer.lower(tuple, this, rb)[(int) getitemIndex(n)]};
+          }
+          return ctx.normalizer.lower(n, this, rb);
+        }
+        throw new MissingRelation(name);
+      }
+    };
+  }
+
+  private int unionNow(int a, int c) {
+    g.union(a, c);
+    g.rebuild();
+    return g.find(a);
+  }
+
+  /** Steps 2 and 3, repeated until no G_d value is left to bring in. Returns whether a limit was hit. */
+  private boolean explore(List<Integer> termClasses) {
+    boolean limited = false;
+    while (true) {
+      Saturation.Report report = ctx.saturation.run(g, limits(), () -> false);
+      for (int i = 0; i < report.fired().length; i++) {
+        ctx.fired[i] += report.fired()[i];
+      }
+      if (report.reason() != StopReason.SATURATED && report.reason() != StopReason.GOAL_REACHED) {
+        limited = true;
+        if (report.reason() != StopReason.ITERATION_LIMIT) {
+          return true;
+        }
+      }
+      growRelated(termClasses);
+      int added = bringIn();
+      added += addEqualities();
+      if (added == 0) {
+        return limited;
+      }
+      if (exploredOrder.size() > ctx.options.exploreLimit() || System.nanoTime() > ctx.deadline) {
+        ctx.saturation.run(g, limits(), () -> false);
+        return true;
+      }
+    }
+  }
+
+  private Saturation.Limits limits() {
+    return new Saturation.Limits(ctx.options.iterationLimit(), ctx.options.nodeLimit(), ctx.deadline, 20_000);
+  }
+
+  /** T_rel gains the G_d values that clean expressions of v's inputs, outputs and sub-terms use. */
+  private void growRelated(List<Integer> roots) {
+    BitSet seen = new BitSet();
+    ArrayList<Integer> stack = new ArrayList<>();
+    for (int r : roots) {
+      stack.add(g.find(r));
+    }
+    while (!stack.isEmpty()) {
+      int c = stack.remove(stack.size() - 1);
+      if (seen.get(c)) {
+        continue;
+      }
+      seen.set(c);
+      for (ENode n : g.nodes(c)) {
+        if (n.op() == Op.TENSOR.id()) {
+          trel.add((int) n.attr(0));
+        } else if (CleanCost.isClean(n)) {
+          for (int i = 0; i < n.arity(); i++) {
+            stack.add(g.find(n.child(i)));
+          }
+        }
+      }
+    }
+  }
+
+  /** Adds every unexplored G_d value whose dependencies are all related (or constant). */
+  private int bringIn() {
+    int added = 0;
+    List<Integer> frontier = new ArrayList<>(trel);
+    for (int t : frontier) {
+      for (int u : ctx.gd.users[t]) {
+        if (explored.get(u) || ctx.gd.constant[u]) {
+          continue;
+        }
+        boolean ready = true;
+        for (int d : ctx.gd.deps[u]) {
+          if (!trel.contains(d) && !ctx.gd.constant[d]) {
+            ready = false;
+            break;
+          }
+        }
+        if (!ready) {
+          continue;
+        }
+        explored.set(u);
+        exploredOrder.add(u);
+        int def = gdTerms.definition(u);
+        g.union(b.leaf(u), def);
+        added++;
+      }
+    }
+    if (added > 0) {
+      g.rebuild();
+    }
+    return added;
+  }
+
+  /** Adds the relation file's G_d equalities once all their tensors are related. */
+  private int addEqualities() {
+    int added = 0;
+    for (int i = 0; i < ctx.equalities.size(); i++) {
+      if (equalitiesAdded.contains(i)) {
+        continue;
+      }
+      List<GdExpr> group = ctx.equalities.get(i);
+      Set<Integer> leaves = new HashSet<>();
+      for (GdExpr e : group) {
+        e.leaves(leaves);
+      }
+      boolean some = false;
+      for (int l : leaves) {
+        some |= trel.contains(l) || explored.get(l);
+      }
+      if (!some) {
+        continue;
+      }
+      equalitiesAdded.add(i);
+      int first = group.get(0).add(b);
+      for (GdExpr e : group.subList(1, group.size())) {
+        g.union(first, e.add(b));
+      }
+      trel.addAll(leaves);
+      added++;
+    }
+    if (added > 0) {
+      g.rebuild();
+    }
+    return added;
+  }
+
+  /** The cheapest clean expressions of a class: the best one, then the best rooted at each other clean node. */
+  private List<GdExpr> alternatives(Extractor ex, int c, int k) {
+    if (ex.bestNode(c) == null) {
+      return List.of();
+    }
+    List<long[]> ranked = new ArrayList<>();
+    List<GdExpr> exprs = new ArrayList<>();
+    for (ENode n : g.nodes(c)) {
+      if (!CleanCost.isClean(n)) {
+        continue;
+      }
+      long cost = 1;
+      List<GdExpr> kids = new ArrayList<>();
+      boolean ok = true;
+      for (int i = 0; i < n.arity(); i++) {
+        if (ex.bestNode(n.child(i)) == null) {
+          ok = false;
+          break;
+        }
+        cost += ex.cost(n.child(i));
+        kids.add(GdExpr.of(ex.extract(n.child(i))));
+      }
+      if (!ok) {
+        continue;
+      }
+      GdExpr e = new GdExpr(n.op(), n.attrs(), kids);
+      if (!exprs.contains(e)) {
+        ranked.add(new long[] {cost, exprs.size()});
+        exprs.add(e);
+      }
+    }
+    ranked.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
+    List<GdExpr> out = new ArrayList<>();
+    for (long[] r : ranked) {
+      if (out.size() >= k) {
+        break;
+      }
+      out.add(exprs.get((int) r[1]));
+    }
+    return out;
+  }
+}

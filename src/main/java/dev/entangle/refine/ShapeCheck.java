@@ -1,0 +1,100 @@
+package dev.entangle.refine;
+
+import dev.entangle.collectives.Collective;
+import dev.entangle.collectives.CollectiveGroups;
+import dev.entangle.graph.Graph;
+import dev.entangle.graph.Node;
+import dev.entangle.graph.NodeOp;
+import dev.entangle.graph.TensorType;
+import dev.entangle.ops.AtenNormalizer;
+import dev.entangle.ops.LoweringException;
+import dev.entangle.ops.ShapeException;
+import dev.entangle.ops.TypeInfo;
+import dev.entangle.ops.TypeTable;
+import dev.entangle.ops.Shapes;
+import dev.entangle.util.InputException;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Lowers every node of a graph once, before checking, and compares the inferred shapes with the
+ * shapes the file records: a node whose arguments cannot be read, or whose recorded shape
+ * disagrees with what its operator computes, is an input error that names it.
+ */
+final class ShapeCheck {
+  private ShapeCheck() {}
+
+  /**
+   * @param rank the G_d rank, or -1 for G_s
+   * @param collectives G_d's collectives (null for G_s)
+   */
+  static void check(Graph graph, String file, int rank, AtenNormalizer normalizer, Shapes shapes,
+      CollectiveGroups collectives) {
+    TypeTable table = new TypeTable(shapes);
+    Map<String, int[]> handles = new HashMap<>();
+    String where = rank < 0 ? file : file + " (rank " + rank + ")";
+    for (Node n : graph.nodes()) {
+      if (n.op() == NodeOp.OUTPUT) {
+        continue;
+      }
+      try {
+        if (n.op() != NodeOp.CALL_FUNCTION) {
+          if (n.op() != NodeOp.PLACEHOLDER && n.op() != NodeOp.GET_ATTR) {
+            throw new LoweringException("node kind '" + n.op().jsonName() + "' is not supported; export the graph "
+                + "with call_module/call_method nodes traced down to ATen operators");
+          }
+          if (n.type() == null) {
+            throw new LoweringException("it has no tensor type");
+          }
+          handles.put(n.name(), new int[] {table.input(AtenNormalizer.typeOf(n.type(), n))});
+          continue;
+        }
+        if (collectives != null && (Collective.isWait(n) || collectives.of(rank, n.name()) != null)) {
+          handles.put(n.name(), new int[] {table.input(AtenNormalizer.declaredType(n))});
+          continue;
+        }
+        if (Collective.isCollectiveTarget(n.target()) && collectives == null) {
+          throw new LoweringException("a collective in G_s; the sequential model must not communicate");
+        }
+        int[] out = normalizer.lower(n, name -> handles.get(name), table);
+        compare(n, out, table);
+        handles.put(n.name(), out);
+      } catch (LoweringException | ShapeException e) {
+        throw new InputException(where + ": node '" + n.name() + "' (" + n.target() + "): " + e.getMessage()
+            + ". Check the node in the graph file; if the operator is legitimate, this is a limitation of the checker.");
+      }
+    }
+  }
+
+  private static void compare(Node n, int[] out, TypeTable table) {
+    if (n.meta().tuple()) {
+      var items = n.meta().types();
+      if (items.size() != out.length) {
+        throw new ShapeException("it returns " + out.length + " values but the graph records " + items.size());
+      }
+      for (int i = 0; i < out.length; i++) {
+        if (items.get(i) != null && out[i] >= 0) {
+          same(n, items.get(i), table.type(out[i]), "item " + i + " ");
+        }
+      }
+      return;
+    }
+    if (out.length != 1) {
+      throw new ShapeException("it returns " + out.length + " values but the graph records one tensor");
+    }
+    TensorType t = n.type();
+    if (t == null) {
+      throw new ShapeException("the graph records no shape for it");
+    }
+    same(n, t, table.type(out[0]), "");
+  }
+
+  private static void same(Node n, TensorType declared, TypeInfo inferred, String what) {
+    TypeInfo d = AtenNormalizer.typeOf(declared, n);
+    if (!Arrays.equals(d.shape(), inferred.shape())) {
+      throw new ShapeException(what + "has shape " + Arrays.toString(inferred.shape()) + " by its operator's "
+          + "semantics, but the graph records " + Arrays.toString(d.shape()));
+    }
+  }
+}

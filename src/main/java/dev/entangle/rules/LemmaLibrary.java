@@ -1,0 +1,82 @@
+package dev.entangle.rules;
+
+import dev.entangle.util.InputException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Loads lemma files ({@code *.lemmas}) from directories, in name order within each directory and
+ * directories in the order given. Every problem in every file is collected and reported together,
+ * each as {@code file:line:col: error: message} with the source line and a caret.
+ */
+public final class LemmaLibrary {
+  /** File name ending of lemma files. */
+  public static final String EXTENSION = ".lemmas";
+
+  private LemmaLibrary() {}
+
+  /** All rules of all lemma files under the directories. */
+  public static List<Rule> load(List<Path> dirs) {
+    Map<String, String> sources = new LinkedHashMap<>();
+    for (Path dir : dirs) {
+      if (!Files.isDirectory(dir)) {
+        throw new InputException(
+            "lemma directory " + dir + " does not exist or is not a directory; pass an existing folder of "
+                + EXTENSION + " files");
+      }
+      try (Stream<Path> files = Files.list(dir)) {
+        for (Path f : files.filter(p -> p.getFileName().toString().endsWith(EXTENSION)).sorted().toList()) {
+          sources.put(f.toString(), Files.readString(f, StandardCharsets.UTF_8));
+        }
+      } catch (IOException e) {
+        throw new InputException("cannot read lemma directory " + dir + ": " + e.getMessage());
+      }
+    }
+    return parse(sources);
+  }
+
+  /** Rules from in-memory sources (file name to text), in order. */
+  public static List<Rule> parse(Map<String, String> sources) {
+    List<RuleError> errors = new ArrayList<>();
+    List<Rule> rules = new ArrayList<>();
+    Map<String, int[]> opSets = new HashMap<>();
+    Map<String, String> names = new HashMap<>();
+    for (var e : sources.entrySet()) {
+      SExprReader reader = new SExprReader(e.getKey(), e.getValue(), errors);
+      List<SExpr> forms = reader.readAll();
+      RuleCompiler compiler = new RuleCompiler(reader, e.getKey(), opSets, names);
+      rules.addAll(compiler.compile(forms, comments(e.getValue())));
+    }
+    if (!errors.isEmpty()) {
+      StringBuilder sb = new StringBuilder();
+      for (RuleError err : errors) {
+        sb.append(err.render()).append('\n');
+      }
+      sb.append(errors.size()).append(errors.size() == 1 ? " error" : " errors")
+          .append(" in lemma files; fix them (or remove the file from the --lemmas folder) and run again.");
+      throw new InputException(sb.toString());
+    }
+    return rules;
+  }
+
+  /** The comment line right above each line that starts a form, by that line's number. */
+  private static Map<Integer, String> comments(String text) {
+    Map<Integer, String> out = new HashMap<>();
+    String[] lines = text.split("\n", -1);
+    for (int i = 1; i < lines.length; i++) {
+      String prev = lines[i - 1].strip();
+      if (lines[i].strip().startsWith("(") && (prev.startsWith(";") || prev.startsWith("#"))) {
+        out.put(i + 1, prev.replaceFirst("^[;#]+\\s*", ""));
+      }
+    }
+    return out;
+  }
+}

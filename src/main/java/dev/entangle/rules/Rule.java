@@ -1,0 +1,74 @@
+package dev.entangle.rules;
+
+/**
+ * A compiled lemma: when {@link #lhs} matches an e-class and every condition holds, the class
+ * equals the instance of {@link #rhs}.
+ *
+ * <p>A rule marked {@code ifExists} (paper section 4.3.2, "constrained lemmas") only unions with a
+ * right side that is already in the e-graph; it never adds nodes.
+ */
+public final class Rule {
+  final String name;
+  final String file;
+  final int line;
+  final String doc;
+  final Pat.Node lhs;
+  final Template rhs;
+  final int[] letSlots;
+  final Calc[] letExprs;
+  final Calc[] conditions;
+  final boolean ifExists;
+  final String[] slotNames;
+
+  Rule(
+      String name,
+      String file,
+      int line,
+      String doc,
+      Pat.Node lhs,
+      Template rhs,
+      int[] letSlots,
+      Calc[] letExprs,
+      Calc[] conditions,
+      boolean ifExists,
+      String[] slotNames) {
+    this.name = name;
+    this.file = file;
+    this.line = line;
+    this.doc = doc;
+    this.lhs = lhs;
+    this.rhs = rhs;
+    this.letSlots = letSlots;
+    this.letExprs = letExprs;
+    this.conditions = conditions;
+    this.ifExists = ifExists;
+    this.slotNames = slotNames;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** Where the rule is written, as {@code file:line}. */
+  public String location() {
+    return file + ":" + line;
+  }
+
+  /** The one-line comment written above the rule, or an empty string. */
+  public String doc() {
+    return doc;
+  }
+
+  public boolean ifExists() {
+    return ifExists;
+  }
+
+  int slotCount() {
+    return slotNames.length;
+  }
+
+  @Override
+  public String toString() {
+    return name + " (" + location() + ")";
+  }
+}

@@ -1,0 +1,163 @@
+package dev.entangle.rules;
+
+import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.ENode;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * E-matching of a rule's left side, including list variables (a run of children of any length)
+ * and operator variables. Bindings are arrays indexed by the rule's slots.
+ */
+final class RuleMatcher {
+  private final EGraph<?> g;
+
+  RuleMatcher(EGraph<?> g) {
+    this.g = g;
+  }
+
+  /** Calls {@code out} with (class, bindings) for each match of {@code rule} anywhere. */
+  void search(Rule rule, MatchSink out) {
+    Pat.Node root = rule.lhs;
+    if (root.op() >= 0) {
+      for (int cls : g.classesWithOp(root.op())) {
+        searchClass(rule, cls, out);
+      }
+    } else {
+      for (int op : root.opChoices()) {
+        for (int cls : g.classesWithOp(op)) {
+          searchClass(rule, cls, out);
+        }
+      }
+    }
+  }
+
+  /** Matches of the rule at one class. */
+  void searchClass(Rule rule, int cls, MatchSink out) {
+    int c = g.find(cls);
+    matchClass(rule.lhs, c, new Object[rule.slotCount()], b -> out.match(c, b));
+  }
+
+  /** Receives matches. */
+  interface MatchSink {
+    void match(int cls, Object[] bindings);
+  }
+
+  private void matchClass(Pat p, int cls, Object[] b, Consumer<Object[]> k) {
+    if (p instanceof Pat.Var v) {
+      Object bound = b[v.slot()];
+      if (bound == null) {
+        Object[] b2 = b.clone();
+        b2[v.slot()] = g.find(cls);
+        k.accept(b2);
+      } else if (g.find((Integer) bound) == g.find(cls)) {
+        k.accept(b);
+      }
+      return;
+    }
+    Pat.Node pn = (Pat.Node) p;
+    List<ENode> nodes = g.nodes(cls);
+    for (int i = 0; i < nodes.size(); i++) {
+      ENode n = nodes.get(i);
+      if (!opMatches(pn, n)) {
+        continue;
+      }
+      Object[] b1 = matchAttrs(pn, n, b);
+      if (b1 == null) {
+        continue;
+      }
+      if (pn.opSlot() >= 0) {
+        if (b1 == b) {
+          b1 = b.clone();
+        }
+        b1[pn.opSlot()] = new OpBinding(n.op(), n.attrs());
+      }
+      matchChildren(pn.children(), 0, n, 0, b1, k);
+    }
+  }
+
+  private static boolean opMatches(Pat.Node pn, ENode n) {
+    if (pn.op() >= 0) {
+      return n.op() == pn.op();
+    }
+    for (int op : pn.opChoices()) {
+      if (op == n.op()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Object[] matchAttrs(Pat.Node pn, ENode n, Object[] b) {
+    Pat.AttrPat[] ap = pn.attrs();
+    if (ap == null) {
+      return b;
+    }
+    int count = n.attrCount();
+    boolean rest = ap.length > 0 && ap[ap.length - 1] instanceof Pat.AttrPat.Rest;
+    int fixed = rest ? ap.length - 1 : ap.length;
+    if (rest ? count < fixed : count != fixed) {
+      return null;
+    }
+    Object[] out = b;
+    for (int i = 0; i < fixed; i++) {
+      long v = n.attr(i);
+      Pat.AttrPat a = ap[i];
+      if (a instanceof Pat.AttrPat.Lit l) {
+        if (l.value() != v) {
+          return null;
+        }
+      } else if (a instanceof Pat.AttrPat.Var var) {
+        Object bound = out[var.slot()];
+        if (bound == null) {
+          if (out == b) {
+            out = b.clone();
+          }
+          out[var.slot()] = v;
+        } else if ((Long) bound != v) {
+          return null;
+        }
+      }
+    }
+    if (rest) {
+      if (out == b) {
+        out = b.clone();
+      }
+      long[] tail = new long[count - fixed];
+      for (int i = 0; i < tail.length; i++) {
+        tail[i] = n.attr(fixed + i);
+      }
+      out[((Pat.AttrPat.Rest) ap[fixed]).slot()] = tail;
+    }
+    return out;
+  }
+
+  private void matchChildren(Pat[] pats, int pi, ENode n, int ci, Object[] b, Consumer<Object[]> k) {
+    if (pi == pats.length) {
+      if (ci == n.arity()) {
+        k.accept(b);
+      }
+      return;
+    }
+    Pat p = pats[pi];
+    if (p instanceof Pat.ListVar lv) {
+      int remaining = pats.length - pi - 1;
+      int take = n.arity() - ci - remaining;
+      if (take < 0) {
+        return;
+      }
+      int[] run = new int[take];
+      for (int i = 0; i < take; i++) {
+        run[i] = g.find(n.child(ci + i));
+      }
+      Object[] b2 = b.clone();
+      b2[lv.slot()] = run;
+      matchChildren(pats, pi + 1, n, ci + take, b2, k);
+      return;
+    }
+    if (ci >= n.arity()) {
+      return;
+    }
+    matchClass(p, n.child(ci), b, b2 -> matchChildren(pats, pi + 1, n, ci + 1, b2, k));
+  }
+}

@@ -1,0 +1,98 @@
+package dev.entangle.rules;
+
+import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.StopReason;
+import dev.entangle.ops.TypeInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Runs lemmas over an e-graph until nothing changes or a limit is reached, egg's way: each
+ * iteration first finds every match on the clean e-graph, then applies them all, then rebuilds.
+ * A run always says why it stopped, and counts how often each lemma fired.
+ */
+public final class Saturation {
+  /**
+   * @param iterations most iterations
+   * @param nodes most e-nodes; the run stops once the e-graph is larger
+   * @param deadlineNanos {@link System#nanoTime} after which the run stops
+   * @param matchesPerRule most matches of one rule used per iteration
+   */
+  public record Limits(int iterations, int nodes, long deadlineNanos, int matchesPerRule) {}
+
+  /** How a run ended. */
+  public record Report(StopReason reason, int iterations, int[] fired) {}
+
+  private final List<Rule> rules;
+
+  public Saturation(List<Rule> rules) {
+    this.rules = List.copyOf(rules);
+  }
+
+  public List<Rule> rules() {
+    return rules;
+  }
+
+  /**
+   * Saturates {@code g}. {@code goal} is asked after every iteration; when it answers true the run
+   * stops with {@link StopReason#GOAL_REACHED}.
+   */
+  public Report run(EGraph<TypeInfo> g, Limits limits, BooleanSupplier goal) {
+    RuleMatcher matcher = new RuleMatcher(g);
+    RuleApplier applier = new RuleApplier(g);
+    int[] fired = new int[rules.size()];
+    g.rebuild();
+    int iter = 0;
+    while (true) {
+      if (goal.getAsBoolean()) {
+        return new Report(StopReason.GOAL_REACHED, iter, fired);
+      }
+      if (iter >= limits.iterations()) {
+        return new Report(StopReason.ITERATION_LIMIT, iter, fired);
+      }
+      if (System.nanoTime() > limits.deadlineNanos()) {
+        return new Report(StopReason.TIME_LIMIT, iter, fired);
+      }
+      iter++;
+      List<Object[]> found = new ArrayList<>();
+      List<int[]> where = new ArrayList<>();
+      boolean capped = false;
+      for (int r = 0; r < rules.size(); r++) {
+        final int ri = r;
+        int[] count = {0};
+        Rule rule = rules.get(r);
+        matcher.search(
+            rule,
+            (cls, b) -> {
+              if (count[0] < limits.matchesPerRule()) {
+                found.add(b);
+                where.add(new int[] {ri, cls});
+              }
+              count[0]++;
+            });
+        capped |= count[0] > limits.matchesPerRule();
+      }
+      int before = g.nodeCount();
+      boolean changed = false;
+      for (int i = 0; i < found.size(); i++) {
+        int ri = where.get(i)[0];
+        int cls = where.get(i)[1];
+        int rhs = applier.apply(rules.get(ri), found.get(i));
+        if (rhs >= 0 && g.find(rhs) != g.find(cls)) {
+          g.union(cls, rhs);
+          fired[ri]++;
+          changed = true;
+        }
+        if (g.nodeCount() > limits.nodes()) {
+          g.rebuild();
+          return new Report(StopReason.NODE_LIMIT, iter, fired);
+        }
+      }
+      g.rebuild();
+      if (!changed && g.nodeCount() == before && !capped) {
+        return new Report(goal.getAsBoolean() ? StopReason.GOAL_REACHED : StopReason.SATURATED, iter, fired);
+      }
+    }
+  }
+}

@@ -1,0 +1,349 @@
+package dev.entangle.egraph;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
+
+/**
+ * An e-graph: e-classes of equivalent e-nodes, closed under congruence, each class carrying an
+ * {@link Analysis} fact. A data structure only (add, union, find, rebuild); the {@link Runner}
+ * owns the rewrite loop and its limits.
+ *
+ * <p><b>Call {@link #rebuild} before queries.</b> {@link #union} defers congruence repair, so after
+ * unions the hashcons, the class node lists, the parent lists and the operator index may hold stale
+ * entries until {@link #rebuild}; {@link #add} and {@link #lookup} stay correct but may miss
+ * equalities not yet propagated. Searching a graph that is not {@linkplain #isClean clean} is an
+ * error. Adding nodes to a clean graph keeps it clean.
+ *
+ * <p>Class ids are dense ints in creation order; a class absorbed by a union keeps its id as an
+ * alias of the surviving one ({@link #find}). Every iteration order that reaches class ids is
+ * fixed (ascending ids, node insertion order), so the same calls give the same ids.
+ *
+ * @param <D> the analysis fact type
+ */
+public final class EGraph<D> {
+  private final Analysis<D> analysis;
+  private final UnionFind uf = new UnionFind();
+  /** Index = class id; null once the class is absorbed by a union. */
+  private final ArrayList<EClass<D>> classes = new ArrayList<>();
+  /** The hashcons: canonical node -> class (possibly not canonical; use find). */
+  private final HashMap<ENode, Integer> memo = new HashMap<>();
+  /** Operator id -> classes holding a node with that operator; exact and ascending when clean. */
+  private final ArrayList<IntList> byOp = new ArrayList<>();
+
+  private final ArrayList<ENode> pendingNodes = new ArrayList<>();
+  private final IntList pendingClasses = new IntList();
+  private final ArrayList<ENode> analysisNodes = new ArrayList<>();
+  private final IntList analysisClasses = new IntList();
+
+  private int classCount;
+  /** A union happened since the last rebuild. */
+  private boolean dirty;
+
+  public EGraph(Analysis<D> analysis) {
+    this.analysis = Objects.requireNonNull(analysis, "analysis");
+  }
+
+  /**
+   * Adds a node (its children are canonicalized first) and returns its canonical class: the
+   * existing class when an equal node is already present, else a new class.
+   *
+   * @throws IllegalArgumentException when the operator id is negative or a child is not a class id
+   */
+  public int add(ENode n) {
+    if (n.op < 0) {
+      throw new IllegalArgumentException("negative operator id " + n.op);
+    }
+    for (int c : n.children) {
+      checkId(c);
+    }
+    ENode canon = n.canonical(uf);
+    Integer existing = memo.get(canon);
+    if (existing != null) {
+      return uf.find(existing);
+    }
+    D data = analysis.make(this, canon);
+    int id = uf.makeSet();
+    classes.add(new EClass<>(id, canon, data));
+    classCount++;
+    memo.put(canon, id);
+    int[] ch = canon.children;
+    for (int i = 0; i < ch.length; i++) {
+      if (!occursBefore(ch, i)) {
+        classes.get(ch[i]).addParent(canon, id);
+      }
+    }
+    indexOp(canon.op, id);
+    analysis.modify(this, id);
+    return uf.find(id);
+  }
+
+  /** The canonical class holding this node (children canonicalized first), or -1 when absent. */
+  public int lookup(ENode n) {
+    for (int c : n.children) {
+      checkId(c);
+    }
+    Integer id = memo.get(n.canonical(uf));
+    return id == null ? -1 : uf.find(id);
+  }
+
+  /**
+   * Makes two classes equal and merges their facts. Congruence repair is deferred to {@link
+   * #rebuild}.
+   *
+   * @return whether anything changed (false when already equal)
+   * @throws AnalysisConflict when the facts contradict; the e-graph is then unchanged
+   */
+  public boolean union(int a, int b) {
+    int ra = find(a);
+    int rb = find(b);
+    if (ra == rb) {
+      return false;
+    }
+    EClass<D> ca = classes.get(ra);
+    EClass<D> cb = classes.get(rb);
+    D merged = analysis.merge(ca.data, cb.data);
+    EClass<D> keep = ca;
+    EClass<D> gone = cb;
+    if (cb.weight() > ca.weight() || (cb.weight() == ca.weight() && rb < ra)) {
+      keep = cb;
+      gone = ca;
+    }
+    uf.union(keep.id, gone.id);
+    classes.set(gone.id, null);
+    classCount--;
+    dirty = true;
+
+    pendingNodes.addAll(gone.parentNodes);
+    pendingClasses.addAll(gone.parentClasses);
+    if (!Objects.equals(merged, keep.data)) {
+      analysisNodes.addAll(keep.parentNodes);
+      analysisClasses.addAll(keep.parentClasses);
+    }
+    if (!Objects.equals(merged, gone.data)) {
+      analysisNodes.addAll(gone.parentNodes);
+      analysisClasses.addAll(gone.parentClasses);
+    }
+    for (ENode n : gone.nodes) {
+      indexOp(n.op, keep.id);
+    }
+    keep.nodes.addAll(gone.nodes);
+    keep.parentNodes.addAll(gone.parentNodes);
+    keep.parentClasses.addAll(gone.parentClasses);
+    keep.data = merged;
+    analysis.modify(this, keep.id);
+    return true;
+  }
+
+  /** The canonical id of the class {@code id} belongs to. */
+  public int find(int id) {
+    checkId(id);
+    return uf.find(id);
+  }
+
+  /**
+   * Restores the invariants after unions: congruent nodes share a class, the hashcons maps every
+   * canonical node to its class and holds nothing else, class node lists are canonical and free of
+   * duplicates, parent lists and the operator index are exact, and every fact is repaired upward
+   * through the parents. Cheap when the graph is already clean.
+   *
+   * @throws AnalysisConflict when repair merges classes with contradictory facts; the e-graph is
+   *     then inconsistent and must be discarded
+   */
+  public void rebuild() {
+    while (!isClean()) {
+      processWorklists();
+      dirty = false;
+      rebuildIndexes();
+    }
+  }
+
+  /** Whether the invariants hold (no union since the last {@link #rebuild}). */
+  public boolean isClean() {
+    return !dirty && pendingNodes.isEmpty() && analysisNodes.isEmpty();
+  }
+
+  /** The fact of {@code classId}'s class. */
+  public D data(int classId) {
+    return classes.get(find(classId)).data;
+  }
+
+  /** The nodes of {@code classId}'s class, in insertion order (canonical when clean); a view. */
+  public List<ENode> nodes(int classId) {
+    return Collections.unmodifiableList(classes.get(find(classId)).nodes);
+  }
+
+  /** The number of classes (canonical ids). */
+  public int classCount() {
+    return classCount;
+  }
+
+  /** The number of distinct nodes (the hashcons size); exact when clean. */
+  public int nodeCount() {
+    return memo.size();
+  }
+
+  /** The canonical class ids, ascending. */
+  public IntStream classIds() {
+    return IntStream.range(0, classes.size()).filter(i -> classes.get(i) != null);
+  }
+
+  /** The canonical classes holding a node with operator {@code op}, ascending; exact when clean. */
+  public int[] classesWithOp(int op) {
+    IntList l = opIndex(op);
+    return l == null ? ENode.NO_CHILDREN : l.toArray();
+  }
+
+  /** The live node list of a canonical class; not to be modified. */
+  List<ENode> classNodes(int canonicalId) {
+    return classes.get(canonicalId).nodes;
+  }
+
+  /** The index list behind {@link #classesWithOp}, or null; not to be modified. */
+  IntList opIndex(int op) {
+    return op >= 0 && op < byOp.size() ? byOp.get(op) : null;
+  }
+
+  /** The nodes that have {@code classId}'s class as a child (exact when clean). */
+  List<ENode> parents(int classId) {
+    return Collections.unmodifiableList(classes.get(find(classId)).parentNodes);
+  }
+
+  /** The number of ids ever handed out (absorbed ones included). */
+  int idCount() {
+    return uf.size();
+  }
+
+  /** One line per class: {@code c3 = fact: (add c1 c2) (mul[2] c0)}. */
+  public String dump(IntFunction<String> opName) {
+    StringBuilder sb = new StringBuilder();
+    for (EClass<D> c : classes) {
+      if (c == null) {
+        continue;
+      }
+      sb.append('c').append(c.id).append(" = ").append(c.data).append(':');
+      for (ENode n : c.nodes) {
+        sb.append(' ').append(n.render(opName));
+      }
+      sb.append('\n');
+    }
+    return sb.toString();
+  }
+
+  @Override
+  public String toString() {
+    return "EGraph[" + classCount + " classes, " + memo.size() + " nodes]";
+  }
+
+  /** Runs the congruence and analysis worklists until both are empty. */
+  private void processWorklists() {
+    while (!pendingNodes.isEmpty() || !analysisNodes.isEmpty()) {
+      // unions below append to the list being walked; the index loop picks them up
+      for (int i = 0; i < pendingNodes.size(); i++) {
+        ENode canon = pendingNodes.get(i).canonical(uf);
+        int root = uf.find(pendingClasses.get(i));
+        Integer prev = memo.put(canon, root);
+        if (prev != null) {
+          union(prev, root);
+        }
+      }
+      pendingNodes.clear();
+      pendingClasses.clear();
+
+      for (int i = 0; i < analysisNodes.size(); i++) {
+        ENode canon = analysisNodes.get(i).canonical(uf);
+        int root = uf.find(analysisClasses.get(i));
+        EClass<D> c = classes.get(root);
+        D merged = analysis.merge(c.data, analysis.make(this, canon));
+        if (!Objects.equals(merged, c.data)) {
+          c.data = merged;
+          analysisNodes.addAll(c.parentNodes);
+          analysisClasses.addAll(c.parentClasses);
+          analysis.modify(this, root);
+        }
+      }
+      analysisNodes.clear();
+      analysisClasses.clear();
+    }
+  }
+
+  /**
+   * Recomputes the hashcons, the class node lists, the parent lists and the operator index from the
+   * canonical classes. Unions any congruence the worklist left behind (which makes the graph dirty
+   * again, so {@link #rebuild} loops).
+   */
+  private void rebuildIndexes() {
+    memo.clear();
+    for (IntList l : byOp) {
+      l.clear();
+    }
+    IntList missed = new IntList(0);
+    ArrayList<ENode> kept = new ArrayList<>();
+    for (EClass<D> c : classes) {
+      if (c == null) {
+        continue;
+      }
+      c.parentNodes.clear();
+      c.parentClasses.clear();
+      kept.clear();
+      for (ENode n : c.nodes) {
+        ENode canon = n.canonical(uf);
+        Integer prev = memo.putIfAbsent(canon, c.id);
+        if (prev == null) {
+          kept.add(canon);
+          indexOp(canon.op, c.id);
+        } else if (prev != c.id) {
+          missed.add(prev);
+          missed.add(c.id);
+        }
+      }
+      c.nodes.clear();
+      c.nodes.addAll(kept);
+    }
+    for (EClass<D> c : classes) {
+      if (c == null) {
+        continue;
+      }
+      for (ENode n : c.nodes) {
+        int[] ch = n.children;
+        for (int i = 0; i < ch.length; i++) {
+          if (!occursBefore(ch, i)) {
+            classes.get(ch[i]).addParent(n, c.id);
+          }
+        }
+      }
+    }
+    for (int i = 0; i < missed.size(); i += 2) {
+      union(missed.get(i), missed.get(i + 1));
+    }
+  }
+
+  private void indexOp(int op, int classId) {
+    while (byOp.size() <= op) {
+      byOp.add(new IntList(2));
+    }
+    IntList l = byOp.get(op);
+    if (l.isEmpty() || l.last() != classId) {
+      l.add(classId);
+    }
+  }
+
+  private void checkId(int id) {
+    if (id < 0 || id >= uf.size()) {
+      throw new IllegalArgumentException("no e-class with id " + id);
+    }
+  }
+
+  private static boolean occursBefore(int[] a, int i) {
+    for (int j = 0; j < i; j++) {
+      if (a[j] == a[i]) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,64 @@
+package dev.entangle.graph;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.entangle.util.InputException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Reads and writes graph files (FORMATS.md section 1) and G_d files (section 2).
+ *
+ * <p>Reading validates the whole file and reports the first problem as an {@link InputException}
+ * naming the file, the rank, the node and the field. Writing produces exactly the contract format,
+ * so {@code write(read(x))} round-trips: nodes, arguments, keyword order and meta are kept, integers
+ * stay integers and infinities and NaN are written as {@code {"float": ...}}.
+ */
+public final class GraphJson {
+  private GraphJson() {}
+
+  /** Reads a graph file: the sequential model G_s, or any single graph. */
+  public static Graph readGraph(Path file) {
+    return GraphDecoder.decode(JsonFiles.read(file, "graph file"), file.toString(), true);
+  }
+
+  /**
+   * Reads a G_d file; a plain graph file is accepted as a one-rank G_d (world size 1, its graph as
+   * rank 0).
+   */
+  public static DistributedGraph readDistributed(Path file) {
+    return DistributedDecoder.decode(JsonFiles.read(file, "G_d file"), file.toString());
+  }
+
+  /** The graph as a graph-file JSON object. */
+  public static ObjectNode toJson(Graph g) {
+    return GraphEncoder.graph(g, true);
+  }
+
+  /** The G_d as a G_d-file JSON object (rank objects without {@code format}). */
+  public static ObjectNode toJson(DistributedGraph d) {
+    return GraphEncoder.distributed(d);
+  }
+
+  /** Writes a graph file, one node per line. */
+  public static void write(Graph g, Path file) {
+    writeText(GraphEncoder.layout(toJson(g)), file);
+  }
+
+  /** Writes a G_d file, one node per line. */
+  public static void write(DistributedGraph d, Path file) {
+    writeText(GraphEncoder.layout(toJson(d)), file);
+  }
+
+  private static void writeText(String text, Path file) {
+    try {
+      Files.writeString(file, text, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new InputException(
+          file + ": cannot write the file (" + JsonFiles.reason(e) + "); check that its folder exists"
+              + " and is writable.",
+          e);
+    }
+  }
+}

@@ -1,0 +1,95 @@
+package dev.entangle.graph;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.entangle.util.InputException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Reads a JSON file into a Jackson tree, turning every failure into a one-paragraph {@link
+ * InputException} that names the file (and the line and column of a syntax error). Shared by the
+ * graph and relation readers.
+ */
+public final class JsonFiles {
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+          .build();
+
+  private JsonFiles() {}
+
+  /** The mapper every reader and writer of the project's JSON files uses. */
+  public static ObjectMapper mapper() {
+    return MAPPER;
+  }
+
+  /**
+   * Parses {@code file}.
+   *
+   * @param what what the file should be, for messages, e.g. {@code "graph file"}
+   */
+  public static JsonNode read(Path file, String what) {
+    JsonNode root;
+    try (InputStream in = Files.newInputStream(file);
+        JsonParser parser = MAPPER.createParser(in)) {
+      root = MAPPER.readTree(parser);
+      if (root != null && parser.nextToken() != null) {
+        JsonLocation loc = parser.currentTokenLocation();
+        throw new InputException(file + ": line " + loc.getLineNr() + ", column "
+            + loc.getColumnNr() + ": malformed JSON: more text after the end of the top-level"
+            + " value; a " + what + " holds exactly one JSON object.");
+      }
+    } catch (NoSuchFileException e) {
+      throw new InputException(file + ": no such file; check the path of the " + what + ".");
+    } catch (JsonProcessingException e) {
+      throw new InputException(syntaxMessage(file, e), e);
+    } catch (IOException e) {
+      throw new InputException(
+          file + ": cannot read the " + what + " (" + reason(e) + "); check that it is a readable"
+              + " file.",
+          e);
+    }
+    if (root == null || root.isMissingNode()) {
+      throw new InputException(
+          file + ": the file is empty; a " + what + " is a JSON object (see FORMATS.md).");
+    }
+    return root;
+  }
+
+  /** A short human reason for an I/O failure, without exception class names. */
+  public static String reason(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file or folder";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof FileSystemException fs && fs.getReason() != null) {
+      return fs.getReason();
+    }
+    return e.getMessage() == null ? "input/output error" : e.getMessage();
+  }
+
+  private static String syntaxMessage(Path file, JsonProcessingException e) {
+    JsonLocation loc = e.getLocation();
+    String at = loc == null ? "" : " line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ":";
+    String why =
+        e.getOriginalMessage()
+            .replaceAll("\\[Source: [^\\]]*?; line:", "[line:")
+            .replaceAll("\\s*\\(bound as [^)]*\\)", "")
+            .replaceAll("`?com\\.fasterxml[\\w.$]*`?", "the reader")
+            .replaceAll("\\s+", " ")
+            .trim();
+    return file + ":" + at + " malformed JSON: " + why + "; fix the JSON syntax at that spot.";
+  }
+}

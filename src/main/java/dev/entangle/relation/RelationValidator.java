@@ -26,6 +26,11 @@ public final class RelationValidator {
     this.file = file;
   }
 
+  /**
+   * Checks {@code relations} (as {@link RelationReader} read it) against G_s and G_d.
+   *
+   * @throws InputException for the first problem, naming the relation file and the entry
+   */
   public static void validate(Graph gs, DistributedGraph gd, RelationFile relations) {
     new RelationValidator(gs, gd, relations.source()).check(relations);
   }

@@ -61,6 +61,10 @@ final class GraphDecoder {
     }
     JsonNode nodesJson = root.get("nodes");
     if (nodesJson == null || nodesJson.isNull()) {
+      if (root.has("ranks")) {
+        throw graphWhere.error("missing \"nodes\": this is a G_d file (it has \"ranks\"), but a"
+            + " single graph is expected here; give the sequential model's graph file.");
+      }
       throw graphWhere.error("missing \"nodes\"; a graph lists its nodes in \"nodes\": [...].");
     }
     if (!nodesJson.isArray()) {

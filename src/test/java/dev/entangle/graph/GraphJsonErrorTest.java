@@ -92,6 +92,12 @@ class GraphJsonErrorTest {
   }
 
   @Test
+  void aDistributedFileWhereAGraphIsExpected() {
+    assertContains(error(json("{'format': 'entangle-fx/1', 'world_size': 1, 'ranks': [{'nodes': ["
+        + X + "," + OUT_X + "]}]}")), "missing \"nodes\": this is a G_d file");
+  }
+
+  @Test
   void nodesNotAList() {
     assertContains(error(json("{'format': 'entangle-fx/1', 'nodes': {}}")),
         "\"nodes\" must be a list");

@@ -141,7 +141,7 @@ def ensure_registered():
         lib = torch.library.Library(NAMESPACE, "DEF")
     for name in missing:
         lib.define(SCHEMAS[name])
-        for key in ("CPU", "Meta"):
+        for key in ("CPU", "Meta", "AutogradMeta"):  # torch 1.13 has no fallthrough for the last
             lib.impl(name, _KERNELS[name], key)
     _library = lib
     return True

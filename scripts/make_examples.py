@@ -25,12 +25,18 @@ import re
 import shutil
 import sys
 
-import torch
+try:
+    import torch
+    from torch.fx.experimental.proxy_tensor import make_fx  # noqa: F401
+except ImportError as e:
+    sys.exit(f"make_examples.py: needs torch with make_fx (1.13 or later), which"
+             f" {sys.executable} cannot import ({e}); on Debian: apt-get install python3-torch"
+             " and run /usr/bin/python3 scripts/make_examples.py")
 
-import example_models as m
-import export_fx
-import fx_collectives
-import fx_trace
+import example_models as m  # noqa: E402
+import export_fx  # noqa: E402
+import fx_collectives  # noqa: E402
+import fx_trace  # noqa: E402
 
 SCRIPTS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(SCRIPTS)

@@ -16,7 +16,7 @@ import unittest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
 EXAMPLES = os.path.join(ROOT, "examples")
-LAUNCHER = os.path.join(SCRIPTS, "entangle")
+LAUNCHER = os.environ.get("ENTANGLE_LAUNCHER") or os.path.join(SCRIPTS, "entangle")
 
 if SCRIPTS not in sys.path:
     sys.path.insert(0, SCRIPTS)

@@ -375,9 +375,12 @@ README_HEAD = """# Example cases
 
 Small sequential models (G_s) and distributed implementations (G_d), traced from
 real PyTorch modules (`scripts/example_models.py`) with `make_fx` by
-`scripts/make_examples.py`; do not edit the files by hand, regenerate them:
+`scripts/make_examples.py`; do not edit the files by hand, regenerate them with a
+Python that has torch 1.13 or later (on Debian, `python3-torch` for `/usr/bin/python3`):
 
     python3 scripts/make_examples.py
+
+The files need no torch to be used.
 
 Each folder holds `gs.json` and `gd.json` (graph files, FORMATS.md sections 1
 and 2), `ri.json` (the input relation, section 3) and

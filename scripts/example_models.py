@@ -1,0 +1,413 @@
+"""Small PyTorch models, sequential and tensor/sequence parallel, for the example cases.
+
+Every parallel module takes ``rank`` and ``world_size`` and holds only that
+rank's shard of each weight, under the same qualified name as the sequential
+module's full weight (``fc1.weight`` is the whole matrix in the sequential
+MLP and rank k's rows of it in the parallel one).  Communication goes through
+the functional collectives of :mod:`fx_collectives` on the process group
+``"tp"``, so tracing one rank needs no process group.  Knobs such as
+``reduce_output`` reproduce configuration mistakes for the bug cases.
+"""
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+import fx_collectives as dist
+
+GROUP = "tp"
+
+
+def _shard(size, rank, world_size, what):
+    if size % world_size != 0:
+        raise ValueError(f"{what} of size {size} does not split over {world_size} ranks")
+    part = size // world_size
+    return part, rank * part
+
+
+class Linear(nn.Module):
+    """``weight`` [out, in] and optional ``bias`` [out]; ``style`` picks the traced form.
+
+    ``"linear"`` calls ``F.linear`` (``t`` + ``addmm``/``mm``); ``"matmul"`` writes
+    ``x @ weight.t() + bias`` (``t`` + ``mm`` + ``add``).
+    """
+
+    def __init__(self, in_features, out_features, bias=True, style="linear"):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(out_features, in_features))
+        self.bias = nn.Parameter(torch.empty(out_features)) if bias else None
+        self.style = style
+
+    def forward(self, x, add_bias=True):
+        bias = self.bias if add_bias else None
+        if self.style == "linear":
+            return F.linear(x, self.weight, bias)
+        y = x @ self.weight.t()
+        return y + bias if bias is not None else y
+
+
+class ColumnParallelLinear(Linear):
+    """Rank ``rank``'s rows of an [out, in] weight (and of its bias): a slice of the outputs."""
+
+    def __init__(self, in_features, out_features, rank, world_size, bias=True, style="linear"):
+        part, _ = _shard(out_features, rank, world_size, "out_features")
+        super().__init__(in_features, part, bias, style)
+
+
+class RowParallelLinear(Linear):
+    """Rank ``rank``'s columns of an [out, in] weight; the bias is replicated.
+
+    Each rank's product is partial; ``reduce`` sums them (``"all_reduce"``, or
+    ``"reduce_scatter"`` leaving each rank its dim-0 chunk, or ``None``, a
+    mistake), and the bias is added once after the reduction unless
+    ``bias_before_reduce`` (a mistake: it is then counted once per rank).
+    """
+
+    def __init__(self, in_features, out_features, rank, world_size, style="linear",
+                 reduce="all_reduce", bias_before_reduce=False):
+        part, _ = _shard(in_features, rank, world_size, "in_features")
+        super().__init__(part, out_features, True, style)
+        self.world_size = world_size
+        self.reduce = reduce
+        self.bias_before_reduce = bias_before_reduce
+
+    def forward(self, x, add_bias=True):
+        y = super().forward(x, add_bias=False)
+        if self.bias_before_reduce:
+            y = y + self.bias
+        if self.reduce == "all_reduce":
+            y = dist.all_reduce(y, "sum", GROUP)
+        elif self.reduce == "reduce_scatter":
+            y = dist.reduce_scatter(y, self.world_size, "sum", GROUP)
+        if not self.bias_before_reduce:
+            y = y + self.bias
+        return y
+
+
+# ---------------------------------------------------------------------------
+# Figure 1 of the paper: F = A @ B - E
+
+
+class MatmulSub(nn.Module):
+    """G_s of the paper's Figure 1: ``C = A @ B``, ``F = C - E``."""
+
+    def forward(self, a, b, e):
+        c = a @ b
+        return c - e
+
+
+class MatmulSubParallel(nn.Module):
+    """G_d of Figure 1: A column-sharded, B and E row-sharded.
+
+    The partial products are all-reduced into C (on every rank) and
+    reduce-scattered into D, rank k's rows of C, from which F's rows are computed.
+    """
+
+    def __init__(self, rank, world_size):
+        super().__init__()
+        self.world_size = world_size
+
+    def forward(self, a, b, e):
+        c_partial = a @ b
+        c = dist.all_reduce(c_partial, "sum", GROUP)
+        d = dist.reduce_scatter(c_partial, self.world_size, "sum", GROUP)
+        f = d - e
+        return f, c
+
+
+# ---------------------------------------------------------------------------
+# Megatron-style MLP
+
+
+class MLP(nn.Module):
+    """``y = fc2(gelu(fc1(x)))``."""
+
+    def __init__(self, hidden, ffn, style="linear"):
+        super().__init__()
+        self.fc1 = Linear(hidden, ffn, style=style)
+        self.fc2 = Linear(ffn, hidden, style=style)
+
+    def forward(self, x):
+        h = F.gelu(self.fc1(x))
+        return self.fc2(h)
+
+
+class ParallelMLP(nn.Module):
+    """Tensor-parallel MLP: fc1 column-parallel, fc2 row-parallel with an all-reduce."""
+
+    def __init__(self, hidden, ffn, rank, world_size, style="linear", reduce="all_reduce",
+                 bias_before_reduce=False):
+        super().__init__()
+        self.fc1 = ColumnParallelLinear(hidden, ffn, rank, world_size, style=style)
+        self.fc2 = RowParallelLinear(ffn, hidden, rank, world_size, style=style, reduce=reduce,
+                                     bias_before_reduce=bias_before_reduce)
+
+    def forward(self, x):
+        h = F.gelu(self.fc1(x))
+        return self.fc2(h)
+
+
+# ---------------------------------------------------------------------------
+# Self-attention with heads split over ranks
+
+
+class SelfAttention(nn.Module):
+    """Multi-head self-attention over a [seq, hidden] input (one sequence, no mask)."""
+
+    def __init__(self, hidden, heads):
+        super().__init__()
+        self.heads = heads
+        self.head_dim = hidden // heads
+        self.q_proj = Linear(hidden, hidden, bias=False)
+        self.k_proj = Linear(hidden, hidden, bias=False)
+        self.v_proj = Linear(hidden, hidden, bias=False)
+        self.o_proj = Linear(hidden, hidden)
+
+    def split_heads(self, x):
+        seq = x.shape[0]
+        return x.view(seq, -1, self.head_dim).transpose(0, 1)
+
+    def attend(self, x):
+        q = self.split_heads(self.q_proj(x))
+        k = self.split_heads(self.k_proj(x))
+        v = self.split_heads(self.v_proj(x))
+        scores = torch.bmm(q, k.transpose(1, 2)) / math.sqrt(self.head_dim)
+        probs = torch.softmax(scores, dim=-1)
+        context = torch.bmm(probs, v)
+        return context.transpose(0, 1).reshape(x.shape[0], -1)
+
+    def forward(self, x):
+        return self.o_proj(self.attend(x))
+
+
+class ParallelSelfAttention(SelfAttention):
+    """Heads split over ranks: q/k/v projections column-parallel, output projection row-parallel."""
+
+    def __init__(self, hidden, heads, rank, world_size):
+        super().__init__(hidden, heads)
+        _shard(heads, rank, world_size, "heads")
+        self.q_proj = ColumnParallelLinear(hidden, hidden, rank, world_size, bias=False)
+        self.k_proj = ColumnParallelLinear(hidden, hidden, rank, world_size, bias=False)
+        self.v_proj = ColumnParallelLinear(hidden, hidden, rank, world_size, bias=False)
+        self.o_proj = RowParallelLinear(hidden, hidden, rank, world_size)
+
+
+# ---------------------------------------------------------------------------
+# Sequence parallelism around a layer norm
+
+
+class NormMLP(nn.Module):
+    """``y = fc2(gelu(fc1(layer_norm(x))))`` over a [seq, hidden] input."""
+
+    def __init__(self, hidden, ffn):
+        super().__init__()
+        self.norm = nn.LayerNorm(hidden)
+        self.fc1 = Linear(hidden, ffn)
+        self.fc2 = Linear(ffn, hidden)
+
+    def forward(self, x):
+        return self.fc2(F.gelu(self.fc1(self.norm(x))))
+
+
+class SequenceParallelNormMLP(nn.Module):
+    """Megatron sequence parallelism: the input and output are sharded along the sequence.
+
+    The layer norm runs on the local rows, an all-gather rebuilds the sequence
+    for the column-parallel fc1, and fc2's partial sums are reduce-scattered back
+    to sequence shards.
+    """
+
+    def __init__(self, hidden, ffn, rank, world_size):
+        super().__init__()
+        self.world_size = world_size
+        self.norm = nn.LayerNorm(hidden)
+        self.fc1 = ColumnParallelLinear(hidden, ffn, rank, world_size)
+        self.fc2 = RowParallelLinear(ffn, hidden, rank, world_size, reduce="reduce_scatter")
+
+    def forward(self, x):
+        h = dist.all_gather(self.norm(x), self.world_size, GROUP)
+        return self.fc2(F.gelu(self.fc1(h)))
+
+
+class Block(nn.Module):
+    """``y = gelu(proj(x))`` over a [seq, hidden] input."""
+
+    def __init__(self, hidden):
+        super().__init__()
+        self.proj = Linear(hidden, hidden)
+
+    def forward(self, x):
+        return F.gelu(self.proj(x))
+
+
+class SequenceSliceBlock(Block):
+    """Each rank takes its chunk of the (replicated) sequence with ``narrow``.
+
+    ``offset_bug`` computes the chunk's start as ``rank * (chunk - 1)``, so the
+    ranks' chunks overlap and the last rows are never computed.
+    """
+
+    def __init__(self, hidden, rank, world_size, offset_bug=False):
+        super().__init__(hidden)
+        self.rank = rank
+        self.world_size = world_size
+        self.offset_bug = offset_bug
+
+    def forward(self, x):
+        chunk, start = _shard(x.shape[0], self.rank, self.world_size, "the sequence")
+        if self.offset_bug:
+            start = self.rank * (chunk - 1)
+        return super().forward(x.narrow(0, start, chunk))
+
+
+# ---------------------------------------------------------------------------
+# Vocabulary-parallel embedding
+
+
+class Embedding(nn.Module):
+    """A token embedding: ``weight`` [vocab, hidden]."""
+
+    def __init__(self, vocab, hidden):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(vocab, hidden))
+
+    def forward(self, ids):
+        return F.embedding(ids, self.weight)
+
+
+class VocabParallelEmbedding(nn.Module):
+    """Rank k holds rows [k*V/n, (k+1)*V/n) of the table; other ids are masked and summed away."""
+
+    def __init__(self, vocab, hidden, rank, world_size):
+        super().__init__()
+        part, self.start = _shard(vocab, rank, world_size, "vocab")
+        self.end = self.start + part
+        self.weight = nn.Parameter(torch.empty(part, hidden))
+
+    def forward(self, ids):
+        mask = (ids < self.start) | (ids >= self.end)
+        local = (ids - self.start).masked_fill(mask, 0)
+        out = F.embedding(local, self.weight)
+        out = out.masked_fill(mask.unsqueeze(-1), 0.0)
+        return dist.all_reduce(out, "sum", GROUP)
+
+
+# ---------------------------------------------------------------------------
+# Losses
+
+
+class RegressionStep(nn.Module):
+    """One training step of ``y = x @ weight^T`` under a mean squared error.
+
+    Returns the loss and its gradient with respect to ``weight``, written out
+    as explicit operators (``d loss / d y = 2 (y - target) / numel``).
+    """
+
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(out_features, in_features))
+
+    def step(self, x, target, scale):
+        diff = F.linear(x, self.weight) - target
+        loss = diff.pow(2).mean()
+        grad_y = diff * (2.0 / diff.numel() * scale)
+        grad_weight = grad_y.t() @ x
+        return loss, grad_weight
+
+    def forward(self, x, target):
+        return self.step(x, target, 1.0)
+
+
+class GradAccumulationStep(RegressionStep):
+    """The same step over micro-batches, accumulating loss and gradient.
+
+    Each micro-batch's loss (and so its gradient) is scaled by 1/micro_batches;
+    ``scale_loss=False`` forgets that, so both come out micro_batches times too large.
+    """
+
+    def __init__(self, in_features, out_features, micro_batches, scale_loss=True):
+        super().__init__(in_features, out_features)
+        self.micro_batches = micro_batches
+        self.scale_loss = scale_loss
+
+    def forward(self, *batches):
+        scale = 1.0 / self.micro_batches if self.scale_loss else 1.0
+        total_loss, total_grad = None, None
+        for x, target in zip(batches[0::2], batches[1::2]):
+            loss, grad = self.step(x, target, scale)
+            if self.scale_loss:
+                loss = loss * scale
+            total_loss = loss if total_loss is None else total_loss + loss
+            total_grad = grad if total_grad is None else total_grad + grad
+        return total_loss, total_grad
+
+
+class LogitLoss(nn.Module):
+    """An output layer and a loss over its logits: ``mean(logits^2)``, logits = h @ weight^T."""
+
+    def __init__(self, hidden, vocab):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(vocab, hidden))
+
+    def forward(self, h):
+        logits = F.linear(h, self.weight)
+        return logits.pow(2).sum() / logits.numel()
+
+
+class VocabParallelLogitLoss(nn.Module):
+    """The loss with the vocabulary split over TP ranks.
+
+    Each rank sums its logits' squares; an all-reduce gives every rank the full
+    ``loss``.  The auxiliary loss a rank back-propagates is then summed over the
+    TP ranks (here by an explicit all-reduce) and must be divided by the TP size;
+    ``scale_aux=False`` forgets that.
+    """
+
+    def __init__(self, hidden, vocab, rank, world_size, scale_aux=True):
+        super().__init__()
+        part, _ = _shard(vocab, rank, world_size, "vocab")
+        self.world_size = world_size
+        self.scale_aux = scale_aux
+        self.weight = nn.Parameter(torch.empty(part, hidden))
+
+    def forward(self, h):
+        logits = F.linear(h, self.weight)
+        partial = logits.pow(2).sum() / (logits.numel() * self.world_size)
+        loss = dist.all_reduce(partial, "sum", GROUP)
+        aux_loss = dist.all_reduce(loss, "sum", GROUP)
+        if self.scale_aux:
+            aux_loss = aux_loss / self.world_size
+        return loss, aux_loss
+
+
+# ---------------------------------------------------------------------------
+# Paper bug 4: expert weights sharded under sequence parallelism
+
+
+class Expert(nn.Module):
+    """An expert MLP in the paper's notation: ``y = gelu(x @ w1) @ w2``."""
+
+    def __init__(self, hidden, ffn):
+        super().__init__()
+        self.w1 = nn.Parameter(torch.empty(hidden, ffn))
+        self.w2 = nn.Parameter(torch.empty(ffn, hidden))
+
+    def forward(self, x):
+        return F.gelu(x @ self.w1) @ self.w2
+
+
+class ShardedExpert(Expert):
+    """The expert under sequence parallelism with its weights sharded as under TP.
+
+    The input holds rank k's sequence rows; ``w1`` holds its columns k and ``w2``
+    its rows k, so the rank computes ``gelu(x_k @ w1_k) @ w2_k``: the shapes fit,
+    but the products across ranks (``x_1 @ w1_2``, ...) are never formed.
+    """
+
+    def __init__(self, hidden, ffn, rank, world_size):
+        super().__init__(hidden, ffn)
+        part, _ = _shard(ffn, rank, world_size, "ffn")
+        self.w1 = nn.Parameter(torch.empty(hidden, part))
+        self.w2 = nn.Parameter(torch.empty(part, hidden))

@@ -1,0 +1,446 @@
+#!/usr/bin/env python3
+"""Generates the example cases in ``examples/`` from the models in ``example_models.py``.
+
+Each case is a sequential model G_s and its distributed implementation G_d,
+traced with ``make_fx`` (fake tensors; G_d one trace per rank, the model code
+given that rank's ``rank`` and ``world_size``), plus an input relation and the
+verdict the checker must reach::
+
+    examples/<case>/gs.json        G_s (FORMATS.md section 1)
+    examples/<case>/gd.json        G_d (section 2)
+    examples/<case>/ri.json        the input relation (section 3)
+    examples/<case>/expected.json  {"verdict", "note"[, "operator"]}
+    examples/README.md             the table of cases
+
+Run from anywhere with a torch that has ``make_fx`` (1.13 or later)::
+
+    python3 scripts/make_examples.py [--out DIR] [CASE ...]
+
+The output is deterministic: running it again rewrites the same bytes.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import sys
+
+try:
+    import torch
+    from torch.fx.experimental.proxy_tensor import make_fx  # noqa: F401
+except ImportError as e:
+    sys.exit(f"make_examples.py: needs torch with make_fx (1.13 or later), which"
+             f" {sys.executable} cannot import ({e}); on Debian: apt-get install python3-torch"
+             " and run /usr/bin/python3 scripts/make_examples.py")
+
+import example_models as m  # noqa: E402
+import export_fx  # noqa: E402
+import fx_collectives  # noqa: E402
+import fx_trace  # noqa: E402
+
+SCRIPTS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(SCRIPTS)
+MODELS_FILE = os.path.join(SCRIPTS, "example_models.py")
+
+
+# ---------------------------------------------------------------------------
+# helpers
+
+
+def trace(module, **inputs):
+    """The ATen graph of ``module`` on inputs of the given shapes (fake tensors)."""
+    return fx_trace.trace_module(module, inputs, tracing_mode="fake",
+                                 source_files=[MODELS_FILE], source_root=ROOT)
+
+
+def trace_ranks(world_size, make_module, make_inputs):
+    """One graph per rank: ``make_module(rank)`` traced on ``make_inputs(rank)``."""
+    return [trace(make_module(rank), **make_inputs(rank)) for rank in range(world_size)]
+
+
+def t(*shape, dtype=torch.float32):
+    return torch.empty(*shape, dtype=dtype)
+
+
+def node_name(gm, target, n=0):
+    """The name of the ``n``-th call of ``target`` (e.g. ``aten.addmm.default``) in ``gm``."""
+    calls = [x.name for x in gm.graph.nodes
+             if x.op == "call_function" and export_fx.target_name(x) == target]
+    if len(calls) <= n:
+        raise AssertionError(f"the graph has {len(calls)} calls of {target}, not {n + 1}")
+    return calls[n]
+
+
+def tag_outputs(gm, *tags):
+    """Names the graph's outputs (``meta['tag']``) so relations and reports can say ``loss``."""
+    output = next(x for x in gm.graph.nodes if x.op == "output")
+    values = export_fx._flatten_outputs(output.args[0])
+    if len(values) != len(tags):
+        raise AssertionError(f"{len(values)} outputs for tags {tags}")
+    names = {x.name for x in gm.graph.nodes}
+    for value, tag in zip(values, tags):
+        if tag is not None:
+            if tag in names:
+                raise AssertionError(f"tag {tag} is also a node name")
+            value.meta["tag"] = tag
+    return gm
+
+
+def shard(name, dim):
+    return {"gs": name, "shard": dim}
+
+
+def replicate(name):
+    return {"gs": name, "replicate": True}
+
+
+def relate(name, expr):
+    return {"gs": name, "gd": expr}
+
+
+class Case:
+    """One example: what it is, its graphs, its relation and the verdict to reach."""
+
+    def __init__(self, name, what, gs, gd, relations, verdict, note, operator=None,
+                 expect=None, world_size=None):
+        self.name = name
+        self.what = what
+        self.gs = gs
+        self.gd = gd
+        self.relations = relations
+        self.verdict = verdict
+        self.note = note
+        self.operator = operator
+        self.expect = expect or []
+        self.world_size = world_size or len(gd)
+
+
+# ---------------------------------------------------------------------------
+# the cases
+
+TOKENS, HIDDEN, FFN = 4, 16, 32
+
+
+def fig1_matmul():
+    n = 2
+    gs = trace(m.MatmulSub(), a=t(4, 8), b=t(8, 6), e=t(4, 6))
+    gd = trace_ranks(n, lambda r: m.MatmulSubParallel(r, n),
+                     lambda r: dict(a=t(4, 8 // n), b=t(8 // n, 6), e=t(4 // n, 6)))
+    return Case(
+        "fig1-matmul", "the paper's Figure 1: C = A @ B, F = C - E; A column-sharded, B and E"
+        " row-sharded; C all-reduced, its rows reduce-scattered into D_k, F_k = D_k - E_k",
+        gs, gd, [shard("a", 1), shard("b", 0), shard("e", 0)], "refines",
+        "F = concat(F_0, F_1, dim=0); C = sum(C_0, C_1) = concat(D_0, D_1, dim=0)")
+
+
+def mlp(name, world_size, style):
+    gs = trace(m.MLP(HIDDEN, FFN, style), x=t(TOKENS, HIDDEN))
+    gd = trace_ranks(world_size, lambda r: m.ParallelMLP(HIDDEN, FFN, r, world_size, style),
+                     lambda r: dict(x=t(TOKENS, HIDDEN)))
+    form = "F.linear" if style == "linear" else "explicit x @ W.t() + b"
+    return Case(
+        name, f"Megatron MLP y = gelu(x W1^T + b1) W2^T + b2 over TP={world_size} ({form}):"
+        " W1/b1 column-parallel, W2 row-parallel, all-reduce, then b2",
+        gs, gd, mlp_relations(), "refines",
+        "y equals the all-reduced output on any rank; relations name weights by their tags")
+
+
+def mlp_relations():
+    return [replicate("x"), shard("fc1.weight", 0), shard("fc1.bias", 0),
+            shard("fc2.weight", 1), replicate("fc2.bias")]
+
+
+def attention_heads_tp2():
+    n, heads = 2, 4
+    gs = trace(m.SelfAttention(HIDDEN, heads), x=t(TOKENS, HIDDEN))
+    gd = trace_ranks(n, lambda r: m.ParallelSelfAttention(HIDDEN, heads, r, n),
+                     lambda r: dict(x=t(TOKENS, HIDDEN)))
+    relations = [replicate("x")]
+    relations += [shard(f"{p}_proj_weight", 0) for p in "qkv"]
+    relations += [shard("o_proj_weight", 1), replicate("o_proj_bias")]
+    return Case(
+        "attention-heads-tp2", "multi-head self-attention, 4 heads split 2 per rank: q/k/v"
+        " column-parallel, softmax(QK^T/sqrt(d))V per head, output projection row-parallel +"
+        " all-reduce", gs, gd, relations, "refines",
+        "the heads' contexts concatenate along the hidden dim; the output is the all-reduce")
+
+
+def sp_layernorm_tp2():
+    n, seq = 2, 8
+    gs = trace(m.NormMLP(HIDDEN, FFN), x=t(seq, HIDDEN))
+    gd = trace_ranks(n, lambda r: m.SequenceParallelNormMLP(HIDDEN, FFN, r, n),
+                     lambda r: dict(x=t(seq // n, HIDDEN)))
+    relations = [shard("x", 0), replicate("norm_weight"), replicate("norm_bias"),
+                 shard("fc1_weight", 0), shard("fc1_bias", 0), shard("fc2_weight", 1),
+                 replicate("fc2_bias")]
+    return Case(
+        "sp-layernorm-tp2", "sequence parallelism: input sharded along the sequence, layer norm"
+        " per shard, all-gather (dim 0), column-parallel fc1, row-parallel fc2, reduce-scatter"
+        " back to sequence shards, then the bias", gs, gd, relations, "refines",
+        "y = concat(y_0, y_1, dim=0)")
+
+
+def sp_narrow_tp2():
+    n, seq = 2, 8
+    gs = trace(m.Block(HIDDEN), x=t(seq, HIDDEN))
+    gd = trace_ranks(n, lambda r: m.SequenceSliceBlock(HIDDEN, r, n),
+                     lambda r: dict(x=t(seq, HIDDEN)))
+    return Case(
+        "sp-narrow-tp2", "each rank narrows its chunk of a replicated sequence (rows 4k..4k+3)"
+        " and applies gelu(x W^T + b)", gs, gd, narrow_relations(), "refines",
+        "y = concat(y_0, y_1, dim=0); the correct twin of bug-wrong-slice-offset")
+
+
+def narrow_relations():
+    return [replicate("x"), replicate("proj_weight"), replicate("proj_bias")]
+
+
+def vocab_embedding_tp2():
+    n, vocab, dim = 2, 16, 8
+    gs = trace(m.Embedding(vocab, dim), ids=t(2, 4, dtype=torch.int64))
+    gd = trace_ranks(n, lambda r: m.VocabParallelEmbedding(vocab, dim, r, n),
+                     lambda r: dict(ids=t(2, 4, dtype=torch.int64)))
+    return Case(
+        "vocab-embedding-tp2", "vocabulary-parallel embedding: rank k holds table rows"
+        " [8k, 8k+8); ids shifted by the offset, out-of-range ids masked (lt/ge, bitwise_or) and"
+        " set to 0, embedded, masked rows zeroed (masked_fill), all-reduce sum", gs, gd,
+        [replicate("ids"), shard("weight", 0)], "refines",
+        "the embedding equals the all-reduced sum of the masked partial embeddings")
+
+
+def grad_accum(name, scale_loss):
+    batch, dim_in, dim_out, micro = 8, HIDDEN, 4, 2
+    gs = tag_outputs(trace(m.RegressionStep(dim_in, dim_out), x=t(batch, dim_in),
+                           target=t(batch, dim_out)), "loss", "grad_weight")
+    inputs = {}
+    for i in range(micro):
+        inputs[f"x_{i}"] = t(batch // micro, dim_in)
+        inputs[f"target_{i}"] = t(batch // micro, dim_out)
+    gd = [tag_outputs(trace(m.GradAccumulationStep(dim_in, dim_out, micro, scale_loss),
+                            **inputs), "loss", "grad_weight")]
+    relations = [relate("x", "concat(r0.x_0, r0.x_1, dim=0)"),
+                 relate("target", "concat(r0.target_0, r0.target_1, dim=0)"),
+                 relate("weight", "r0.weight")]
+    if scale_loss:
+        return Case(
+            name, "gradient accumulation on one rank: the mean-squared-error loss and its"
+            " weight gradient over a batch of 8 vs. two micro-batches of 4, each loss (and"
+            " gradient) scaled by 1/2 and summed", gs, gd, relations, "refines",
+            "loss and grad_weight equal G_d's accumulated loss and gradient")
+    return Case(
+        name, "paper bug 6: gradient accumulation whose micro-batch losses and gradients are"
+        " added without the 1/2", gs, gd, relations, "not-refined",
+        "the batch mean is half the sum of the micro-batch means: no clean expression",
+        operator=node_name(gs, "aten.mean.default"))
+
+
+def bug_mlp(name, what, note, **knobs):
+    n = 2
+    gs = trace(m.MLP(HIDDEN, FFN), x=t(TOKENS, HIDDEN))
+    gd = trace_ranks(n, lambda r: m.ParallelMLP(HIDDEN, FFN, r, n, **knobs),
+                     lambda r: dict(x=t(TOKENS, HIDDEN)))
+    return Case(name, what, gs, gd, mlp_relations(), "not-refined", note,
+                operator=node_name(gs, "aten.addmm.default", 1))
+
+
+def bug_wrong_slice_offset():
+    n, seq = 2, 8
+    gs = trace(m.Block(HIDDEN), x=t(seq, HIDDEN))
+    gd = trace_ranks(n, lambda r: m.SequenceSliceBlock(HIDDEN, r, n, offset_bug=True),
+                     lambda r: dict(x=t(seq, HIDDEN)))
+    return Case(
+        "bug-wrong-slice-offset", "sp-narrow-tp2 with rank 1 narrowing from row 3 instead of 4"
+        " (start = rank * (chunk - 1)): row 3 computed twice, row 7 never", gs, gd,
+        narrow_relations(), "not-refined",
+        "the projection's last row is computed on no rank",
+        operator=node_name(gs, "aten.addmm.default"))
+
+
+def bug_expert_sharded():
+    n, seq = 2, 8
+    gs = trace(m.Expert(HIDDEN, FFN), x=t(seq, HIDDEN))
+    gd = trace_ranks(n, lambda r: m.ShardedExpert(HIDDEN, FFN, r, n),
+                     lambda r: dict(x=t(seq // n, HIDDEN)))
+    return Case(
+        "bug-expert-sharded", "paper bug 4: sequence-parallel input (sharded on the sequence)"
+        " with expert weights sharded where they must be replicated: rank k computes"
+        " gelu(X_k A_k) B_k, outputs concatenated", gs, gd,
+        [shard("x", 0), shard("w1", 1), shard("w2", 0)], "not-refined",
+        "X @ A needs the off-diagonal blocks X_1 A_2 and X_2 A_1, which no rank computes",
+        operator=node_name(gs, "aten.mm.default"))
+
+
+def bug_loss_not_scaled():
+    n, vocab = 2, 16
+    gs = tag_outputs(trace(m.LogitLoss(HIDDEN, vocab), h=t(TOKENS, HIDDEN)), "loss")
+    gd = [tag_outputs(g, "loss", "aux_loss") for g in
+          trace_ranks(n, lambda r: m.VocabParallelLogitLoss(HIDDEN, vocab, r, n, scale_aux=False),
+                      lambda r: dict(h=t(TOKENS, HIDDEN)))]
+    return Case(
+        "bug-loss-not-scaled", "paper bug 2: vocabulary-parallel loss; the auxiliary loss each"
+        " TP rank back-propagates is summed over the ranks but not divided by the TP size", gs,
+        gd, [replicate("h"), shard("weight", 0)], "expectation-violated",
+        "loss maps to r0.loss, but the expected r0.aux_loss is twice the loss",
+        expect=[relate("loss", "r0.aux_loss")])
+
+
+def all_cases():
+    return [
+        fig1_matmul(),
+        mlp("mlp-tp2", 2, "linear"),
+        mlp("mlp-tp4", 4, "matmul"),
+        attention_heads_tp2(),
+        sp_layernorm_tp2(),
+        sp_narrow_tp2(),
+        vocab_embedding_tp2(),
+        grad_accum("grad-accum", True),
+        bug_mlp("bug-mlp-missing-allreduce", "mlp-tp2 whose row-parallel output is not"
+                " all-reduced (paper bug 7): each rank adds b2 to its partial sum", 
+                "fc2 needs the sum of the ranks' partial products; no rank has it",
+                reduce=None),
+        bug_mlp("bug-mlp-bias-before-allreduce", "mlp-tp2 adding b2 on each rank before the"
+                " all-reduce, so the bias is counted twice",
+                "the all-reduce gives fc2's output plus b2 once more", bias_before_reduce=True),
+        bug_wrong_slice_offset(),
+        bug_expert_sharded(),
+        bug_loss_not_scaled(),
+        grad_accum("bug-grad-accum-unscaled", False),
+    ]
+
+
+# ---------------------------------------------------------------------------
+# checks and output
+
+
+def _resolve(graph, name):
+    for node in graph["nodes"]:
+        if node["name"] == name:
+            return node
+    for node in graph["nodes"]:
+        if node.get("meta", {}).get("tag") == name:
+            return node
+    raise AssertionError(f"{graph.get('name')}: no node or tag {name!r}")
+
+
+def _shape(graph, name):
+    return _resolve(graph, name)["meta"]["shape"]
+
+
+def check_relations(case, gs, ranks):
+    """Checks that every relation names existing tensors with fitting shapes."""
+    ref = re.compile(r"r(\d+)\.([A-Za-z_][A-Za-z0-9_.]*)")
+    for entry in case.relations + case.expect:
+        want = _shape(gs, entry["gs"])
+        if "shard" in entry:
+            dim = entry["shard"]
+            parts = [_shape(g, entry["gs"]) for g in ranks]
+            joined = list(parts[0])
+            joined[dim] = sum(p[dim] for p in parts)
+            assert joined == want, f"{case.name}: shards of {entry['gs']} {parts} vs {want}"
+        elif entry.get("replicate"):
+            for g in ranks:
+                assert _shape(g, entry["gs"]) == want, f"{case.name}: {entry['gs']} replica"
+        else:
+            expr = entry["gd"]
+            refs = [(int(k), name) for k, name in ref.findall(expr)]
+            shapes = [_shape(ranks[k], name) for k, name in refs]
+            concat = re.fullmatch(r"concat\(.*, dim=(\d+)\)", expr)
+            if concat:
+                dim = int(concat.group(1))
+                joined = list(shapes[0])
+                joined[dim] = sum(s[dim] for s in shapes)
+                shapes = [joined]
+            if entry in case.expect:
+                continue  # an expectation need not hold
+            assert shapes == [want], f"{case.name}: {expr} has shape {shapes}, {entry['gs']} {want}"
+
+
+def case_files(case):
+    """The JSON objects of one case's files, by file name."""
+    gs = export_fx.graph_to_json(case.gs, name=f"{case.name}/gs")
+    ranks = [export_fx.graph_to_json(g, name=f"{case.name}/gd.r{k}") for k, g in enumerate(case.gd)]
+    groups = {"tp": list(range(case.world_size))} if case.world_size > 1 else None
+    gd = export_fx.ranks_to_json(ranks, groups)
+    check_relations(case, gs, ranks)
+    ri = {"format": "entangle-relation/1", "relations": case.relations}
+    if case.expect:
+        ri["expect"] = case.expect
+    expected = {"verdict": case.verdict, "note": case.note}
+    if case.operator is not None:
+        expected["operator"] = case.operator
+    return {"gs.json": gs, "gd.json": gd, "ri.json": ri, "expected.json": expected}
+
+
+README_HEAD = """# Example cases
+
+Small sequential models (G_s) and distributed implementations (G_d), traced from
+real PyTorch modules (`scripts/example_models.py`) with `make_fx` by
+`scripts/make_examples.py`; do not edit the files by hand, regenerate them with a
+Python that has torch 1.13 or later (on Debian, `python3-torch` for `/usr/bin/python3`):
+
+    python3 scripts/make_examples.py
+
+The files need no torch to be used.
+
+Each folder holds `gs.json` and `gd.json` (graph files, FORMATS.md sections 1
+and 2), `ri.json` (the input relation, section 3) and
+`expected.json` (the verdict; for a bug, `operator` is the G_s node the checker
+should report when the bug clearly breaks one). Check a case with:
+
+    scripts/entangle check examples/mlp-tp2/gs.json examples/mlp-tp2/gd.json \\
+        --rel examples/mlp-tp2/ri.json
+
+Collectives are `_c10d_functional.*` on the group `tp` (all ranks); G_d rank k
+was traced by running the model code with `rank=k`. Parameters carry their
+qualified names as `meta.tag` (`fc1.weight`), which the MLP relations use.
+
+| case | ranks | what it is | expected |
+|---|---|---|---|
+"""
+
+
+def readme(cases):
+    rows = []
+    for c in cases:
+        verdict = f"`{c.verdict}`" + (f" at `{c.operator}`" if c.operator else "")
+        rows.append(f"| `{c.name}` | {c.world_size} | {c.what} | {verdict} |")
+    return README_HEAD + "\n".join(rows) + "\n"
+
+
+def write(cases, out):
+    for case in cases:
+        folder = os.path.join(out, case.name)
+        if os.path.isdir(folder):
+            shutil.rmtree(folder)
+        os.makedirs(folder)
+        for file_name, obj in case_files(case).items():
+            export_fx._write_json(obj, os.path.join(folder, file_name))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", default=os.path.join(ROOT, "examples"),
+                        help="the folder to write (default: examples/ of the project)")
+    parser.add_argument("cases", nargs="*", help="only these cases (default: all)")
+    args = parser.parse_args(argv)
+    fx_collectives.ensure_registered()
+    cases = all_cases()
+    known = {c.name for c in cases}
+    unknown = [c for c in args.cases if c not in known]
+    if unknown:
+        parser.error(f"unknown case {', '.join(unknown)}; cases: {', '.join(sorted(known))}")
+    chosen = [c for c in cases if not args.cases or c.name in args.cases]
+    os.makedirs(args.out, exist_ok=True)
+    write(chosen, args.out)
+    if not args.cases:
+        for stale in sorted(set(os.listdir(args.out)) - known):
+            if os.path.isfile(os.path.join(args.out, stale, "expected.json")):
+                shutil.rmtree(os.path.join(args.out, stale))
+        with open(os.path.join(args.out, "README.md"), "w", encoding="utf-8") as f:
+            f.write(readme(cases))
+    print(f"wrote {len(chosen)} cases to {os.path.relpath(args.out)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

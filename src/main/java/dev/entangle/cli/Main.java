@@ -1,11 +1,27 @@
 package dev.entangle.cli;
 
-/** Placeholder entry point; replaced by the picocli CLI. */
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/** The {@code entangle} command. Only {@link #main} exits the process. */
 public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.err.println("entangle: not built yet");
-    System.exit(2);
+    PrintWriter out = new PrintWriter(System.out, true);
+    PrintWriter err = new PrintWriter(System.err, true);
+    System.exit(run(args, out, err));
+  }
+
+  /** Runs the command line with the given streams and returns the exit code. */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cl = new CommandLine(new EntangleCommand());
+    cl.setOut(out);
+    cl.setErr(err);
+    ErrorHandling.install(cl, args);
+    int code = cl.execute(args);
+    out.flush();
+    err.flush();
+    return code;
   }
 }

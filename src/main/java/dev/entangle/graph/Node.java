@@ -30,7 +30,7 @@ public record Node(
 
   /** Positional argument {@code i}, or null when absent. */
   public Arg arg(int i) {
-    return i < args.size() ? args.get(i) : null;
+    return i >= 0 && i < args.size() ? args.get(i) : null;
   }
 
   /** Keyword argument {@code key}, or null when absent. */

@@ -59,6 +59,9 @@ final class OperatorCheck {
     }
   }
 
+  /** Set ENTANGLE_TRACE=1 to print every saturation's outcome to stderr (for lemma authors). */
+  private static final boolean TRACE = System.getenv("ENTANGLE_TRACE") != null;
+
   private final Context ctx;
   private final Node op;
   private final EGraph<TypeInfo> g;
@@ -197,6 +200,16 @@ final class OperatorCheck {
     boolean limited = false;
     while (true) {
       Saturation.Report report = ctx.saturation.run(g, limits(), () -> false);
+      if (TRACE) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < report.fired().length; i++) {
+          if (report.fired()[i] > 0) {
+            sb.append(' ').append(ctx.saturation.rules().get(i).name()).append('=').append(report.fired()[i]);
+          }
+        }
+        System.err.printf("  [%s] %s after %d iterations, %d nodes, %d classes, %d explored:%s%n", op.name(),
+            report.reason(), report.iterations(), g.nodeCount(), g.classCount(), exploredOrder.size(), sb);
+      }
       for (int i = 0; i < report.fired().length; i++) {
         ctx.fired[i] += report.fired()[i];
       }
@@ -223,7 +236,11 @@ final class OperatorCheck {
     return new Saturation.Limits(ctx.options.iterationLimit(), ctx.options.nodeLimit(), ctx.deadline, 20_000);
   }
 
-  /** T_rel gains the G_d values that clean expressions of v's inputs, outputs and sub-terms use. */
+  /**
+   * T_rel gains the G_d values that expressions of v's inputs, outputs and sub-terms use: through
+   * clean nodes always, through other nodes only down to the first class that is a G_d tensor (so
+   * what G_d computed that tensor from is not pulled in).
+   */
   private void growRelated(List<Integer> roots) {
     BitSet seen = new BitSet();
     ArrayList<Integer> stack = new ArrayList<>();
@@ -236,10 +253,15 @@ final class OperatorCheck {
         continue;
       }
       seen.set(c);
+      boolean hasLeaf = false;
       for (ENode n : g.nodes(c)) {
         if (n.op() == Op.TENSOR.id()) {
           trel.add((int) n.attr(0));
-        } else if (CleanCost.isClean(n)) {
+          hasLeaf = true;
+        }
+      }
+      for (ENode n : g.nodes(c)) {
+        if (n.op() != Op.TENSOR.id() && (!hasLeaf || CleanCost.isClean(n))) {
           for (int i = 0; i < n.arity(); i++) {
             stack.add(g.find(n.child(i)));
           }
@@ -320,8 +342,14 @@ final class OperatorCheck {
     }
     List<long[]> ranked = new ArrayList<>();
     List<GdExpr> exprs = new ArrayList<>();
+    List<GdExpr> leaves = new ArrayList<>();
+    int root = g.find(c);
     for (ENode n : g.nodes(c)) {
-      if (!CleanCost.isClean(n)) {
+      if (!CleanCost.isClean(n) || refersTo(n, root)) {
+        continue;
+      }
+      if (n.op() == Op.TENSOR.id()) {
+        leaves.add(GdExpr.tensor((int) n.attr(0)));
         continue;
       }
       long cost = 1;
@@ -345,13 +373,23 @@ final class OperatorCheck {
       }
     }
     ranked.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
-    List<GdExpr> out = new ArrayList<>();
+    List<GdExpr> out = new ArrayList<>(leaves);
     for (long[] r : ranked) {
-      if (out.size() >= k) {
+      if (out.size() >= k + leaves.size()) {
         break;
       }
       out.add(exprs.get((int) r[1]));
     }
     return out;
+  }
+
+  /** Whether a node has its own class among its children (e.g. a concat of one part). */
+  private boolean refersTo(ENode n, int cls) {
+    for (int i = 0; i < n.arity(); i++) {
+      if (g.find(n.child(i)) == cls) {
+        return true;
+      }
+    }
+    return false;
   }
 }

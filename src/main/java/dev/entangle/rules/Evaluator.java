@@ -344,6 +344,39 @@ final class Evaluator {
         return ShapeMath.inverse(lst(v[0]));
       case "permute-compose":
         return ShapeMath.compose(lst(v[0]), lst(v[1]));
+      case "head": {
+        int[] cl = classes(b, args[0]);
+        if (cl.length == 0) {
+          throw NoMatch.INSTANCE;
+        }
+        return cl[0];
+      }
+      case "contains": {
+        long x = num(v[1]);
+        for (long e : lst(v[0])) {
+          if (e == x) {
+            return 1L;
+          }
+        }
+        return 0L;
+      }
+      case "count-below": {
+        long x = num(v[1]);
+        long n = 0;
+        for (long e : lst(v[0])) {
+          if (e < x) {
+            n++;
+          }
+        }
+        return n;
+      }
+      case "ival": {
+        double d = Double.longBitsToDouble(num(v[0]));
+        if (d != Math.rint(d) || Double.isInfinite(d)) {
+          throw NoMatch.INSTANCE;
+        }
+        return (long) d;
+      }
       case "identity-perm": {
         long[] l = lst(v[0]);
         for (int i = 0; i < l.length; i++) {

@@ -62,6 +62,10 @@ final class Functions {
               "(reshape-piece IN OUT D N): OUT for a piece of IN whose dim D has size N")),
           Map.entry("permute-inverse", new Sig(1, 1, true, "inverse of a permutation")),
           Map.entry("permute-compose", new Sig(2, 2, true, "(permute-compose P Q): permute by P then Q")),
+          Map.entry("head", new Sig(1, 1, false, "(head ?xs): the first class of a list variable")),
+          Map.entry("contains", new Sig(2, 2, false, "(contains L V): 1 when V is in the list")),
+          Map.entry("count-below", new Sig(2, 2, false, "(count-below L V): how many elements are below V")),
+          Map.entry("ival", new Sig(1, 1, false, "(ival B): the integer whose double has attribute bits B; no match otherwise")),
           Map.entry("identity-perm", new Sig(1, 1, false, "1 when the list is 0, 1, ..., n-1")));
 
   private Functions() {}

@@ -2,7 +2,6 @@ package dev.entangle.rules;
 
 import dev.entangle.ops.Op;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -254,9 +253,6 @@ final class RuleCompiler {
     if (op >= 0) {
       checkArity(Op.of(op), kids.size(), lists > 0, l);
     }
-    if (lists > 1) {
-      err(l, "at most one list variable per operator on the left side");
-    }
     return new Pat.Node(op, choices, opSlot, attrs, children);
   }
 
@@ -467,19 +463,5 @@ final class RuleCompiler {
   private void err(SExpr at, String message) {
     failed = true;
     reader.error(at.line(), at.col(), message);
-  }
-
-  static Map<String, int[]> builtinOpSets() {
-    Map<String, int[]> sets = new HashMap<>();
-    for (Op.Kind k : Op.Kind.values()) {
-      List<Integer> ids = new ArrayList<>();
-      for (Op op : Op.values()) {
-        if (op.kind == k) {
-          ids.add(op.id());
-        }
-      }
-      sets.put(k.name().toLowerCase(java.util.Locale.ROOT), ids.stream().mapToInt(Integer::intValue).toArray());
-    }
-    return sets;
   }
 }

@@ -141,18 +141,28 @@ final class RuleMatcher {
     }
     Pat p = pats[pi];
     if (p instanceof Pat.ListVar lv) {
-      int remaining = pats.length - pi - 1;
-      int take = n.arity() - ci - remaining;
-      if (take < 0) {
-        return;
+      int fixedAfter = 0;
+      boolean listAfter = false;
+      for (int j = pi + 1; j < pats.length; j++) {
+        if (pats[j] instanceof Pat.ListVar) {
+          listAfter = true;
+        } else {
+          fixedAfter++;
+        }
       }
-      int[] run = new int[take];
-      for (int i = 0; i < take; i++) {
-        run[i] = g.find(n.child(ci + i));
+      int most = n.arity() - ci - fixedAfter;
+      for (int take = listAfter ? 0 : most; take <= most; take++) {
+        if (take < 0) {
+          return;
+        }
+        int[] run = new int[take];
+        for (int i = 0; i < take; i++) {
+          run[i] = g.find(n.child(ci + i));
+        }
+        Object[] b2 = b.clone();
+        b2[lv.slot()] = run;
+        matchChildren(pats, pi + 1, n, ci + take, b2, k);
       }
-      Object[] b2 = b.clone();
-      b2[lv.slot()] = run;
-      matchChildren(pats, pi + 1, n, ci + take, b2, k);
       return;
     }
     if (ci >= n.arity()) {

@@ -1,0 +1,42 @@
+package dev.entangle.cli;
+
+import dev.entangle.util.InputException;
+import java.util.Arrays;
+import picocli.CommandLine;
+
+/**
+ * Decides, in one place, how failures reach the user: input and usage errors print one paragraph
+ * and exit 2; anything else is a bug in the checker, printed as such (with the stack trace only
+ * under {@code --debug}) and also exits 2.
+ */
+final class ErrorHandling {
+  static final int INPUT_ERROR = 2;
+
+  private ErrorHandling() {}
+
+  static void install(CommandLine cl, String[] args) {
+    boolean debug = Arrays.asList(args).contains("--debug");
+    cl.setParameterExceptionHandler((ex, a) -> {
+      ex.getCommandLine().getErr().println("entangle: " + ex.getMessage());
+      ex.getCommandLine().getErr().println("Run 'entangle " + commandName(ex.getCommandLine()) + "--help' for usage.");
+      return INPUT_ERROR;
+    });
+    cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+      var err = commandLine.getErr();
+      if (ex instanceof InputException) {
+        err.println("entangle: " + ex.getMessage());
+      } else {
+        err.println("entangle: internal error: " + ex
+            + ". This is a bug in entangle; please report it with the input files (rerun with --debug for details).");
+      }
+      if (debug) {
+        ex.printStackTrace(err);
+      }
+      return INPUT_ERROR;
+    });
+  }
+
+  private static String commandName(CommandLine cl) {
+    return cl.getParent() == null ? "" : cl.getCommandName() + " ";
+  }
+}

@@ -1,0 +1,82 @@
+package dev.entangle.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.entangle.refine.CheckResult;
+import dev.entangle.util.InputException;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** The {@code --json} report (FORMATS.md section 4) and the {@code --write-relation} file. */
+final class JsonReport {
+  private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private JsonReport() {}
+
+  static ObjectNode toJson(CheckResult r) {
+    ObjectNode root = MAPPER.createObjectNode();
+    root.put("verdict", r.verdict().json());
+    root.set("output_relation", relation(r));
+    if (r.failure() != null) {
+      CheckResult.Failure f = r.failure();
+      ObjectNode fo = root.putObject("failure");
+      fo.put("operator", f.operator());
+      fo.put("target", f.target());
+      if (f.stackTrace() != null) {
+        fo.put("stack_trace", f.stackTrace());
+      }
+      fo.put("reason", f.reason());
+      if (f.expected() != null) {
+        fo.put("expected", f.expected());
+      }
+      ArrayNode ins = fo.putArray("inputs");
+      for (CheckResult.InputRelation i : f.inputs()) {
+        ObjectNode io = ins.addObject();
+        io.put("name", i.name());
+        ArrayNode gd = io.putArray("gd");
+        i.gd().forEach(gd::add);
+      }
+      ArrayNode ex = fo.putArray("explored");
+      f.explored().forEach(ex::add);
+    }
+    ObjectNode st = root.putObject("stats");
+    st.put("gs_operators", r.stats().gsOperators());
+    st.put("gd_operators", r.stats().gdOperators());
+    st.put("seconds", Math.round(r.stats().seconds() * 1000) / 1000.0);
+    ObjectNode la = st.putObject("lemma_applications");
+    r.stats().lemmaApplications().forEach(la::put);
+    return root;
+  }
+
+  private static ArrayNode relation(CheckResult r) {
+    ArrayNode rel = MAPPER.createArrayNode();
+    for (CheckResult.OutputEntry e : r.outputRelation()) {
+      ObjectNode o = rel.addObject();
+      o.put("gs", e.gs());
+      o.put("gd", e.gd());
+    }
+    return rel;
+  }
+
+  static void write(CheckResult r, Path file) {
+    writeJson(toJson(r), file);
+  }
+
+  /** A relation file whose relations are the output relation. */
+  static void writeRelation(CheckResult r, Path file) {
+    ObjectNode root = MAPPER.createObjectNode();
+    root.put("format", "entangle-relation/1");
+    root.set("relations", relation(r));
+    writeJson(root, file);
+  }
+
+  private static void writeJson(ObjectNode node, Path file) {
+    try {
+      MAPPER.writeValue(file.toFile(), node);
+    } catch (IOException e) {
+      throw new InputException("cannot write " + file + ": " + e.getMessage());
+    }
+  }
+}

@@ -11,7 +11,7 @@ import dev.entangle.relation.RelationFile;
 import dev.entangle.relation.RelationReader;
 import dev.entangle.relation.RelationValidator;
 import dev.entangle.rules.LemmaLibrary;
-import dev.entangle.rules.Rule;
+import dev.entangle.rules.Lemmas;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,7 +74,7 @@ final class CheckCommand implements Callable<Integer> {
     List<Path> dirs = new ArrayList<>();
     dirs.add(LemmaPaths.defaultDir());
     dirs.addAll(lemmas);
-    List<Rule> rules = LemmaLibrary.load(dirs);
+    Lemmas rules = LemmaLibrary.load(dirs);
     CheckOptions options = CheckOptions.defaults()
         .withTimeout(Duration.ofMillis((long) (timeout * 1000)))
         .withNodeLimit(nodeLimit);

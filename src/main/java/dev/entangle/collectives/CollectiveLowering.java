@@ -65,6 +65,16 @@ public final class CollectiveLowering {
     }
   }
 
+  /** The element-wise reduction of what every member sent (for all_reduce and reduce_scatter). */
+  public static int reduction(CollectiveGroups.Instance inst, Inputs in, TermBuilder b) {
+    List<Collective> ms = inst.members();
+    int[] sent = new int[ms.size()];
+    for (int i = 0; i < sent.length; i++) {
+      sent[i] = in.of(ms.get(i).rank(), ms.get(i).input());
+    }
+    return reduce(ms.get(0).reduceOp(), sent, b);
+  }
+
   private static int reduce(String op, int[] sent, TermBuilder b) {
     switch (op) {
       case "sum":

@@ -40,6 +40,6 @@ final class Context {
     this.options = options;
     this.deadline = deadline;
     this.equalities = equalities;
-    this.fired = new int[saturation.rules().size()];
+    this.fired = new int[saturation.names().size()];
   }
 }

@@ -55,7 +55,11 @@ final class GdTerms {
     }
     CollectiveGroups.Instance inst = m.collectives.of(rank, n.name());
     if (inst != null) {
-      return CollectiveLowering.lower(inst, rank, this::operandByName, b);
+      int def = CollectiveLowering.lower(inst, rank, this::operandByName, b);
+      if (inst.on(rank).kind() == Collective.Kind.REDUCE_SCATTER && inst.members().size() > 1) {
+        reassemble(inst);
+      }
+      return def;
     }
     if (n.target().equals("getitem")) {
       Node tuple = m.graph(rank).node(((Arg.NodeRef) n.arg(0)).name());
@@ -63,6 +67,22 @@ final class GdTerms {
       return lower(rank, tuple)[i];
     }
     return lower(rank, n)[0];
+  }
+
+  /**
+   * Each member of a reduce-scatter holds its own slice of one sum, so the sum is the concat of
+   * all members' results: a fact about the whole group, added with any member.
+   */
+  private void reassemble(CollectiveGroups.Instance inst) {
+    int[] parts = new int[inst.members().size()];
+    for (int i = 0; i < parts.length; i++) {
+      Collective c = inst.members().get(i);
+      int leaf = b.leaf(m.id(c.rank(), c.node().name()));
+      b.g.union(leaf, CollectiveLowering.lower(inst, c.rank(), this::operandByName, b));
+      parts[i] = leaf;
+    }
+    int sum = CollectiveLowering.reduction(inst, this::operandByName, b);
+    b.g.union(sum, b.add(dev.entangle.ops.Op.CONCAT, new long[] {0}, parts));
   }
 
   private int operandByName(int rank, String name) {

@@ -204,7 +204,7 @@ final class OperatorCheck {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < report.fired().length; i++) {
           if (report.fired()[i] > 0) {
-            sb.append(' ').append(ctx.saturation.rules().get(i).name()).append('=').append(report.fired()[i]);
+            sb.append(' ').append(ctx.saturation.names().get(i)).append('=').append(report.fired()[i]);
           }
         }
         System.err.printf("  [%s] %s after %d iterations, %d nodes, %d classes, %d explored:%s%n", op.name(),

@@ -12,7 +12,7 @@ import dev.entangle.ops.TypeInfo;
 import dev.entangle.relation.ExprPrinter;
 import dev.entangle.relation.RelationEntry;
 import dev.entangle.relation.RelationFile;
-import dev.entangle.rules.Rule;
+import dev.entangle.rules.Lemmas;
 import dev.entangle.rules.Saturation;
 import dev.entangle.util.InputException;
 import java.util.ArrayList;
@@ -34,7 +34,7 @@ public final class RefinementChecker {
   private RefinementChecker() {}
 
   /** Runs a check. Input problems throw {@link InputException}. */
-  public static CheckResult check(Graph gs, DistributedGraph gd, RelationFile rel, List<Rule> rules,
+  public static CheckResult check(Graph gs, DistributedGraph gd, RelationFile rel, Lemmas rules,
       CheckOptions options, ProgressListener progress) {
     long start = System.nanoTime();
     long deadline = start + options.timeout().toNanos();
@@ -282,10 +282,10 @@ public final class RefinementChecker {
         throw new IllegalStateException("refines without a complete output relation");
       }
       Map<String, Integer> fired = new LinkedHashMap<>();
-      List<Rule> rules = ctx.saturation.rules();
-      for (int i = 0; i < rules.size(); i++) {
+      List<String> names = ctx.saturation.names();
+      for (int i = 0; i < names.size(); i++) {
         if (ctx.fired[i] > 0) {
-          fired.put(rules.get(i).name(), ctx.fired[i]);
+          fired.put(names.get(i), ctx.fired[i]);
         }
       }
       double secs = (System.nanoTime() - start) / 1e9;

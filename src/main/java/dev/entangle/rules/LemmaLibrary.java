@@ -24,7 +24,7 @@ public final class LemmaLibrary {
   private LemmaLibrary() {}
 
   /** All rules of all lemma files under the directories. */
-  public static List<Rule> load(List<Path> dirs) {
+  public static Lemmas load(List<Path> dirs) {
     Map<String, String> sources = new LinkedHashMap<>();
     for (Path dir : dirs) {
       if (!Files.isDirectory(dir)) {
@@ -44,9 +44,10 @@ public final class LemmaLibrary {
   }
 
   /** Rules from in-memory sources (file name to text), in order. */
-  public static List<Rule> parse(Map<String, String> sources) {
+  public static Lemmas parse(Map<String, String> sources) {
     List<RuleError> errors = new ArrayList<>();
     List<Rule> rules = new ArrayList<>();
+    List<NativeRule> natives = new ArrayList<>();
     Map<String, int[]> opSets = new HashMap<>();
     Map<String, String> names = new HashMap<>();
     for (var e : sources.entrySet()) {
@@ -54,6 +55,7 @@ public final class LemmaLibrary {
       List<SExpr> forms = reader.readAll();
       RuleCompiler compiler = new RuleCompiler(reader, e.getKey(), opSets, names);
       rules.addAll(compiler.compile(forms, comments(e.getValue())));
+      natives.addAll(compiler.natives);
     }
     if (!errors.isEmpty()) {
       StringBuilder sb = new StringBuilder();
@@ -64,7 +66,7 @@ public final class LemmaLibrary {
           .append(" in lemma files; fix them (or remove the file from the --lemmas folder) and run again.");
       throw new InputException(sb.toString());
     }
-    return rules;
+    return new Lemmas(rules, natives);
   }
 
   /** The comment line right above each line that starts a form, by that line's number. */

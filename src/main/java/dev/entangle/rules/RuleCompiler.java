@@ -31,6 +31,7 @@ final class RuleCompiler {
   private final String file;
   private final Map<String, int[]> opSets;
   private final List<Rule> rules = new ArrayList<>();
+  final List<NativeRule> natives = new ArrayList<>();
   private final Map<String, String> ruleNames;
 
   // per-rule state
@@ -55,10 +56,29 @@ final class RuleCompiler {
         case "ops" -> opSet(l);
         case "rule" -> rule(l, false, comments.getOrDefault(l.line(), ""));
         case "birule" -> rule(l, true, comments.getOrDefault(l.line(), ""));
-        default -> err(head, "unknown form '" + head.text() + "'; expected rule, birule or ops");
+        case "native" -> nativeRule(l);
+        default -> err(head, "unknown form '" + head.text() + "'; expected rule, birule, native or ops");
       }
     }
     return rules;
+  }
+
+  private void nativeRule(SExpr.Lst l) {
+    if (l.items().size() != 2 || !(l.items().get(1) instanceof SExpr.Atom name)) {
+      err(l, "expected (native NAME)");
+      return;
+    }
+    NativeRule r = NativeRule.REGISTRY.get(name.text());
+    if (r == null) {
+      err(name, "unknown native lemma '" + name.text() + "'; known: " + new java.util.TreeSet<>(NativeRule.REGISTRY.keySet()));
+      return;
+    }
+    String prev = ruleNames.putIfAbsent(r.name(), file + ":" + l.line());
+    if (prev != null) {
+      err(name, "a rule named '" + r.name() + "' is already defined at " + prev);
+      return;
+    }
+    natives.add(r);
   }
 
   private void opSet(SExpr.Lst l) {

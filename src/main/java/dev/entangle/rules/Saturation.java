@@ -25,13 +25,18 @@ public final class Saturation {
   public record Report(StopReason reason, int iterations, int[] fired) {}
 
   private final List<Rule> rules;
+  private final List<NativeRule> natives;
+  private final List<String> names;
 
-  public Saturation(List<Rule> rules) {
-    this.rules = List.copyOf(rules);
+  public Saturation(Lemmas lemmas) {
+    this.rules = lemmas.rules();
+    this.natives = lemmas.natives();
+    this.names = lemmas.names();
   }
 
-  public List<Rule> rules() {
-    return rules;
+  /** Lemma names, in the order of {@link Report#fired()}. */
+  public List<String> names() {
+    return names;
   }
 
   /**
@@ -41,7 +46,7 @@ public final class Saturation {
   public Report run(EGraph<TypeInfo> g, Limits limits, BooleanSupplier goal) {
     RuleMatcher matcher = new RuleMatcher(g);
     RuleApplier applier = new RuleApplier(g);
-    int[] fired = new int[rules.size()];
+    int[] fired = new int[names.size()];
     g.rebuild();
     int iter = 0;
     while (true) {
@@ -73,6 +78,10 @@ public final class Saturation {
             });
         capped |= count[0] > limits.matchesPerRule();
       }
+      List<List<java.util.function.Consumer<java.util.function.IntBinaryOperator>>> nativeFound = new ArrayList<>();
+      for (NativeRule n : natives) {
+        nativeFound.add(n.search(g));
+      }
       int before = g.nodeCount();
       boolean changed = false;
       for (int i = 0; i < found.size(); i++) {
@@ -87,6 +96,23 @@ public final class Saturation {
         if (g.nodeCount() > limits.nodes()) {
           g.rebuild();
           return new Report(StopReason.NODE_LIMIT, iter, fired);
+        }
+      }
+      for (int k = 0; k < natives.size(); k++) {
+        final int idx = rules.size() + k;
+        for (var action : nativeFound.get(k)) {
+          boolean[] did = {false};
+          action.accept((a, c) -> {
+            if (g.find(a) != g.find(c)) {
+              g.union(a, c);
+              did[0] = true;
+            }
+            return 0;
+          });
+          if (did[0]) {
+            fired[idx]++;
+            changed = true;
+          }
         }
       }
       g.rebuild();

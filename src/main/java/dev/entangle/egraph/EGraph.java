@@ -10,8 +10,8 @@ import java.util.stream.IntStream;
 
 /**
  * An e-graph: e-classes of equivalent e-nodes, closed under congruence, each class carrying an
- * {@link Analysis} fact. A data structure only (add, union, find, rebuild); the {@link Runner}
- * owns the rewrite loop and its limits.
+ * {@link Analysis} fact. A data structure only (add, union, find, rebuild); the {@link Runner} owns
+ * the rewrite loop and its limits.
  *
  * <p><b>Call {@link #rebuild} before queries.</b> {@link #union} defers congruence repair, so after
  * unions the hashcons, the class node lists, the parent lists and the operator index may hold stale
@@ -20,18 +20,21 @@ import java.util.stream.IntStream;
  * error. Adding nodes to a clean graph keeps it clean.
  *
  * <p>Class ids are dense ints in creation order; a class absorbed by a union keeps its id as an
- * alias of the surviving one ({@link #find}). Every iteration order that reaches class ids is
- * fixed (ascending ids, node insertion order), so the same calls give the same ids.
+ * alias of the surviving one ({@link #find}). Every iteration order that reaches class ids is fixed
+ * (ascending ids, node insertion order), so the same calls give the same ids.
  *
  * @param <D> the analysis fact type
  */
 public final class EGraph<D> {
   private final Analysis<D> analysis;
   private final UnionFind uf = new UnionFind();
+
   /** Index = class id; null once the class is absorbed by a union. */
   private final ArrayList<EClass<D>> classes = new ArrayList<>();
+
   /** The hashcons: canonical node -> class (possibly not canonical; use find). */
   private final HashMap<ENode, Integer> memo = new HashMap<>();
+
   /** Operator id -> classes holding a node with that operator; exact and ascending when clean. */
   private final ArrayList<IntList> byOp = new ArrayList<>();
 
@@ -41,6 +44,7 @@ public final class EGraph<D> {
   private final IntList analysisClasses = new IntList();
 
   private int classCount;
+
   /** A union happened since the last rebuild. */
   private boolean dirty;
 

@@ -27,7 +27,8 @@ public final class Extractor {
    */
   public Extractor(EGraph<?> g, CostModel model) {
     if (!g.isClean()) {
-      throw new IllegalStateException("the e-graph has pending unions: call rebuild() before extracting");
+      throw new IllegalStateException(
+          "the e-graph has pending unions: call rebuild() before extracting");
     }
     this.g = g;
     int ids = g.idCount();
@@ -143,7 +144,9 @@ public final class Extractor {
           total = cost[ch] == NONE ? NONE : add(total, cost[ch]);
           sz = add(sz, size[ch]);
         }
-        if (total == cost[c] && sz == size[c] && (best[c] == null || ENode.compare(n, best[c]) < 0)) {
+        if (total == cost[c]
+            && sz == size[c]
+            && (best[c] == null || ENode.compare(n, best[c]) < 0)) {
           best[c] = n;
         }
       }

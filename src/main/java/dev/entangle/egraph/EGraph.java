@@ -21,7 +21,7 @@ import java.util.stream.IntStream;
  *
  * <p>Class ids are dense ints in creation order; a class absorbed by a union keeps its id as an
  * alias of the surviving one ({@link #find}). Every iteration order that reaches class ids is fixed
- * (ascending ids, node insertion order), so the same calls give the same ids.
+ * (ascending ids, node insertion order), so the same calls give the same ids. Not thread-safe.
  *
  * @param <D> the analysis fact type
  */
@@ -48,6 +48,9 @@ public final class EGraph<D> {
   /** A union happened since the last rebuild. */
   private boolean dirty;
 
+  /** Counts changes (new classes and unions), so snapshots can tell they are stale. */
+  private long version;
+
   public EGraph(Analysis<D> analysis) {
     this.analysis = Objects.requireNonNull(analysis, "analysis");
   }
@@ -72,6 +75,7 @@ public final class EGraph<D> {
     }
     D data = analysis.make(this, canon);
     int id = uf.makeSet();
+    version++;
     classes.add(new EClass<>(id, canon, data));
     classCount++;
     memo.put(canon, id);
@@ -118,6 +122,7 @@ public final class EGraph<D> {
       gone = ca;
     }
     uf.union(keep.id, gone.id);
+    version++;
     classes.set(gone.id, null);
     classCount--;
     dirty = true;
@@ -215,6 +220,11 @@ public final class EGraph<D> {
   /** The nodes that have {@code classId}'s class as a child (exact when clean). */
   List<ENode> parents(int classId) {
     return Collections.unmodifiableList(classes.get(find(classId)).parentNodes);
+  }
+
+  /** Changes with every new class and every union. */
+  long version() {
+    return version;
   }
 
   /** The number of ids ever handed out (absorbed ones included). */

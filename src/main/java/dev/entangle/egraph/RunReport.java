@@ -1,6 +1,8 @@
 package dev.entangle.egraph;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -21,8 +23,7 @@ public record RunReport(
     int classCount,
     Duration elapsed) {
   public RunReport {
-    applications =
-        java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(applications));
+    applications = Collections.unmodifiableMap(new LinkedHashMap<>(applications));
   }
 
   /** Whether the run saturated: the rules can prove nothing more. */

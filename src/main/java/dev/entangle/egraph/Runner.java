@@ -26,6 +26,9 @@ import java.util.function.BooleanSupplier;
  * graph. A capped rule blocks saturation: if an iteration changes nothing while a rule was capped,
  * that rule's cap doubles and the run goes on, so {@code SATURATED} always means that every match
  * was applied.
+ *
+ * <p>Limits are checked before each iteration and between rules (a single rule's search or
+ * application is not interrupted); the node limit is exceeded by at most one rule's additions.
  */
 public final class Runner {
   private final int iterLimit;

@@ -181,7 +181,10 @@ public final class EGraph<D> {
     return classes.get(find(classId)).data;
   }
 
-  /** The nodes of {@code classId}'s class, in insertion order (canonical when clean); a view. */
+  /**
+   * The nodes of {@code classId}'s class, in insertion order (canonical when clean). A live view:
+   * read it before changing the e-graph.
+   */
   public List<ENode> nodes(int classId) {
     return Collections.unmodifiableList(classes.get(find(classId)).nodes);
   }
@@ -203,18 +206,12 @@ public final class EGraph<D> {
 
   /** The canonical classes holding a node with operator {@code op}, ascending; exact when clean. */
   public int[] classesWithOp(int op) {
-    IntList l = opIndex(op);
-    return l == null ? ENode.NO_CHILDREN : l.toArray();
+    return op >= 0 && op < byOp.size() ? byOp.get(op).toArray() : ENode.NO_CHILDREN;
   }
 
   /** The live node list of a canonical class; not to be modified. */
   List<ENode> classNodes(int canonicalId) {
     return classes.get(canonicalId).nodes;
-  }
-
-  /** The index list behind {@link #classesWithOp}, or null; not to be modified. */
-  IntList opIndex(int op) {
-    return op >= 0 && op < byOp.size() ? byOp.get(op) : null;
   }
 
   /** The nodes that have {@code classId}'s class as a child (exact when clean). */

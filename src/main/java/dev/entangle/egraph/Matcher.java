@@ -48,21 +48,10 @@ public final class Matcher {
     if (limit == 0) {
       return s.results;
     }
-    int[] candidates;
-    int count;
-    if (compiled.rootOp < 0) {
-      candidates = g.classIds().toArray();
-      count = candidates.length;
-    } else {
-      IntList index = g.opIndex(compiled.rootOp);
-      if (index == null) {
-        return s.results;
-      }
-      candidates = index.toArray();
-      count = candidates.length;
-    }
-    for (int i = 0; i < count; i++) {
-      if (!s.matchRoot(candidates[i])) {
+    int[] candidates =
+        compiled.rootOp < 0 ? g.classIds().toArray() : g.classesWithOp(compiled.rootOp);
+    for (int c : candidates) {
+      if (!s.matchRoot(c)) {
         break;
       }
     }

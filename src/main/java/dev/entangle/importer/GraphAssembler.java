@@ -179,6 +179,26 @@ final class GraphAssembler {
     }
   }
 
+  /**
+   * {@code l_x_ = L_x_}: TorchDynamo prints an input whose node name differs from its target this
+   * way, at the top of the body. The input node takes the new name and keeps the old as target.
+   */
+  private void renameInput(Statement.Assign a, String from) {
+    Node p = byName.get(from);
+    boolean onlyInputsSoFar = nodes.stream().allMatch(n -> n.op() == NodeOp.PLACEHOLDER);
+    if (p == null || p.op() != NodeOp.PLACEHOLDER || !onlyInputsSoFar) {
+      throw src.error(
+          a.line(),
+          "`" + a.target() + " = " + from + "` copies a name; graph code only renames inputs this"
+              + " way, before any other node",
+          ADVICE);
+    }
+    Node renamed = new Node(a.target(), NodeOp.PLACEHOLDER, p.target(), p.args(), p.kwargs(), p.meta(), p.index());
+    nodes.set(p.index(), renamed);
+    byName.remove(from);
+    byName.put(a.target(), renamed);
+  }
+
   private void placeholder(String name, String annotation, int line) {
     TensorType t = types.parse(annotation, line);
     add(name, line, new NodeSpec(NodeOp.PLACEHOLDER, name, List.of(), Map.of(), single(t, null)));
@@ -193,6 +213,10 @@ final class GraphAssembler {
           ADVICE);
     }
     PyExpr value = a.value();
+    if (value instanceof PyExpr.Name n && a.annotation() == null) {
+      renameInput(a, n.id());
+      return;
+    }
     PyExpr[] indexed = indexing(value);
     String dotted = PyExpr.dotted(value);
     NodeSpec spec;

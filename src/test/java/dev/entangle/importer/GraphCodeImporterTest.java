@@ -356,6 +356,20 @@ class GraphCodeImporterTest {
   }
 
   @Test
+  void dynamoInputRenamesNameTheInputNode() {
+    Graph g = importText(dir, module("L_x_: \"f32[4]\"",
+        "l_x_ = L_x_",
+        "mul: \"f32[4]\" = l_x_ * 2;  l_x_ = None",
+        "return (mul,)"));
+    assertEquals(List.of("l_x_", "mul", "output"), g.nodes().stream().map(Node::name).toList());
+    assertEquals("L_x_", node(g, "l_x_").target());
+    assertEquals(NodeOp.PLACEHOLDER, node(g, "l_x_").op());
+    assertEquals("mul", node(g, "mul").target());
+    assertEquals(List.of(new Arg.NodeRef("l_x_"), new Arg.IntArg(2)), node(g, "mul").args());
+    assertEquals(TensorType.of("float32", 4), node(g, "mul").type());
+  }
+
+  @Test
   void graphNameIsTheFileNameWithoutPy() {
     Path p = Snippets.write(dir, "gd.r1.py", module("x: \"f32[1]\"", "return (x,)"));
     Graph g = GraphCodeImporter.importGraph(p, ImportOptions.defaults());

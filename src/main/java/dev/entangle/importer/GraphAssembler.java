@@ -20,18 +20,6 @@ import java.util.Set;
  * the statements are scanned once before the nodes are built.
  */
 final class GraphAssembler {
-  private static final Map<String, String> BINARY_OPS =
-      Map.ofEntries(
-          Map.entry("+", "add"), Map.entry("-", "sub"), Map.entry("*", "mul"),
-          Map.entry("/", "truediv"), Map.entry("//", "floordiv"), Map.entry("%", "mod"),
-          Map.entry("**", "pow"), Map.entry("@", "matmul"), Map.entry("==", "eq"),
-          Map.entry("!=", "ne"), Map.entry("<", "lt"), Map.entry("<=", "le"), Map.entry(">", "gt"),
-          Map.entry(">=", "ge"), Map.entry("&", "and_"), Map.entry("|", "or_"),
-          Map.entry("^", "xor"), Map.entry("<<", "lshift"), Map.entry(">>", "rshift"));
-  private static final Map<String, String> UNARY_OPS =
-      Map.of("-", "neg", "+", "pos", "~", "invert", "not", "not_");
-  private static final Set<String> BOOL_RESULT_OPS =
-      Set.of("eq", "ne", "lt", "le", "gt", "ge", "not_", "and_", "or_", "xor");
   private static final Set<String> BUILTIN_FUNCTIONS =
       Set.of("getattr", "len", "int", "float", "bool", "max", "min", "abs", "round", "sum");
   private static final String ADVICE =
@@ -39,23 +27,20 @@ final class GraphAssembler {
           + " TORCH_LOGS graph dump); check that the file is such a dump.";
 
   private final SourceFile src;
-  private final ImportOptions opts;
-  private final Set<String> usedConstants;
+  private final TensorConstants constants;
   private final TypeAnnotations types;
   private final ArgConverter args;
   private final AutoFunctionalizedLowering autoFunctionalized;
   private final List<Node> nodes = new ArrayList<>();
   private final Map<String, Node> byName = new HashMap<>();
   private final Map<String, List<IndexUse>> indexUses = new HashMap<>();
-  private final Map<String, IndexUse> sameTypeUsers = new HashMap<>();
   private final Set<String> taggedAliases = new java.util.HashSet<>();
 
   /** @param usedConstants receives the {@code constants} keys this graph uses */
   GraphAssembler(SourceFile src, ImportOptions opts, SchemaRegistry schemas, Set<String> usedConstants) {
     this.src = src;
-    this.opts = opts;
-    this.usedConstants = usedConstants;
     this.types = new TypeAnnotations(src);
+    this.constants = new TensorConstants(src, types, opts.constants(), usedConstants);
     this.args = new ArgConverter(src, byName::containsKey);
     this.autoFunctionalized = new AutoFunctionalizedLowering(src, schemas, args, types, byName::get);
   }
@@ -131,7 +116,7 @@ final class GraphAssembler {
       if (a.value() instanceof PyExpr.Call call && a.annotation() != null
           && OpNames.isSameTypeOp(OpNames.target(PyExpr.dotted(call.func())))
           && !call.args().isEmpty() && call.args().get(0) instanceof PyExpr.Name n) {
-        sameTypeUsers.putIfAbsent(n.id(), new IndexUse(a.target(), 0, a.annotation(), a.line()));
+        constants.sameTypeUser(n.id(), a);
       }
     }
   }
@@ -223,13 +208,13 @@ final class GraphAssembler {
     if (indexed != null) {
       spec = getitem(a, indexed[0], indexed[1]);
     } else if (dotted != null && dotted.startsWith("self.")) {
-      spec = getAttr(a, dotted.substring(5));
+      spec = constants.getAttr(a, dotted.substring(5));
     } else if (value instanceof PyExpr.Call call) {
       spec = call(a, call);
-    } else if (value instanceof PyExpr.BinOp b && BINARY_OPS.containsKey(b.op())) {
-      spec = builtin(a, BINARY_OPS.get(b.op()), List.of(b.left(), b.right()), Map.of());
+    } else if (value instanceof PyExpr.BinOp b && PythonOperators.binary(b.op()) != null) {
+      spec = builtin(a, PythonOperators.binary(b.op()), List.of(b.left(), b.right()), Map.of());
     } else if (value instanceof PyExpr.UnaryOp u) {
-      spec = builtin(a, UNARY_OPS.get(u.op()), List.of(u.operand()), Map.of());
+      spec = builtin(a, PythonOperators.unary(u.op()), List.of(u.operand()), Map.of());
     } else {
       throw src.error(
           a.line(),
@@ -401,47 +386,6 @@ final class GraphAssembler {
         Map.of(), single(t, a.stackTrace()));
   }
 
-  /** {@code name = self.attr}: a module attribute, usually a tensor constant. */
-  private NodeSpec getAttr(Statement.Assign a, String attr) {
-    TensorType t;
-    if (a.annotation() != null) {
-      t = types.parse(a.annotation(), a.line());
-    } else if (sameTypeUsers.containsKey(a.target())) {
-      IndexUse user = sameTypeUsers.get(a.target());
-      t = types.parse(user.annotation(), user.line());
-    } else {
-      throw src.error(
-          a.line(),
-          "the attribute `" + a.target() + "` has no type annotation, and its type cannot be"
-              + " derived from its users",
-          "Annotate it as printed with annotations, e.g. `" + a.target() + ": \"f32[]\" = self."
-              + attr + "`.");
-    }
-    String key = opts.constants().containsKey(attr) ? attr
-        : opts.constants().containsKey(a.target()) ? a.target() : null;
-    Double value = null;
-    if (t.rank() == 0) {
-      if (key == null) {
-        throw src.error(
-            a.line(),
-            "the 0-d tensor constant `" + attr + "` has a value the printed code does not show",
-            "Give its value: pass --constant " + attr + "=VALUE.");
-      }
-      value = opts.constants().get(key);
-    } else if (key != null) {
-      throw src.error(
-          a.line(),
-          "a value is given for `" + attr + "`, but it is a tensor of shape " + t.shape()
-              + ", not a 0-d constant",
-          "Drop --constant " + key + "; only 0-d constants take a value.");
-    }
-    if (key != null) {
-      usedConstants.add(key);
-    }
-    return new NodeSpec(
-        NodeOp.GET_ATTR, attr, List.of(), Map.of(), new Meta(List.of(t), false, a.stackTrace(), null, value));
-  }
-
   /** {@code tg.log_tensor(x, 'name')} and {@code tg.inplace_log_tensor(x, 'name')}. */
   private NodeSpec tagging(Statement.Assign a, PyExpr.Call call, String target) {
     PyExpr tensor = call.args().size() > 0 ? call.args().get(0) : call.kwargs().get("t");
@@ -502,9 +446,7 @@ final class GraphAssembler {
         anyFloat = true;
       }
     }
-    String dtype = BOOL_RESULT_OPS.contains(op) ? "bool"
-        : op.equals("truediv") || anyFloat ? "float64" : "int64";
-    return new TensorType(List.of(), dtype);
+    return new TensorType(List.of(), PythonOperators.resultDtype(op, anyFloat));
   }
 
   // ---- output ----

@@ -395,10 +395,12 @@ final class GraphAssembler {
           a.line(), "cannot find the tensor and the name of this tagging call",
           "torch prints it as torch.ops." + target + "(x, 'name').");
     }
-    Arg ref = args.convert(tensor);
+    if (!(args.convert(tensor) instanceof Arg.NodeRef ref)) {
+      throw src.error(a.line(), "the tagged value is not a node", "Tag tensors only.");
+    }
     TensorType t = a.annotation() != null
         ? types.parse(a.annotation(), a.line())
-        : byName.get(((PyExpr.Name) tensor).id()).type();
+        : byName.get(ref.name()).type();
     if (t == null) {
       throw src.error(a.line(), "the tagged value is not a single tensor", "Tag tensors only.");
     }

@@ -125,6 +125,12 @@ final class TypeAnnotations {
         out.add(dim(inner.substring(start, i).trim(), annotation, line));
         start = i + 1;
       }
+      if (depth < 0) {
+        throw fail(annotation, line, "its parentheses do not match");
+      }
+    }
+    if (depth != 0) {
+      throw fail(annotation, line, "its parentheses do not match");
     }
     return out;
   }

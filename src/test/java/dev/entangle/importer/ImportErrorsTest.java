@@ -87,6 +87,7 @@ class ImportErrorsTest {
         "cannot read the type annotation \"f32\": it has no [sizes]");
     assertMessage(fails(module("x: \"f32[4, ]\"", "return (x,)")), BODY - 1, "empty size");
     assertMessage(fails(module("x: \"f32[4]junk!\"", "return (x,)")), BODY - 1, "unexpected text after the sizes");
+    assertMessage(fails(module("x: \"f32[(s0]\"", "return (x,)")), BODY - 1, "parentheses do not match");
   }
 
   @Test

@@ -12,8 +12,8 @@ package dev.entangle.egraph;
  */
 public interface Analysis<D> {
   /**
-   * The fact for a node about to be added; its children are canonical and their facts are
-   * available through {@link EGraph#data}.
+   * The fact for a node about to be added; its children are canonical and their facts are available
+   * through {@link EGraph#data}.
    */
   D make(EGraph<D> g, ENode n);
 

@@ -1,7 +1,6 @@
 package dev.entangle.egraph;
 
 import java.util.ArrayList;
-import java.util.List;
 
 /**
  * An e-class: its nodes, its analysis fact and the nodes that use it (its parents, each with the
@@ -23,10 +22,6 @@ final class EClass<D> {
   void addParent(ENode node, int classId) {
     parentNodes.add(node);
     parentClasses.add(classId);
-  }
-
-  List<ENode> nodes() {
-    return nodes;
   }
 
   /** Nodes plus parents: the work a merge into another class would move. */

@@ -10,8 +10,8 @@ import java.util.stream.IntStream;
 
 /**
  * An e-graph: e-classes of equivalent e-nodes, closed under congruence, each class carrying an
- * {@link Analysis} fact. A data structure only (add, union, find, rebuild); the {@link Runner}
- * owns the rewrite loop and its limits.
+ * {@link Analysis} fact. A data structure only (add, union, find, rebuild); the {@link Runner} owns
+ * the rewrite loop and its limits.
  *
  * <p><b>Call {@link #rebuild} before queries.</b> {@link #union} defers congruence repair, so after
  * unions the hashcons, the class node lists, the parent lists and the operator index may hold stale
@@ -20,18 +20,21 @@ import java.util.stream.IntStream;
  * error. Adding nodes to a clean graph keeps it clean.
  *
  * <p>Class ids are dense ints in creation order; a class absorbed by a union keeps its id as an
- * alias of the surviving one ({@link #find}). Every iteration order that reaches class ids is
- * fixed (ascending ids, node insertion order), so the same calls give the same ids.
+ * alias of the surviving one ({@link #find}). Every iteration order that reaches class ids is fixed
+ * (ascending ids, node insertion order), so the same calls give the same ids. Not thread-safe.
  *
  * @param <D> the analysis fact type
  */
 public final class EGraph<D> {
   private final Analysis<D> analysis;
   private final UnionFind uf = new UnionFind();
+
   /** Index = class id; null once the class is absorbed by a union. */
   private final ArrayList<EClass<D>> classes = new ArrayList<>();
+
   /** The hashcons: canonical node -> class (possibly not canonical; use find). */
   private final HashMap<ENode, Integer> memo = new HashMap<>();
+
   /** Operator id -> classes holding a node with that operator; exact and ascending when clean. */
   private final ArrayList<IntList> byOp = new ArrayList<>();
 
@@ -41,8 +44,12 @@ public final class EGraph<D> {
   private final IntList analysisClasses = new IntList();
 
   private int classCount;
+
   /** A union happened since the last rebuild. */
   private boolean dirty;
+
+  /** Counts changes (new classes and unions), so snapshots can tell they are stale. */
+  private long version;
 
   public EGraph(Analysis<D> analysis) {
     this.analysis = Objects.requireNonNull(analysis, "analysis");
@@ -68,6 +75,7 @@ public final class EGraph<D> {
     }
     D data = analysis.make(this, canon);
     int id = uf.makeSet();
+    version++;
     classes.add(new EClass<>(id, canon, data));
     classCount++;
     memo.put(canon, id);
@@ -114,6 +122,7 @@ public final class EGraph<D> {
       gone = ca;
     }
     uf.union(keep.id, gone.id);
+    version++;
     classes.set(gone.id, null);
     classCount--;
     dirty = true;
@@ -172,7 +181,10 @@ public final class EGraph<D> {
     return classes.get(find(classId)).data;
   }
 
-  /** The nodes of {@code classId}'s class, in insertion order (canonical when clean); a view. */
+  /**
+   * The nodes of {@code classId}'s class, in insertion order (canonical when clean). A live view:
+   * read it before changing the e-graph.
+   */
   public List<ENode> nodes(int classId) {
     return Collections.unmodifiableList(classes.get(find(classId)).nodes);
   }
@@ -194,8 +206,7 @@ public final class EGraph<D> {
 
   /** The canonical classes holding a node with operator {@code op}, ascending; exact when clean. */
   public int[] classesWithOp(int op) {
-    IntList l = opIndex(op);
-    return l == null ? ENode.NO_CHILDREN : l.toArray();
+    return op >= 0 && op < byOp.size() ? byOp.get(op).toArray() : ENode.NO_CHILDREN;
   }
 
   /** The live node list of a canonical class; not to be modified. */
@@ -203,14 +214,14 @@ public final class EGraph<D> {
     return classes.get(canonicalId).nodes;
   }
 
-  /** The index list behind {@link #classesWithOp}, or null; not to be modified. */
-  IntList opIndex(int op) {
-    return op >= 0 && op < byOp.size() ? byOp.get(op) : null;
-  }
-
   /** The nodes that have {@code classId}'s class as a child (exact when clean). */
   List<ENode> parents(int classId) {
     return Collections.unmodifiableList(classes.get(find(classId)).parentNodes);
+  }
+
+  /** Changes with every new class and every union. */
+  long version() {
+    return version;
   }
 
   /** The number of ids ever handed out (absorbed ones included). */

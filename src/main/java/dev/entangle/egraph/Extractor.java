@@ -12,6 +12,8 @@ import java.util.List;
  * <p>Ties are broken deterministically: lower cost, then fewer nodes, then the smaller node
  * (operator id, then attributes, then child class ids). Because a class's chosen node always has
  * children with strictly smaller (cost, size), extracted terms are finite.
+ *
+ * <p>An extractor is a snapshot of the e-graph at construction; build a new one after changing it.
  */
 public final class Extractor {
   private static final long NONE = Long.MAX_VALUE;
@@ -21,15 +23,18 @@ public final class Extractor {
   private final long[] size;
   private final ENode[] best;
   private final Term[] terms;
+  private final long version;
 
   /**
    * @throws IllegalStateException when the e-graph is not clean (call {@link EGraph#rebuild})
    */
   public Extractor(EGraph<?> g, CostModel model) {
     if (!g.isClean()) {
-      throw new IllegalStateException("the e-graph has pending unions: call rebuild() before extracting");
+      throw new IllegalStateException(
+          "the e-graph has pending unions: call rebuild() before extracting");
     }
     this.g = g;
+    this.version = g.version();
     int ids = g.idCount();
     cost = new long[ids];
     size = new long[ids];
@@ -54,17 +59,17 @@ public final class Extractor {
 
   /** The cost of the best term of {@code classId}'s class, or {@link Long#MAX_VALUE} when none. */
   public long cost(int classId) {
-    return cost[g.find(classId)];
+    return cost[root(classId)];
   }
 
   /** The best node of {@code classId}'s class, or null when the class has no allowed term. */
   public ENode bestNode(int classId) {
-    return best[g.find(classId)];
+    return best[root(classId)];
   }
 
   /** The best term of {@code classId}'s class, or null when the class has no allowed term. */
   public Term extract(int classId) {
-    int root = g.find(classId);
+    int root = root(classId);
     if (best[root] == null) {
       return null;
     }
@@ -95,6 +100,13 @@ public final class Extractor {
       }
     }
     return terms[root];
+  }
+
+  private int root(int classId) {
+    if (g.version() != version) {
+      throw new IllegalStateException("the e-graph changed since this extractor was built");
+    }
+    return g.find(classId);
   }
 
   /** Lowers (cost, size) per class until nothing improves; each step strictly decreases a pair. */
@@ -143,7 +155,9 @@ public final class Extractor {
           total = cost[ch] == NONE ? NONE : add(total, cost[ch]);
           sz = add(sz, size[ch]);
         }
-        if (total == cost[c] && sz == size[c] && (best[c] == null || ENode.compare(n, best[c]) < 0)) {
+        if (total == cost[c]
+            && sz == size[c]
+            && (best[c] == null || ENode.compare(n, best[c]) < 0)) {
           best[c] = n;
         }
       }

@@ -1,7 +1,6 @@
 package dev.entangle.egraph;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -9,8 +8,8 @@ import java.util.Set;
 /**
  * E-matching: finds every way a pattern matches the classes of a clean e-graph, backtracking
  * through all nodes of each class at every level of the pattern. A pattern rooted at an operator
- * only visits the classes holding that operator. Results are deduplicated and come in a fixed
- * order (ascending class id, then node order).
+ * only visits the classes holding that operator. Results are deduplicated and come in a fixed order
+ * (ascending class id, then node order).
  *
  * <p>Compile once with {@link #Matcher(Pattern)} and reuse; the static methods compile each call.
  */
@@ -49,22 +48,10 @@ public final class Matcher {
     if (limit == 0) {
       return s.results;
     }
-    CompiledPattern.Code root = compiled.root;
-    int[] candidates;
-    int count;
-    if (root.isVar()) {
-      candidates = g.classIds().toArray();
-      count = candidates.length;
-    } else {
-      IntList index = g.opIndex(root.op);
-      if (index == null) {
-        return s.results;
-      }
-      candidates = index.toArray();
-      count = candidates.length;
-    }
-    for (int i = 0; i < count; i++) {
-      if (!s.matchRoot(candidates[i])) {
+    int[] candidates =
+        compiled.rootOp < 0 ? g.classIds().toArray() : g.classesWithOp(compiled.rootOp);
+    for (int c : candidates) {
+      if (!s.matchRoot(c)) {
         break;
       }
     }
@@ -85,22 +72,19 @@ public final class Matcher {
 
   private static void checkClean(EGraph<?> g) {
     if (!g.isClean()) {
-      throw new IllegalStateException("the e-graph has pending unions: call rebuild() before searching");
+      throw new IllegalStateException(
+          "the e-graph has pending unions: call rebuild() before searching");
     }
   }
 
-  /** Continuation of the backtracking search; returns false to stop the whole search. */
-  private interface Next {
-    boolean run();
-  }
-
-  /** The mutable state of one search. */
+  /** The mutable state of one search: registers, attribute bindings and results. */
   private final class Search {
     final EGraph<?> g;
     final int limit;
     final List<Match> results = new ArrayList<>();
     final Set<Subst> seen = new HashSet<>();
-    final int[] clsBind;
+    final CompiledPattern.Instr[] program = compiled.program;
+    final int[] regs;
     final long[] attrBind;
     final boolean[] attrBound;
     final IntList trail = new IntList();
@@ -109,75 +93,78 @@ public final class Matcher {
     Search(EGraph<?> g, int limit) {
       this.g = g;
       this.limit = limit;
-      this.clsBind = new int[compiled.clsNames.length];
+      this.regs = new int[compiled.registerCount];
       this.attrBind = new long[compiled.attrNames.length];
       this.attrBound = new boolean[compiled.attrNames.length];
-      Arrays.fill(clsBind, -1);
     }
 
+    /** Matches at one class; false when the limit is reached. */
     boolean matchRoot(int classId) {
       rootClass = classId;
-      seen.clear();
-      return match(compiled.root, classId, this::record);
+      regs[0] = classId;
+      if (!seen.isEmpty()) {
+        seen.clear();
+      }
+      return run(0);
+    }
+
+    /** Runs the program from {@code pc}, backtracking over nodes; false stops the search. */
+    private boolean run(int pc) {
+      if (pc == program.length) {
+        return record();
+      }
+      CompiledPattern.Instr in = program[pc];
+      if (!in.isBind()) {
+        return regs[in.reg] != regs[in.other] || run(pc + 1);
+      }
+      List<ENode> nodes = g.classNodes(regs[in.reg]);
+      int[] out = in.out;
+      for (int n = 0; n < nodes.size(); n++) {
+        ENode node = nodes.get(n);
+        if (node.op != in.op
+            || node.children.length != out.length
+            || node.attrs.length != in.attrKinds.length) {
+          continue;
+        }
+        int mark = trail.size();
+        if (bindAttrs(in, node)) {
+          for (int i = 0; i < out.length; i++) {
+            regs[out[i]] = node.children[i];
+          }
+          if (!run(pc + 1)) {
+            unbindTo(mark);
+            return false;
+          }
+        }
+        unbindTo(mark);
+      }
+      return true;
     }
 
     private boolean record() {
-      Subst s =
-          new Subst(compiled.clsNames, clsBind.clone(), compiled.attrNames, attrBind.clone());
-      if (seen.add(s)) {
+      int[] cls = new int[compiled.varRegister.length];
+      for (int i = 0; i < cls.length; i++) {
+        cls[i] = regs[compiled.varRegister[i]];
+      }
+      Subst s = new Subst(compiled.clsNames, cls, compiled.attrNames, attrBind.clone());
+      if (!compiled.mayRepeat || seen.add(s)) {
         results.add(new Match(rootClass, s));
       }
       return results.size() < limit;
     }
 
-    private boolean match(CompiledPattern.Code p, int cls, Next k) {
-      if (p.isVar()) {
-        int bound = clsBind[p.slot];
-        if (bound < 0) {
-          clsBind[p.slot] = cls;
-          boolean go = k.run();
-          clsBind[p.slot] = -1;
-          return go;
-        }
-        return bound != cls || k.run();
-      }
-      List<ENode> nodes = g.classNodes(cls);
-      for (int n = 0; n < nodes.size(); n++) {
-        ENode node = nodes.get(n);
-        if (node.op != p.op
-            || node.attrs.length != p.attrKinds.length
-            || node.children.length != p.children.length) {
-          continue;
-        }
-        int mark = trail.size();
-        boolean go = !bindAttrs(p, node) || matchChildren(p, node, 0, k);
-        unbindTo(mark);
-        if (!go) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    private boolean matchChildren(CompiledPattern.Code p, ENode node, int i, Next k) {
-      if (i == p.children.length) {
-        return k.run();
-      }
-      return match(p.children[i], node.children[i], () -> matchChildren(p, node, i + 1, k));
-    }
-
     /** Checks literals and binds attribute variables (recorded on the trail); false on mismatch. */
-    private boolean bindAttrs(CompiledPattern.Code p, ENode node) {
-      for (int i = 0; i < p.attrKinds.length; i++) {
+    private boolean bindAttrs(CompiledPattern.Instr in, ENode node) {
+      for (int i = 0; i < in.attrKinds.length; i++) {
         long v = node.attrs[i];
-        switch (p.attrKinds[i]) {
+        switch (in.attrKinds[i]) {
           case CompiledPattern.LIT:
-            if (v != p.attrArgs[i]) {
+            if (v != in.attrArgs[i]) {
               return false;
             }
             break;
           case CompiledPattern.VAR:
-            int slot = (int) p.attrArgs[i];
+            int slot = (int) in.attrArgs[i];
             if (attrBound[slot]) {
               if (attrBind[slot] != v) {
                 return false;
@@ -197,8 +184,7 @@ public final class Matcher {
 
     private void unbindTo(int mark) {
       while (trail.size() > mark) {
-        int slot = trail.last();
-        attrBound[slot] = false;
+        attrBound[trail.last()] = false;
         trail.removeLast();
       }
     }

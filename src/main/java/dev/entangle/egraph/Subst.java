@@ -9,7 +9,8 @@ import java.util.Arrays;
  */
 public final class Subst {
   /** The empty substitution. */
-  public static final Subst EMPTY = new Subst(new String[0], new int[0], new String[0], new long[0]);
+  public static final Subst EMPTY =
+      new Subst(new String[0], new int[0], new String[0], new long[0]);
 
   private final String[] clsNames;
   private final int[] cls;
@@ -137,7 +138,11 @@ public final class Subst {
   public String toString() {
     StringBuilder sb = new StringBuilder("{");
     for (int i = 0; i < cls.length; i++) {
-      sb.append(sb.length() > 1 ? ", " : "").append('?').append(clsNames[i]).append('=').append(cls[i]);
+      sb.append(sb.length() > 1 ? ", " : "")
+          .append('?')
+          .append(clsNames[i])
+          .append('=')
+          .append(cls[i]);
     }
     for (int i = 0; i < attrs.length; i++) {
       sb.append(sb.length() > 1 ? ", " : "").append(attrNames[i]).append('=').append(attrs[i]);

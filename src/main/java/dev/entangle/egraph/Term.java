@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.function.IntFunction;
 
 /**
- * An extracted term: a node (its children still name the e-classes it was taken from) and the
- * terms chosen for those children, in order. Subterms of one extraction may be shared.
+ * An extracted term: a node (its children still name the e-classes it was taken from) and the terms
+ * chosen for those children, in order. Subterms of one extraction may be shared.
  */
 public record Term(ENode node, List<Term> children) {
   public Term {

@@ -215,8 +215,7 @@ class EGraphTest {
     int a = leaf(g, 7);
     g.add(ENode.of(F, a));
     String names = "leaf f g";
-    assertEquals(
-        "c0 = null: (leaf[7])\nc1 = null: (f c0)\n", g.dump(op -> names.split(" ")[op]));
+    assertEquals("c0 = null: (leaf[7])\nc1 = null: (f c0)\n", g.dump(op -> names.split(" ")[op]));
   }
 
   /** Random terms and unions, checked against a naive congruence closure over the added terms. */

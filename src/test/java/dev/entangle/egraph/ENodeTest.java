@@ -75,6 +75,7 @@ class ENodeTest {
 
   @Test
   void rendersWithOperatorNames() {
-    assertEquals("(f[1 2] c3 c4)", new ENode(0, new long[] {1, 2}, new int[] {3, 4}).render(op -> "f"));
+    assertEquals(
+        "(f[1 2] c3 c4)", new ENode(0, new long[] {1, 2}, new int[] {3, 4}).render(op -> "f"));
   }
 }

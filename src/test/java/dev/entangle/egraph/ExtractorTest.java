@@ -107,6 +107,17 @@ class ExtractorTest {
   }
 
   @Test
+  void refusesToAnswerAfterTheGraphChanged() {
+    EGraph<Void> g = new EGraph<>(Analysis.none());
+    int a = g.add(ENode.leaf(LEAF, 1));
+    Extractor e = new Extractor(g, CostModel.astSize());
+    g.add(ENode.leaf(LEAF, 1));
+    assertEquals(1, e.cost(a), "adding an existing node changes nothing");
+    g.add(ENode.of(F, a));
+    assertThrows(IllegalStateException.class, () -> e.extract(a));
+  }
+
+  @Test
   void refusesADirtyGraph() {
     EGraph<Void> g = new EGraph<>(Analysis.none());
     int a = g.add(ENode.leaf(LEAF, 1));

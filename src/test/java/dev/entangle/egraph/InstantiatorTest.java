@@ -13,7 +13,8 @@ class InstantiatorTest {
   private static final int G = 2;
 
   private static final Pattern F_G_XY =
-      Pattern.node(F, List.of(AttrPattern.var("k")), Pattern.node(G, Pattern.var("x"), Pattern.var("y")));
+      Pattern.node(
+          F, List.of(AttrPattern.var("k")), Pattern.node(G, Pattern.var("x"), Pattern.var("y")));
 
   @Test
   void instantiateAddsTheTermUnderTheBindings() {
@@ -38,7 +39,8 @@ class InstantiatorTest {
     Subst s = Subst.EMPTY.withCls("x", a).withCls("y", b).withAttr("k", 9);
     assertEquals(-1, Instantiator.lookupInstance(g, F_G_XY, s));
     g.add(ENode.of(G, a, b));
-    assertEquals(-1, Instantiator.lookupInstance(g, F_G_XY, s), "the inner term alone is not enough");
+    assertEquals(
+        -1, Instantiator.lookupInstance(g, F_G_XY, s), "the inner term alone is not enough");
     assertEquals(3, g.nodeCount(), "lookups add nothing");
     int id = Instantiator.instantiate(g, F_G_XY, s);
     assertEquals(id, Instantiator.lookupInstance(g, F_G_XY, s));
@@ -52,10 +54,13 @@ class InstantiatorTest {
     int a = g.add(ENode.leaf(LEAF, 1));
     Subst onlyX = Subst.EMPTY.withCls("x", a).withAttr("k", 1);
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> Instantiator.instantiate(g, F_G_XY, onlyX));
+        assertThrows(
+            IllegalArgumentException.class, () -> Instantiator.instantiate(g, F_G_XY, onlyX));
     assertTrue(e.getMessage().contains("?y"), e.getMessage());
     Pattern wild = Pattern.node(F, List.of(AttrPattern.any()), Pattern.var("x"));
-    e = assertThrows(IllegalArgumentException.class, () -> Instantiator.instantiate(g, wild, onlyX));
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> Instantiator.instantiate(g, wild, onlyX));
     assertTrue(e.getMessage().contains("wildcard"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> Instantiator.lookupInstance(g, wild, onlyX));
   }

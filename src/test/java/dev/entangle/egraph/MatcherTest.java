@@ -13,6 +13,7 @@ class MatcherTest {
   private static final int LEAF = 0;
   private static final int F = 1;
   private static final int G = 2;
+
   /** slice[dim start end](x) */
   private static final int SLICE = 3;
 
@@ -41,8 +42,10 @@ class MatcherTest {
     int a = g.add(ENode.leaf(LEAF, 1));
     int fa = g.add(ENode.of(F, a));
     List<Match> ms = Matcher.search(g, v("x"), 100);
-    assertEquals(List.of(new Match(a, Subst.EMPTY.withCls("x", a)),
-        new Match(fa, Subst.EMPTY.withCls("x", fa))), ms);
+    assertEquals(
+        List.of(
+            new Match(a, Subst.EMPTY.withCls("x", a)), new Match(fa, Subst.EMPTY.withCls("x", fa))),
+        ms);
   }
 
   @Test
@@ -60,7 +63,8 @@ class MatcherTest {
     List<Match> ms = Matcher.search(g, Pattern.node(F, Pattern.node(G, v("x"), v("y"))), 100);
     assertEquals(List.of(new Match(top, Subst.EMPTY.withCls("x", a).withCls("y", b))), ms);
     // f(?z) matches f(a) and f(f(a)) and nothing else
-    assertEquals(Set.of("c" + mid + " {?z=" + a + "}", "c" + top + " {?z=" + mid + "}"),
+    assertEquals(
+        Set.of("c" + mid + " {?z=" + a + "}", "c" + top + " {?z=" + mid + "}"),
         show(Matcher.search(g, Pattern.node(F, v("z")), 100)));
   }
 
@@ -72,7 +76,8 @@ class MatcherTest {
     int gaa = g.add(ENode.of(G, a, a));
     g.add(ENode.of(G, a, b));
     Pattern same = Pattern.node(G, v("x"), v("x"));
-    assertEquals(List.of(new Match(gaa, Subst.EMPTY.withCls("x", a))), Matcher.search(g, same, 100));
+    assertEquals(
+        List.of(new Match(gaa, Subst.EMPTY.withCls("x", a))), Matcher.search(g, same, 100));
     g.union(a, b);
     g.rebuild();
     assertEquals(1, Matcher.search(g, same, 100).size(), "after a = b, both are g(x, x)");
@@ -88,9 +93,12 @@ class MatcherTest {
     AttrPattern d = AttrPattern.var("d");
     AttrPattern any = AttrPattern.any();
     // literal dimension
-    assertEquals(Set.of(s1, s3), classes(Matcher.search(g, slice(AttrPattern.lit(0), any, any, v("t")), 100)));
+    assertEquals(
+        Set.of(s1, s3),
+        classes(Matcher.search(g, slice(AttrPattern.lit(0), any, any, v("t")), 100)));
     // a repeated attribute variable: start == end
-    List<Match> eq = Matcher.search(g, slice(any, AttrPattern.var("k"), AttrPattern.var("k"), v("t")), 100);
+    List<Match> eq =
+        Matcher.search(g, slice(any, AttrPattern.var("k"), AttrPattern.var("k"), v("t")), 100);
     assertEquals(1, eq.size());
     assertEquals(s2, eq.get(0).classId());
     assertEquals(4, eq.get(0).subst().attr("k"));
@@ -144,7 +152,8 @@ class MatcherTest {
     int fa = g.add(ENode.of(F, a));
     g.add(ENode.of(F, b));
     Pattern p = Pattern.node(F, v("x"));
-    assertEquals(List.of(new Match(fa, Subst.EMPTY.withCls("x", a))), Matcher.searchClass(g, p, fa));
+    assertEquals(
+        List.of(new Match(fa, Subst.EMPTY.withCls("x", a))), Matcher.searchClass(g, p, fa));
     assertEquals(List.of(), Matcher.searchClass(g, p, a));
   }
 

@@ -1,0 +1,31 @@
+package dev.entangle.egraph;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The same input gives the same class ids, the same e-graph and the same extractions. */
+class DeterminismTest {
+  private record Outcome(String dump, List<String> extracted, RunReport report) {}
+
+  private static Outcome runOnce() {
+    EGraph<Long> g = new EGraph<>(new Arith.ConstantFolding());
+    int a = Arith.add(g, "(* (+ x (* 2 y)) (+ z 0))");
+    int b = Arith.add(g, "(+ (* x z) (* (* y 2) z))");
+    RunReport r = new Runner().withIterLimit(4).withNodeLimit(1_000_000).run(g, Arith.rules());
+    Extractor e = new Extractor(g, CostModel.astSize());
+    List<String> extracted = g.classIds().mapToObj(c -> Arith.render(e.extract(c))).toList();
+    return new Outcome(g.dump(Arith::opName) + "a=" + g.find(a) + " b=" + g.find(b), extracted, r);
+  }
+
+  @Test
+  void twoRunsAgreeOnEverything() {
+    Outcome first = runOnce();
+    Outcome second = runOnce();
+    assertEquals(first.dump(), second.dump());
+    assertEquals(first.extracted(), second.extracted());
+    assertEquals(first.report().applications(), second.report().applications());
+    assertEquals(first.report().nodeCount(), second.report().nodeCount());
+  }
+}

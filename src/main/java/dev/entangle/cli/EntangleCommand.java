@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     versionProvider = Version.class,
     description = "Proves that a distributed model G_d refines a sequential model G_s, or names the first "
         + "operator of G_s it cannot map.",
-    subcommands = {CheckCommand.class},
+    subcommands = {CheckCommand.class, ImportCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:refines", "1:not-refined or expectation-violated", "2:bad input or usage", "3:inconclusive (a limit was reached)"

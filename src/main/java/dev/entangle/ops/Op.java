@@ -118,6 +118,8 @@ public enum Op {
    * rows elsewhere. attrs: [lo, hi].
    */
   EMBEDDING_RANGE(2, Kind.OTHER),
+  /** Whether each integer id lies outside [lo, hi): the mask of a vocabulary shard. attrs: [lo, hi]. */
+  OUT_OF_RANGE(1, Kind.OTHER),
   /** Item i of an opaque operator's tuple result. attrs: [i]. */
   ITEM(1, Kind.OTHER);
 

@@ -90,6 +90,7 @@ public final class Shapes {
         }
         yield embedding(c[0], c[1]);
       }
+      case OUT_OF_RANGE -> TypeInfo.tensor(c[0].shape(), Dtype.BOOL);
       case ITEM -> {
         if (!c[0].isTuple() || a[0] < 0 || a[0] >= c[0].items().size() || c[0].items().get((int) a[0]) == null) {
           throw new ShapeException("item " + a[0] + " of " + c[0]);

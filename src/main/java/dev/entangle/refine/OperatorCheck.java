@@ -72,6 +72,10 @@ final class OperatorCheck {
   private final BitSet explored = new BitSet();
   private final List<Integer> exploredOrder = new ArrayList<>();
   private final Set<Integer> equalitiesAdded = new HashSet<>();
+  private final Map<Integer, Integer> depths = new HashMap<>();
+
+  /** How far past T_rel exploration follows values computed from related tensors alone. */
+  static final int MAX_DEPTH = 8;
 
   OperatorCheck(Context ctx, Node op) {
     this.ctx = ctx;
@@ -270,36 +274,61 @@ final class OperatorCheck {
     }
   }
 
-  /** Adds every unexplored G_d value whose dependencies are all related (or constant). */
+  /**
+   * Adds every unexplored G_d value whose dependencies are all related, constant, or themselves
+   * brought in at most {@link #MAX_DEPTH} steps away from related values (Listing 2's
+   * "expressible using T_rel", bounded): a chain G_d computes from related tensors alone, such as
+   * a vocabulary shard's mask, shift and lookup, is brought in whole, so lemmas can recognize it.
+   */
   private int bringIn() {
     int added = 0;
-    List<Integer> frontier = new ArrayList<>(trel);
-    for (int t : frontier) {
+    java.util.ArrayDeque<Integer> work = new java.util.ArrayDeque<>(trel);
+    for (int i = exploredOrder.size() - 1; i >= 0; i--) {
+      work.add(exploredOrder.get(i));
+    }
+    while (!work.isEmpty()) {
+      int t = work.poll();
       for (int u : ctx.gd.users[t]) {
         if (explored.get(u) || ctx.gd.constant[u]) {
           continue;
         }
-        boolean ready = true;
+        int depth = 0;
         for (int d : ctx.gd.deps[u]) {
-          if (!trel.contains(d) && !ctx.gd.constant[d]) {
-            ready = false;
+          int dd = depthOf(d);
+          if (dd < 0) {
+            depth = -1;
             break;
           }
+          depth = Math.max(depth, dd);
         }
-        if (!ready) {
+        if (depth < 0 || depth + 1 > MAX_DEPTH) {
           continue;
         }
         explored.set(u);
         exploredOrder.add(u);
+        depths.put(u, depth + 1);
         int def = gdTerms.definition(u);
         g.union(b.leaf(u), def);
         added++;
+        work.add(u);
+        if (exploredOrder.size() > ctx.options.exploreLimit()) {
+          break;
+        }
       }
     }
     if (added > 0) {
       g.rebuild();
     }
     return added;
+  }
+
+  /** How many steps a value is from T_rel: 0 related or constant, -1 neither related nor brought in. */
+  private int depthOf(int d) {
+    if (trel.contains(d) || ctx.gd.constant[d]) {
+      return 0;
+    }
+    Integer x = depths.get(d);
+    return x == null ? -1 : x;
   }
 
   /** Adds the relation file's G_d equalities once all their tensors are related. */

@@ -292,10 +292,11 @@ final class RuleCompiler {
         }
         Integer s = slots.get(a.varName());
         if (s != null) {
-          if (kinds.get(s) != Kind.ATTR) {
-            err(a, "?" + a.varName() + " is used both as an attribute and as something else");
+          if (kinds.get(s) != k) {
+            err(a, "?" + a.varName() + " is used both as " + (k == Kind.ATTR ? "one attribute" : "a list of attributes")
+                + " and as something else");
           }
-          return new Pat.AttrPat.Var(s);
+          return k == Kind.ATTR_LIST ? new Pat.AttrPat.Rest(s) : new Pat.AttrPat.Var(s);
         }
         int slot = declare(a.varName(), k);
         return k == Kind.ATTR_LIST ? new Pat.AttrPat.Rest(slot) : new Pat.AttrPat.Var(slot);

@@ -127,7 +127,14 @@ final class RuleMatcher {
       for (int i = 0; i < tail.length; i++) {
         tail[i] = n.attr(fixed + i);
       }
-      out[((Pat.AttrPat.Rest) ap[fixed]).slot()] = tail;
+      int slot = ((Pat.AttrPat.Rest) ap[fixed]).slot();
+      if (out[slot] != null) {
+        if (!java.util.Arrays.equals((long[]) out[slot], tail)) {
+          return null;
+        }
+      } else {
+        out[slot] = tail;
+      }
     }
     return out;
   }

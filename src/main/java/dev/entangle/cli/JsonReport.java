@@ -19,6 +19,8 @@ final class JsonReport {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("verdict", r.verdict().json());
     root.set("output_relation", relation(r));
+    ArrayNode nc = root.putArray("not_checked");
+    r.notChecked().forEach(nc::add);
     if (r.failure() != null) {
       CheckResult.Failure f = r.failure();
       ObjectNode fo = root.putObject("failure");

@@ -52,6 +52,10 @@ final class TextReport {
         }
       }
     }
+    if (!r.notChecked().isEmpty()) {
+      out.println("not checked (no defined value: dropout masks, uninitialized buffers): "
+          + String.join(", ", r.notChecked()));
+    }
     CheckResult.Stats s = r.stats();
     out.printf("checked %d G_s operators against %d G_d operators in %.2f s%n", s.gsOperators(), s.gdOperators(), s.seconds());
     out.flush();

@@ -60,8 +60,13 @@ public final class CollectiveGroups {
     }
     for (var e : perGroup.entrySet()) {
       String group = e.getKey();
-      List<Integer> members = gd.members(group.isEmpty() ? null : group);
       Map<Integer, List<Collective>> lists = e.getValue();
+      List<Integer> members = gd.members(group.isEmpty() ? null : group);
+      if (!gd.processGroups().containsKey(group) && lists.size() == 1 && gd.worldSize() > 1) {
+        // a group no file lists and only one rank uses is that rank's own group (e.g. a
+        // data-parallel group of size 1 in a tensor-parallel job)
+        members = List.copyOf(lists.keySet());
+      }
       for (int r : lists.keySet()) {
         if (!members.contains(r)) {
           Collective c = lists.get(r).get(0);

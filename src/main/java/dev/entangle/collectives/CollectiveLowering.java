@@ -19,6 +19,22 @@ public final class CollectiveLowering {
     int of(int rank, String nodeName);
   }
 
+  /**
+   * In a graph of one rank (G_s), every collective is the identity on its input: a reduction, a
+   * gather or a scatter over a group of one. Returns the input's name, or null when the node is not
+   * a collective or a wait.
+   */
+  public static String singleRankInput(dev.entangle.graph.Node n) {
+    if (Collective.isWait(n)) {
+      return n.arg(0) instanceof dev.entangle.graph.Arg.NodeRef r ? r.name() : null;
+    }
+    if (!Collective.isCollectiveTarget(n.target())) {
+      return null;
+    }
+    Collective c = Collective.read(n, 0);
+    return c == null ? null : c.input();
+  }
+
   /** The handle of the collective's result on {@code rank}. */
   public static int lower(CollectiveGroups.Instance inst, int rank, Inputs in, TermBuilder b) {
     List<Collective> ms = inst.members();

@@ -140,6 +140,9 @@ final class ArithmeticLowering {
       case "aten.index" -> {
         return index(c);
       }
+      case "aten.index_put", "aten.index_put_", "aten._index_put_impl" -> {
+        return indexPut(c);
+      }
       case "aten.clone", "aten.detach", "aten.alias", "aten.contiguous", "aten.lift_fresh_copy",
           "aten.lift_fresh", "aten.dropout", "aten.feature_dropout", "aten.alpha_dropout",
           "aten.view_as_real_copy", "aten.clone_preserve_strides" -> {
@@ -287,6 +290,36 @@ final class ArithmeticLowering {
       }
     }
     return null;
+  }
+
+  /**
+   * {@code index_put(x, [mask], v)} with one boolean mask over x's leading dims and no
+   * accumulation: {@code where(mask, v, x)}, the mask broadcast over the remaining dims.
+   */
+  private static Integer indexPut(Call c) {
+    int x = c.tensor(0, "self");
+    var idx = c.list(1, "indices");
+    if (c.bool(3, "accumulate", false) || idx.size() != 1 || !(idx.get(0) instanceof Arg.NodeRef r)) {
+      return null;
+    }
+    int mask = c.value(r);
+    long[] xs = c.shape(x);
+    long[] ms = c.shape(mask);
+    if (c.type(mask).dtype() != Dtype.BOOL || ms.length > xs.length) {
+      return null;
+    }
+    for (int i = 0; i < ms.length; i++) {
+      if (ms[i] != xs[i]) {
+        return null;
+      }
+    }
+    long[] padded = Arrays.copyOf(ms, xs.length);
+    Arrays.fill(padded, ms.length, xs.length, 1);
+    int m = c.expandTo(c.reshape(mask, padded), xs);
+    int v = c.isTensor(2, "values")
+        ? c.expandTo(c.cast(c.tensor(2, "values"), c.type(x).dtype()), xs)
+        : c.filled(c.number(2, "values", null), c.type(x).dtype(), xs);
+    return c.b.add(Op.WHERE, new long[0], m, v, x);
   }
 
   private static int constant(String base, Call c) {

@@ -182,6 +182,9 @@ final class LayoutLowering {
         }
         return out;
       }
+      case "aten.slice_scatter" -> {
+        return sliceScatter(c);
+      }
       case "aten.native_dropout" -> {
         int x = c.tensor(0, "input");
         long[] shape = c.shape(x);
@@ -195,6 +198,32 @@ final class LayoutLowering {
         return null;
       }
     }
+  }
+
+  /** {@code slice_scatter(x, src, dim, start, end)}: x with that slice replaced by src (step 1). */
+  private static int[] sliceScatter(Call c) {
+    int x = c.tensor(0, "self");
+    int src = c.tensor(1, "src");
+    long[] s = c.shape(x);
+    int d = c.dim(c.integer(2, "dim", 0L), s.length);
+    long n = s[d];
+    long start = c.has(3, "start") ? c.integer(3, "start", null) : 0;
+    long end = c.has(4, "end") ? c.integer(4, "end", null) : Long.MAX_VALUE;
+    if (c.integer(5, "step", 1L) != 1) {
+      return null;
+    }
+    start = clamp(start < 0 ? start + n : start, n);
+    end = Math.max(start, clamp(end < 0 ? end + n : end, n));
+    List<Integer> parts = new ArrayList<>();
+    if (start > 0) {
+      parts.add(slice(c, x, d, 0, start, 1));
+    }
+    parts.add(src);
+    if (end < n) {
+      parts.add(slice(c, x, d, end, n, 1));
+    }
+    int[] kids = parts.stream().mapToInt(Integer::intValue).toArray();
+    return one(kids.length == 1 ? kids[0] : c.b.add(Op.CONCAT, new long[] {d}, kids));
   }
 
   private static int[] one(int h) {

@@ -73,7 +73,15 @@ final class ReductionLowering {
         return one(c.b.add(op, new long[] {d}, c.cast(x, dt)));
       }
       case "aten.native_layer_norm", "aten.layer_norm" -> {
-        return layerNorm(base, c);
+        return layerNorm(base, c, 1, 2, 3, 4);
+      }
+      case "apex.fused_layer_norm_affine_fwd" -> {
+        // apex's fused kernel: (input, weight, bias, normalized_shape, eps) -> (out, mean, invvar)
+        return layerNorm(base, c, 3, 1, 2, 4);
+      }
+      case "apex.fused_layer_norm_fwd" -> {
+        // without affine parameters: (input, normalized_shape, eps) -> (out, mean, invvar)
+        return layerNorm(base, c, 1, -1, -1, 2);
       }
       default -> {
         return null;
@@ -107,18 +115,18 @@ final class ReductionLowering {
    * Layer norm as normalize-then-affine: {@code ln_normalize(x) * w + b}, with the mean and rstd
    * results of {@code native_layer_norm} as their own row-wise terms.
    */
-  private static int[] layerNorm(String base, Call c) {
+  private static int[] layerNorm(String base, Call c, int shapeAt, int weightAt, int biasAt, int epsAt) {
     int x = c.tensor(0, "input");
     long[] shape = c.shape(x);
-    long k = c.ints(1, "normalized_shape").length;
-    double eps = c.number(4, "eps", 1e-5);
+    long k = c.ints(shapeAt, "normalized_shape").length;
+    double eps = c.number(epsAt, "eps", 1e-5);
     long epsBits = Double.doubleToLongBits(eps);
     int y = c.b.add(Op.LN_NORMALIZE, new long[] {k, epsBits}, x);
-    if (c.has(2, "weight")) {
-      y = c.b.add(Op.MUL, new long[0], y, c.expandTo(c.tensor(2, "weight"), shape));
+    if (weightAt >= 0 && c.has(weightAt, "weight")) {
+      y = c.b.add(Op.MUL, new long[0], y, c.expandTo(c.tensor(weightAt, "weight"), shape));
     }
-    if (c.has(3, "bias")) {
-      y = c.b.add(Op.ADD, new long[0], y, c.expandTo(c.tensor(3, "bias"), shape));
+    if (biasAt >= 0 && c.has(biasAt, "bias")) {
+      y = c.b.add(Op.ADD, new long[0], y, c.expandTo(c.tensor(biasAt, "bias"), shape));
     }
     if (base.equals("aten.layer_norm")) {
       return one(y);

@@ -23,7 +23,7 @@ public record TypeInfo(long[] shape, int dtype, Double constant, List<TypeInfo> 
   }
 
   public static TypeInfo tuple(List<TypeInfo> items) {
-    return new TypeInfo(null, -1, null, List.copyOf(items));
+    return new TypeInfo(null, -1, null, java.util.Collections.unmodifiableList(new java.util.ArrayList<>(items)));
   }
 
   public boolean isTuple() {

@@ -8,11 +8,13 @@ import java.util.List;
  * @param verdict the verdict
  * @param outputRelation for each required G_s output with an expression over G_d outputs, that
  *     expression in the relation syntax (the certificate when the verdict is refines)
+ * @param notChecked required G_s outputs without a defined value (dropout masks, uninitialized
+ *     buffers), which no relation can cover and which are therefore not checked
  * @param failure for a verdict other than refines, where and why; else null
  * @param stats sizes and time
  */
 public record CheckResult(
-    Verdict verdict, List<OutputEntry> outputRelation, Failure failure, Stats stats) {
+    Verdict verdict, List<OutputEntry> outputRelation, List<String> notChecked, Failure failure, Stats stats) {
 
   /** One pair of the output relation. */
   public record OutputEntry(String gs, String gd) {}

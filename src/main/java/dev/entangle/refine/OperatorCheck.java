@@ -1,5 +1,6 @@
 package dev.entangle.refine;
 
+import dev.entangle.collectives.CollectiveLowering;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.egraph.Extractor;
@@ -41,6 +42,7 @@ final class OperatorCheck {
 
   /** What the check found. */
   record Outcome(
+      Set<String> undefined,
       Map<String, List<GdExpr>> found,
       Map<String, GdExpr> overOutputs,
       boolean limited,
@@ -51,7 +53,7 @@ final class OperatorCheck {
       int nodes) {
     boolean mapped(List<Node> outputs) {
       for (Node o : outputs) {
-        if (found.getOrDefault(o.name(), List.of()).isEmpty()) {
+        if (!undefined.contains(o.name()) && found.getOrDefault(o.name(), List.of()).isEmpty()) {
           return false;
         }
       }
@@ -99,9 +101,11 @@ final class OperatorCheck {
     RecordingBuilder rb = new RecordingBuilder(b);
     int[] outs;
     try {
-      outs = ctx.normalizer.lower(op, gsInputs(rb), rb);
+      AtenNormalizer.Inputs in = gsInputs(rb);
+      String same = CollectiveLowering.singleRankInput(op);
+      outs = same != null ? in.of(same) : ctx.normalizer.lower(op, in, rb);
     } catch (MissingRelation m) {
-      return new Outcome(Map.of(), Map.of(), false, m.name, List.of(), Map.of(), List.of(), g.nodeCount());
+      return new Outcome(Set.of(), Map.of(), Map.of(), false, m.name, List.of(), Map.of(), List.of(), g.nodeCount());
     }
     Map<String, Integer> outClass = new HashMap<>();
     List<Integer> termClasses = new ArrayList<>(rb.handles);
@@ -146,7 +150,15 @@ final class OperatorCheck {
     for (int id : exploredOrder) {
       exploredLabels.add(ctx.gd.value(id).label());
     }
-    return new Outcome(found, overOutputs, limited, null, exploredLabels, hints, violated, g.nodeCount());
+    Set<String> undefined = new HashSet<>();
+    for (Node o : outputs) {
+      for (ENode n : g.nodes(outClass.get(o.name()))) {
+        if (n.op() == Op.UNDEF.id()) {
+          undefined.add(o.name());
+        }
+      }
+    }
+    return new Outcome(undefined, found, overOutputs, limited, null, exploredLabels, hints, violated, g.nodeCount());
   }
 
   private static long getitemIndex(Node getitem) {
@@ -186,7 +198,8 @@ final class OperatorCheck {
             Node tuple = ctx.gs.gs.node(((dev.entangle.graph.Arg.NodeRef) n.arg(0)).name());
             return new int[] {ctx.normalizer.lower(tuple, this, rb)[(int) getitemIndex(n)]};
           }
-          return ctx.normalizer.lower(n, this, rb);
+          String same = CollectiveLowering.singleRankInput(n);
+          return same != null ? of(same) : ctx.normalizer.lower(n, this, rb);
         }
         throw new MissingRelation(name);
       }

@@ -2,6 +2,7 @@ package dev.entangle.refine;
 
 import dev.entangle.collectives.Collective;
 import dev.entangle.collectives.CollectiveGroups;
+import dev.entangle.collectives.CollectiveLowering;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.Node;
 import dev.entangle.graph.NodeOp;
@@ -54,8 +55,12 @@ final class ShapeCheck {
           handles.put(n.name(), new int[] {table.input(AtenNormalizer.declaredType(n))});
           continue;
         }
-        if (Collective.isCollectiveTarget(n.target()) && collectives == null) {
-          throw new LoweringException("a collective in G_s; the sequential model must not communicate");
+        String same = collectives == null ? CollectiveLowering.singleRankInput(n) : null;
+        if (same != null) {
+          int[] in = handles.get(same);
+          compare(n, in, table);
+          handles.put(n.name(), in);
+          continue;
         }
         int[] out = normalizer.lower(n, name -> handles.get(name), table);
         compare(n, out, table);
@@ -70,10 +75,10 @@ final class ShapeCheck {
   private static void compare(Node n, int[] out, TypeTable table) {
     if (n.meta().tuple()) {
       var items = n.meta().types();
-      if (items.size() != out.length) {
+      if (items.size() > out.length) {
         throw new ShapeException("it returns " + out.length + " values but the graph records " + items.size());
       }
-      for (int i = 0; i < out.length; i++) {
+      for (int i = 0; i < items.size(); i++) {
         if (items.get(i) != null && out[i] >= 0) {
           same(n, items.get(i), table.type(out[i]), "item " + i + " ");
         }

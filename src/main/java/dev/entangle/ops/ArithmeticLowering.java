@@ -282,6 +282,14 @@ final class ArithmeticLowering {
   private static Integer index(Call c) {
     int x = c.tensor(0, "self");
     var idx = c.list(1, "indices");
+    if (idx.size() == 2 && idx.get(0) instanceof Arg.NodeRef r0 && idx.get(1) instanceof Arg.NodeRef r1
+        && c.type(x).rank() == 2) {
+      int i0 = c.value(r0);
+      int i1 = c.value(r1);
+      if (Arrays.equals(c.shape(i0), c.shape(i1))) {
+        return c.b.add(Op.INDEX2, new long[0], x, i0, i1);
+      }
+    }
     if (idx.size() == 1 && idx.get(0) instanceof Arg.NodeRef r && c.type(x).rank() == 2) {
       int ids = c.value(r);
       int dt = c.type(ids).dtype();

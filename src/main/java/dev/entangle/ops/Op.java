@@ -118,6 +118,15 @@ public enum Op {
    * rows elsewhere. attrs: [lo, hi].
    */
   EMBEDDING_RANGE(2, Kind.OTHER),
+  /** {@code x[i0, i1]}: advanced indexing of a 2-d x by two index tensors of one shape. */
+  INDEX2(3, Kind.OTHER),
+  /** {@code x[..., idx]}: for each position of idx, the element of x's last dim it names. */
+  PICK(2, Kind.OTHER),
+  /**
+   * A vocabulary shard's pick: where lo <= idx < hi, {@code x[..., idx - lo]}; elsewhere 0.
+   * attrs: [lo, hi].
+   */
+  PICK_RANGE(2, Kind.OTHER),
   /** Whether each integer id lies outside [lo, hi): the mask of a vocabulary shard. attrs: [lo, hi]. */
   OUT_OF_RANGE(1, Kind.OTHER),
   /** Item i of an opaque operator's tuple result. attrs: [i]. */
@@ -163,6 +172,14 @@ public enum Op {
   /** The core operator with this lemma-file name, or null. */
   public static Op bySymbol(String symbol) {
     return BY_NAME.get(symbol);
+  }
+
+  /**
+   * Whether one operand alone is the operator's value ({@code concat}, {@code sumn}, {@code maxn},
+   * {@code minn} of one tensor): such nodes are never built; the operand stands for them.
+   */
+  public boolean isIdentityOfOne() {
+    return this == CONCAT || this == SUMN || this == MAXN || this == MINN;
   }
 
   /** Whether an output relation may contain this operator (FORMATS.md "clean functions"). */

@@ -91,6 +91,24 @@ public final class Shapes {
         yield embedding(c[0], c[1]);
       }
       case OUT_OF_RANGE -> TypeInfo.tensor(c[0].shape(), Dtype.BOOL);
+      case INDEX2 -> {
+        if (c[0].rank() != 2 || !Arrays.equals(c[1].shape(), c[2].shape())) {
+          throw new ShapeException("index of a " + c[0].rank() + "-d tensor by indices of shapes "
+              + Arrays.toString(c[1].shape()) + " and " + Arrays.toString(c[2].shape()));
+        }
+        yield TypeInfo.tensor(c[1].shape(), c[0].dtype());
+      }
+      case PICK, PICK_RANGE -> {
+        long[] x = c[0].shape();
+        long[] idx = c[1].shape();
+        if (x.length != idx.length + 1 || !Arrays.equals(Arrays.copyOf(x, idx.length), idx)) {
+          throw new ShapeException("pick from " + Arrays.toString(x) + " by ids of shape " + Arrays.toString(idx));
+        }
+        if (op == Op.PICK_RANGE && a[1] - a[0] != x[x.length - 1]) {
+          throw new ShapeException("pick_range [" + a[0] + ", " + a[1] + ") over a last dim of " + x[x.length - 1]);
+        }
+        yield TypeInfo.tensor(idx, c[0].dtype());
+      }
       case ITEM -> {
         if (!c[0].isTuple() || a[0] < 0 || a[0] >= c[0].items().size() || c[0].items().get((int) a[0]) == null) {
           throw new ShapeException("item " + a[0] + " of " + c[0]);

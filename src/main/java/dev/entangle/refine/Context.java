@@ -23,6 +23,8 @@ final class Context {
   final long deadline;
   /** R: for each G_s value, the clean G_d expressions known to equal it. */
   final Map<String, List<GdExpr>> relation = new HashMap<>();
+  /** G_s values whose operator found no clean expression; consumers use their terms instead. */
+  final java.util.Set<String> deferred = new java.util.HashSet<>();
   /** G_d equalities from the relation file, as groups of terms. */
   final List<List<GdExpr>> equalities;
   final int[] fired;

@@ -16,6 +16,10 @@ final class EGraphBuilder implements TermBuilder {
 
   @Override
   public int add(int op, long[] attrs, int... children) {
+    Op o = Op.of(op);
+    if (children.length == 1 && o != null && o.isIdentityOfOne()) {
+      return children[0];
+    }
     return g.add(new ENode(op, attrs, children));
   }
 

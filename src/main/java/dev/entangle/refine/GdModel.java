@@ -91,6 +91,14 @@ final class GdModel {
     }
   }
 
+  /**
+   * Whether an output relation may use the value: G_d's outputs, and its inputs, which the user
+   * supplies and so has at hand.
+   */
+  boolean available(int id) {
+    return output[id] || isLeaf(value(id).node());
+  }
+
   static String key(int rank, String name) {
     return rank + "/" + name;
   }

@@ -124,7 +124,7 @@ final class OperatorCheck {
     Extractor clean = new Extractor(g, CleanCost.clean(id -> true));
     Map<String, List<GdExpr>> found = new HashMap<>();
     Map<String, GdExpr> overOutputs = new HashMap<>();
-    Extractor outputsOnly = required ? new Extractor(g, CleanCost.clean(id -> ctx.gd.output[id])) : null;
+    Extractor outputsOnly = required ? new Extractor(g, CleanCost.clean(ctx.gd::available)) : null;
     Map<String, String> hints = new HashMap<>();
     for (Node o : outputs) {
       int c = outClass.get(o.name());
@@ -165,45 +165,98 @@ final class OperatorCheck {
     return ((dev.entangle.graph.Arg.IntArg) getitem.arg(1)).value();
   }
 
-  /** Inputs of v: related values as the union of their expressions; constants inlined. */
+  /** How many producers above v's inputs its e-graph includes (context for lemmas). */
+  static final int CONTEXT_DEPTH = 2;
+
+  private final Map<String, int[]> produced = new HashMap<>();
+
   private AtenNormalizer.Inputs gsInputs(RecordingBuilder rb) {
-    return new AtenNormalizer.Inputs() {
-      @Override
-      public int[] of(String name) {
-        Integer c = inputClasses.get(name);
-        if (c != null) {
-          return new int[] {c};
-        }
-        List<GdExpr> rel = ctx.relation.get(name);
-        if (rel != null && !rel.isEmpty()) {
-          int cls = -1;
-          for (GdExpr e : rel) {
-            int x = e.add(b);
-            Set<Integer> leaves = new HashSet<>();
-            e.leaves(leaves);
-            trel.addAll(leaves);
-            cls = cls < 0 ? x : unionNow(cls, x);
-          }
-          inputClasses.put(name, cls);
-          return new int[] {cls};
-        }
-        Node n = ctx.gs.gs.node(name);
-        if (ctx.gs.constant.contains(name) && n != null) {
-          if (n.op() == dev.entangle.graph.NodeOp.GET_ATTR) {
-            TypeInfo t = AtenNormalizer.typeOf(n.type(), n);
-            int s = b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(n.meta().value()), t.dtype()});
-            return new int[] {t.rank() == 0 ? s : b.add(Op.EXPAND, t.shape(), s)};
-          }
-          if (n.target().equals("getitem")) {
-            Node tuple = ctx.gs.gs.node(((dev.entangle.graph.Arg.NodeRef) n.arg(0)).name());
-            return new int[] {ctx.normalizer.lower(tuple, this, rb)[(int) getitemIndex(n)]};
-          }
-          String same = CollectiveLowering.singleRankInput(n);
-          return same != null ? of(same) : ctx.normalizer.lower(n, this, rb);
-        }
+    return new GsInputs(rb, CONTEXT_DEPTH, true);
+  }
+
+  /**
+   * v's inputs, as classes: the union of the clean expressions R relates each to; constants as
+   * their terms; and, up to a depth, the input's own G_s term over its inputs (true by
+   * definition, and the context lemmas need to see, e.g., that two masks test one tensor). A
+   * deferred value (one whose operator found no clean expression) is always its term.
+   */
+  private final class GsInputs implements AtenNormalizer.Inputs {
+    private final RecordingBuilder rb;
+    private final int depth;
+    private final boolean top;
+
+    GsInputs(RecordingBuilder rb, int depth, boolean top) {
+      this.rb = rb;
+      this.depth = depth;
+      this.top = top;
+    }
+
+    @Override
+    public int[] of(String name) {
+      Integer c = top ? inputClasses.get(name) : null;
+      if (c != null) {
+        return new int[] {c};
+      }
+      Node n = ctx.gs.gs.node(name);
+      if (ctx.gs.constant.contains(name) && n != null) {
+        return new int[] {constant(n)};
+      }
+      int cls = -1;
+      for (GdExpr e : ctx.relation.getOrDefault(name, List.of())) {
+        int x = e.add(b);
+        Set<Integer> leaves = new HashSet<>();
+        e.leaves(leaves);
+        trel.addAll(leaves);
+        cls = cls < 0 ? x : unionNow(cls, x);
+      }
+      boolean deferred = ctx.deferred.contains(name);
+      if (n != null && (deferred || (depth > 0 && isComputed(n)))) {
+        int p = produce(n, deferred ? depth : depth - 1);
+        cls = cls < 0 ? p : unionNow(cls, p);
+      }
+      if (cls < 0) {
         throw new MissingRelation(name);
       }
-    };
+      if (top) {
+        inputClasses.put(name, cls);
+      }
+      return new int[] {cls};
+    }
+
+    private int constant(Node n) {
+      if (n.op() == dev.entangle.graph.NodeOp.GET_ATTR) {
+        TypeInfo t = AtenNormalizer.typeOf(n.type(), n);
+        int s = b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(n.meta().value()), t.dtype()});
+        return t.rank() == 0 ? s : b.add(Op.EXPAND, t.shape(), s);
+      }
+      return produce(n, depth);
+    }
+
+    /** The G_s term of a value over its inputs at the given depth. */
+    private int produce(Node n, int d) {
+      if (n.target().equals("getitem")) {
+        Node tuple = ctx.gs.gs.node(((dev.entangle.graph.Arg.NodeRef) n.arg(0)).name());
+        return lowerOp(tuple, d)[(int) getitemIndex(n)];
+      }
+      return lowerOp(n, d)[0];
+    }
+
+    private int[] lowerOp(Node op, int d) {
+      String key = op.name() + "@" + d;
+      int[] cached = produced.get(key);
+      if (cached != null) {
+        return cached;
+      }
+      GsInputs in = new GsInputs(rb, d, false);
+      String same = CollectiveLowering.singleRankInput(op);
+      int[] out = same != null ? in.of(same) : ctx.normalizer.lower(op, in, rb);
+      produced.put(key, out);
+      return out;
+    }
+  }
+
+  private boolean isComputed(Node n) {
+    return n.op() == dev.entangle.graph.NodeOp.CALL_FUNCTION && !ctx.gs.constant.contains(n.name());
   }
 
   private int unionNow(int a, int c) {

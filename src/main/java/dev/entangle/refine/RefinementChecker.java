@@ -85,6 +85,15 @@ public final class RefinementChecker {
       for (String o : rel.outputs()) {
         required.add(resolveGs(gs, o, rel.source() + ": outputs").name());
       }
+    } else if (!rel.expect().isEmpty()) {
+      // the expectations name the outputs that matter (a forward graph also returns the tensors
+      // it saves for backward, which G_d saves in its own, sharded form)
+      for (RelationEntry e : rel.expect()) {
+        String name = resolveGs(gs, e.gs(), rel.source() + ": expect").name();
+        if (!required.contains(name)) {
+          required.add(name);
+        }
+      }
     } else {
       for (Arg a : gs.outputs()) {
         if (a instanceof Arg.NodeRef r && gs.node(r.name()) != null && gs.node(r.name()).type() != null) {
@@ -133,6 +142,12 @@ public final class RefinementChecker {
     private final long start;
     private final Map<String, GdExpr> overOutputs = new HashMap<>();
     private final Set<String> undefined = new LinkedHashSet<>();
+    private final Map<String, Node> chainRoot = new HashMap<>();
+    private final Map<String, Integer> chainLength = new HashMap<>();
+    private final Map<String, OperatorCheck.Outcome> failedAt = new HashMap<>();
+
+    /** Most G_s operators one deferred chain may span before the check gives up on it. */
+    static final int MAX_CHAIN = 12;
     private final List<OperatorCheck.Expect> violated = new ArrayList<>();
     private Node violatedAt;
 
@@ -160,8 +175,14 @@ public final class RefinementChecker {
         OperatorCheck.Outcome out = new OperatorCheck(ctx, op).run(outs, ex, req);
         if (!out.mapped(outs)) {
           progress.operatorDone(i, ops.size(), op.name(), op.target() + ": no clean expression found");
-          Verdict v = out.limited() ? Verdict.INCONCLUSIVE : Verdict.NOT_REFINED;
-          return result(v, failure(op, out, reason(op, outs, out)));
+          if (out.limited() || out.missingInput() != null || !defer(op, outs, out)) {
+            Node root = rootOf(op);
+            OperatorCheck.Outcome rootOut = failedAt.getOrDefault(root.name(), out);
+            Verdict v = out.limited() ? Verdict.INCONCLUSIVE : Verdict.NOT_REFINED;
+            return result(v, failure(root, rootOut, reason(root, ctx.gs.outputs(root), rootOut)
+                + chainNote(root, op)));
+          }
+          continue;
         }
         for (Node o : outs) {
           ctx.relation.put(o.name(), out.found().get(o.name()));
@@ -182,7 +203,7 @@ public final class RefinementChecker {
           for (GdExpr e : ctx.relation.getOrDefault(o, List.of())) {
             Set<Integer> leaves = new java.util.HashSet<>();
             e.leaves(leaves);
-            if (leaves.stream().allMatch(id -> ctx.gd.output[id])) {
+            if (leaves.stream().allMatch(ctx.gd::available)) {
               overOutputs.put(o, e);
               break;
             }
@@ -190,10 +211,19 @@ public final class RefinementChecker {
         }
       }
       for (String o : required) {
+        Node root = chainRoot.get(o);
+        if (root != null) {
+          OperatorCheck.Outcome rootOut = failedAt.get(root.name());
+          Node last = producer(ctx.gs.gs.node(o));
+          return result(Verdict.NOT_REFINED, failure(root, rootOut,
+              reason(root, ctx.gs.outputs(root), rootOut) + chainNote(root, last)));
+        }
+      }
+      for (String o : required) {
         if (!overOutputs.containsKey(o) && !undefined.contains(o)) {
           Node producer = producer(ctx.gs.gs.node(o));
           String reason = "G_s output '" + o + "' equals " + describe(ctx.relation.get(o))
-              + " in terms of G_d tensors, but no clean expression over G_d's outputs equals it: G_d does not "
+              + " in terms of G_d tensors, but no clean expression over G_d's outputs (and inputs) equals it: G_d does not "
               + "return what is needed to rebuild it (a missing collective, or an output G_d does not return?).";
           return result(Verdict.NOT_REFINED, new CheckResult.Failure(producer.name(), producer.target(),
               producer.meta().stackTrace(), reason, inputRelations(producer), List.of(), null));
@@ -207,6 +237,60 @@ public final class RefinementChecker {
             violatedAt.meta().stackTrace(), reason, inputRelations(violatedAt), List.of(), e.text()));
       }
       return result(Verdict.REFINES, null);
+    }
+
+    /**
+     * Defers an operator whose outputs have no clean expression: consumers see its term instead,
+     * so a chain of G_s operators that only maps as a whole (a vocabulary shard's shifted targets,
+     * say) is checked as a chain. Refused past {@link #MAX_CHAIN} operators.
+     */
+    private boolean defer(Node op, List<Node> outs, OperatorCheck.Outcome out) {
+      int length = 1;
+      Node root = op;
+      Set<String> inputs = new LinkedHashSet<>();
+      GsModel.forEachRef(op, inputs::add);
+      for (String in : inputs) {
+        Node p = chainRoot.get(in);
+        if (p != null) {
+          length = Math.max(length, chainLength.get(in) + 1);
+          if (p.index() < root.index()) {
+            root = p;
+          }
+        }
+      }
+      if (length > MAX_CHAIN) {
+        return false;
+      }
+      if (root == op) {
+        failedAt.put(op.name(), out);
+      }
+      for (Node o : outs) {
+        ctx.deferred.add(o.name());
+        chainRoot.put(o.name(), root);
+        chainLength.put(o.name(), length);
+      }
+      return true;
+    }
+
+    private Node rootOf(Node op) {
+      Node root = op;
+      Set<String> inputs = new LinkedHashSet<>();
+      GsModel.forEachRef(op, inputs::add);
+      for (String in : inputs) {
+        Node p = chainRoot.get(in);
+        if (p != null && p.index() < root.index()) {
+          root = p;
+        }
+      }
+      return root;
+    }
+
+    private String chainNote(Node root, Node last) {
+      if (root == last) {
+        return "";
+      }
+      return " The operators after it that use its result could not be mapped either, up to " + last.name()
+          + " (" + last.target() + ").";
     }
 
     private Node producer(Node n) {

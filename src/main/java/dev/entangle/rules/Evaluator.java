@@ -377,6 +377,10 @@ final class Evaluator {
         }
         return (long) d;
       }
+      case "permute-list":
+        return ShapeMath.permuteList(lst(v[0]), lst(v[1]));
+      case "lift-permute":
+        return ShapeMath.liftPermute(lst(v[0]), lst(v[1]), lst(v[2]));
       case "identity-perm": {
         long[] l = lst(v[0]);
         for (int i = 0; i < l.length; i++) {

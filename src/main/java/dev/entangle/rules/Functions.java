@@ -66,6 +66,10 @@ final class Functions {
           Map.entry("contains", new Sig(2, 2, false, "(contains L V): 1 when V is in the list")),
           Map.entry("count-below", new Sig(2, 2, false, "(count-below L V): how many elements are below V")),
           Map.entry("ival", new Sig(1, 1, false, "(ival B): the integer whose double has attribute bits B; no match otherwise")),
+          Map.entry("permute-list", new Sig(2, 2, true, "(permute-list L P): L reordered by P, element i is L[P[i]]")),
+          Map.entry("lift-permute", new Sig(3, 3, true,
+              "(lift-permute IN OUT P): for a reshape IN -> OUT that only merges or splits runs of dims, the "
+                  + "permute of IN that moves the same runs as P moves in OUT; no match when P splits a run")),
           Map.entry("identity-perm", new Sig(1, 1, false, "1 when the list is 0, 1, ..., n-1")));
 
   private Functions() {}

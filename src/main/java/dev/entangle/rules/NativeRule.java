@@ -25,5 +25,6 @@ public interface NativeRule {
   List<java.util.function.Consumer<IntBinaryOperator>> search(EGraph<TypeInfo> g);
 
   /** Every native lemma, by name. */
-  Map<String, NativeRule> REGISTRY = Map.of(SliceTiling.NAME, new SliceTiling());
+  Map<String, NativeRule> REGISTRY =
+      Map.of(SliceTiling.NAME, new SliceTiling(), RangeTiling.NAME, new RangeTiling());
 }

@@ -2,6 +2,7 @@ package dev.entangle.rules;
 
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
+import dev.entangle.ops.Op;
 import dev.entangle.ops.ShapeException;
 import dev.entangle.ops.TypeInfo;
 import java.util.ArrayList;
@@ -90,6 +91,10 @@ final class RuleApplier {
         }
         kids.add(x);
       }
+    }
+    Op core = Op.of(op);
+    if (kids.size() == 1 && core != null && core.isIdentityOfOne()) {
+      return kids.get(0);
     }
     ENode node = new ENode(op, attrs, kids.stream().mapToInt(Integer::intValue).toArray());
     if (lookupOnly) {

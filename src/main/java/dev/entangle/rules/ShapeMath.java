@@ -1,6 +1,9 @@
 package dev.entangle.rules;
 
-/** Shape arithmetic behind the rule functions {@code reshape-dim}, {@code broadcast-dim} and friends. */
+import java.util.ArrayList;
+import java.util.List;
+
+/** Shape arithmetic behind the rule functions. */
 final class ShapeMath {
   private ShapeMath() {}
 
@@ -84,5 +87,99 @@ final class ShapeMath {
       r[i] = p[(int) q[i]];
     }
     return r;
+  }
+
+  /** Element i of the result is {@code l[p[i]]}. */
+  static long[] permuteList(long[] l, long[] p) {
+    if (l.length != p.length) {
+      throw NoMatch.INSTANCE;
+    }
+    long[] out = new long[p.length];
+    for (int i = 0; i < p.length; i++) {
+      if (p[i] < 0 || p[i] >= l.length) {
+        throw NoMatch.INSTANCE;
+      }
+      out[i] = l[(int) p[i]];
+    }
+    return out;
+  }
+
+  /**
+   * Splits a reshape {@code in -> out} into aligned runs of dims with equal products, e.g. [4, 6,
+   * 5] -> [24, 5] gives runs ([0,2) -> [0,1)) and ([2,3) -> [1,2)). Size-1 dims join the run
+   * before them. Returns pairs {inStart, inEnd, outStart, outEnd}.
+   */
+  static List<long[]> runs(long[] in, long[] out) {
+    List<long[]> runs = new ArrayList<>();
+    int i = 0;
+    int j = 0;
+    while (i < in.length || j < out.length) {
+      int a = i;
+      int c = j;
+      long pi = 1;
+      long po = 1;
+      if (i < in.length) {
+        pi *= in[i++];
+      }
+      if (j < out.length) {
+        po *= out[j++];
+      }
+      while (pi != po) {
+        if (pi < po && i < in.length) {
+          pi *= in[i++];
+        } else if (po < pi && j < out.length) {
+          po *= out[j++];
+        } else {
+          throw NoMatch.INSTANCE;
+        }
+      }
+      while (i < in.length && in[i] == 1 && (j >= out.length || out[j] != 1)) {
+        i++;
+      }
+      while (j < out.length && out[j] == 1 && (i >= in.length || in[i] != 1)) {
+        j++;
+      }
+      runs.add(new long[] {a, i, c, j});
+    }
+    return runs;
+  }
+
+  /** See the rule function {@code lift-permute}. */
+  static long[] liftPermute(long[] in, long[] out, long[] p) {
+    if (p.length != out.length) {
+      throw NoMatch.INSTANCE;
+    }
+    List<long[]> runs = runs(in, out);
+    long[] lifted = new long[in.length];
+    int n = 0;
+    int pos = 0;
+    while (pos < p.length) {
+      long[] run = null;
+      for (long[] r : runs) {
+        if (r[2] == p[pos] && r[3] > r[2]) {
+          run = r;
+        }
+      }
+      if (run == null) {
+        throw NoMatch.INSTANCE;
+      }
+      for (long k = run[2]; k < run[3]; k++, pos++) {
+        if (pos >= p.length || p[pos] != k) {
+          throw NoMatch.INSTANCE;
+        }
+      }
+      for (long k = run[0]; k < run[1]; k++) {
+        lifted[n++] = k;
+      }
+    }
+    for (long[] r : runs) {
+      if (r[3] == r[2]) {
+        throw NoMatch.INSTANCE; // a run of input dims that vanishes (all ones): keep it simple
+      }
+    }
+    if (n != in.length) {
+      throw NoMatch.INSTANCE;
+    }
+    return lifted;
   }
 }

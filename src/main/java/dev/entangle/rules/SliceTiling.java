@@ -30,18 +30,16 @@ final class SliceTiling implements NativeRule {
     return "a tensor equals the concat of existing slices that tile one of its dims";
   }
 
-  private record Piece(long start, long end, int cls) {}
-
   @Override
   public List<Consumer<IntBinaryOperator>> search(EGraph<TypeInfo> g) {
-    Map<Long, List<Piece>> groups = new LinkedHashMap<>();
+    Map<Long, List<Tiling.Piece>> groups = new LinkedHashMap<>();
     for (int c : g.classesWithOp(Op.SLICE.id())) {
       for (ENode n : g.nodes(c)) {
         if (n.op() != Op.SLICE.id() || n.attr(3) != 1) {
           continue;
         }
         long key = ((long) g.find(n.child(0)) << 8) | n.attr(0);
-        groups.computeIfAbsent(key, k -> new ArrayList<>()).add(new Piece(n.attr(1), n.attr(2), g.find(c)));
+        groups.computeIfAbsent(key, k -> new ArrayList<>()).add(new Tiling.Piece(n.attr(1), n.attr(2), g.find(c)));
       }
     }
     List<Consumer<IntBinaryOperator>> out = new ArrayList<>();
@@ -52,9 +50,9 @@ final class SliceTiling implements NativeRule {
       int x = (int) (e.getKey() >>> 8);
       int d = (int) (e.getKey() & 0xff);
       long n = g.data(x).shape()[d];
-      List<Piece> chain = new ArrayList<>();
-      if (tile(e.getValue(), 0, n, chain, 0) && chain.size() >= 2) {
-        int[] parts = chain.stream().mapToInt(Piece::cls).toArray();
+      List<Tiling.Piece> chain = Tiling.cover(e.getValue(), 0, n);
+      if (chain != null) {
+        int[] parts = chain.stream().mapToInt(Tiling.Piece::cls).toArray();
         out.add(unions -> {
           int cat = g.add(new ENode(Op.CONCAT.id(), new long[] {d}, parts));
           unions.applyAsInt(x, cat);
@@ -62,25 +60,5 @@ final class SliceTiling implements NativeRule {
       }
     }
     return out;
-  }
-
-  /** A chain of pieces covering [from, n) exactly, found depth-first (pieces are few). */
-  private static boolean tile(List<Piece> pieces, long from, long n, List<Piece> chain, int depth) {
-    if (from == n) {
-      return true;
-    }
-    if (depth > 64) {
-      return false;
-    }
-    for (Piece p : pieces) {
-      if (p.start() == from && p.end() > from && p.end() <= n && !(from == 0 && p.end() == n)) {
-        chain.add(p);
-        if (tile(pieces, p.end(), n, chain, depth + 1)) {
-          return true;
-        }
-        chain.remove(chain.size() - 1);
-      }
-    }
-    return false;
   }
 }

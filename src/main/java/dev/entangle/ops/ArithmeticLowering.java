@@ -202,10 +202,10 @@ final class ArithmeticLowering {
       y = c.tensor(j, "other");
     } else if (ti) {
       x = c.tensor(i, "self");
-      y = c.scalar(c.number(j, "other", null), c.type(x).dtype());
+      y = c.scalar(c.number(j, "other", null), promote && c.outDtype >= 0 ? c.outDtype : c.type(x).dtype());
     } else if (tj) {
       y = c.tensor(j, "other");
-      x = c.scalar(c.number(i, "self", null), c.type(y).dtype());
+      x = c.scalar(c.number(i, "self", null), promote && c.outDtype >= 0 ? c.outDtype : c.type(y).dtype());
     } else {
       throw new LoweringException("neither operand is a tensor");
     }

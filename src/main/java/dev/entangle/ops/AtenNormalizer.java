@@ -30,6 +30,7 @@ public final class AtenNormalizer {
   private final ArithmeticLowering arithmetic = new ArithmeticLowering();
   private final LayoutLowering layout = new LayoutLowering();
   private final ReductionLowering reductions = new ReductionLowering();
+  private final CustomOpLowering custom = new CustomOpLowering();
 
   public AtenNormalizer(OpTable table) {
     this.table = table;
@@ -62,9 +63,32 @@ public final class AtenNormalizer {
       out = reductions.lower(base, c);
     }
     if (out == null) {
+      out = custom.lower(target, c);
+    }
+    if (out == null) {
       out = opaque(c);
     }
     return out;
+  }
+
+  private static final java.util.Set<String> UNINITIALIZED = java.util.Set.of(
+      "aten.empty", "aten.empty_like", "aten.new_empty", "aten.new_empty_strided", "aten.empty_strided");
+
+  /**
+   * Whether a node's value is undefined whatever its inputs: uninitialized memory ({@code empty},
+   * {@code empty_like}, ...) or a dropout mask ({@code native_dropout}'s item 1, given the tuple
+   * node's target).
+   */
+  public static boolean isUndefinedSource(Node n, java.util.function.Function<String, Node> lookup) {
+    if (UNINITIALIZED.contains(baseName(n.target()))) {
+      return true;
+    }
+    if (n.target().equals("getitem") && n.arg(1) instanceof Arg.IntArg i && i.value() == 1
+        && n.arg(0) instanceof Arg.NodeRef r) {
+      Node tuple = lookup.apply(r.name());
+      return tuple != null && baseName(tuple.target()).equals("aten.native_dropout");
+    }
+    return false;
   }
 
   /** {@code aten.add.Tensor} to {@code aten.add}; a target without overload is its own base. */

@@ -129,6 +129,16 @@ public enum Op {
   PICK_RANGE(2, Kind.OTHER),
   /** Whether each integer id lies outside [lo, hi): the mask of a vocabulary shard. attrs: [lo, hi]. */
   OUT_OF_RANGE(1, Kind.OTHER),
+  /**
+   * Rotary position embedding of x[tokens, heads * head_size] by positions and a cos/sin cache,
+   * applied to each head alike. attrs: [head_size, 1 for the GPT-NeoX layout else 0].
+   */
+  ROPE(3, Kind.OTHER),
+  /**
+   * Attention of q[tokens, q_heads, d] over k, v[tokens, kv_heads, d] (grouped when q_heads is a
+   * multiple of kv_heads); each group of heads is independent. Result: q's shape.
+   */
+  ATTENTION(3, Kind.OTHER),
   /** Item i of an opaque operator's tuple result. attrs: [i]. */
   ITEM(1, Kind.OTHER);
 

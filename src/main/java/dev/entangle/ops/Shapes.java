@@ -91,6 +91,21 @@ public final class Shapes {
         yield embedding(c[0], c[1]);
       }
       case OUT_OF_RANGE -> TypeInfo.tensor(c[0].shape(), Dtype.BOOL);
+      case ROPE -> {
+        if (c[0].rank() < 1 || c[0].size(c[0].rank() - 1) % a[0] != 0) {
+          throw new ShapeException("rope with head size " + a[0] + " of " + Arrays.toString(c[0].shape()));
+        }
+        yield TypeInfo.tensor(c[0].shape(), c[0].dtype());
+      }
+      case ATTENTION -> {
+        long[] q = c[0].shape();
+        long[] k = c[1].shape();
+        if (q.length != 3 || k.length != 3 || !Arrays.equals(k, c[2].shape()) || q[0] != k[0] || q[2] != k[2]
+            || k[1] == 0 || q[1] % k[1] != 0) {
+          throw new ShapeException("attention of q " + Arrays.toString(q) + " over k, v " + Arrays.toString(k));
+        }
+        yield TypeInfo.tensor(q, c[0].dtype());
+      }
       case INDEX2 -> {
         if (c[0].rank() != 2 || !Arrays.equals(c[1].shape(), c[2].shape())) {
           throw new ShapeException("index of a " + c[0].rank() + "-d tensor by indices of shapes "

@@ -25,6 +25,19 @@ final class Context {
   final Map<String, List<GdExpr>> relation = new HashMap<>();
   /** G_s values whose operator found no clean expression; consumers use their terms instead. */
   final java.util.Set<String> deferred = new java.util.HashSet<>();
+  /** G_d values that R relates to some G_s value: a G_d computation over them is worth a look. */
+  final java.util.BitSet related = new java.util.BitSet();
+
+  /** Records R(name) and the G_d values it uses. */
+  void relate(String name, List<GdExpr> exprs) {
+    relation.put(name, exprs);
+    java.util.Set<Integer> leaves = new java.util.HashSet<>();
+    for (GdExpr e : exprs) {
+      e.leaves(leaves);
+    }
+    leaves.forEach(related::set);
+  }
+
   /** G_d equalities from the relation file, as groups of terms. */
   final List<List<GdExpr>> equalities;
   final int[] fired;

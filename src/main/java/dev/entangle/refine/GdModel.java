@@ -35,6 +35,7 @@ final class GdModel {
   int[][] deps;
   int[][] users;
   boolean[] constant;
+  boolean[] undefined;
   boolean[] output;
   int operators;
 
@@ -58,6 +59,7 @@ final class GdModel {
     int n = values.size();
     deps = new int[n][];
     constant = new boolean[n];
+    undefined = new boolean[n];
     output = new boolean[n];
     List<List<Integer>> us = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -74,6 +76,22 @@ final class GdModel {
         }
       }
       constant[v.id()] = c && !isLeaf(v.node());
+      if (!constant[v.id()] && v.node().op() == NodeOp.CALL_FUNCTION) {
+        // undefined values (uninitialized buffers, dropout masks, views of them) are inlined too:
+        // their contents never matter, so they never wait on anything
+        boolean undefined = dev.entangle.ops.AtenNormalizer.isUndefinedSource(v.node(), graph(v.rank())::node);
+        if (!undefined && d.length > 0) {
+          boolean some = false;
+          boolean all = true;
+          for (int x : d) {
+            some |= this.undefined[x];
+            all &= this.undefined[x] || constant[x];
+          }
+          undefined = some && all;
+        }
+        this.undefined[v.id()] = undefined;
+        constant[v.id()] = undefined;
+      }
       for (int x : d) {
         us.get(x).add(v.id());
       }

@@ -24,6 +24,8 @@ final class GsModel {
   final List<Node> operators = new ArrayList<>();
   final Map<String, List<Node>> outputsOf = new HashMap<>();
   final Set<String> constant = new HashSet<>();
+  /** Values with no defined contents: uninitialized buffers, dropout masks, and views of them. */
+  final Set<String> undefined = new HashSet<>();
 
   GsModel(Graph gs, Set<String> related, List<String> required) {
     this.gs = gs;
@@ -34,6 +36,8 @@ final class GsModel {
       }
       if (isConstant(n)) {
         constant.add(n.name());
+      } else if (isUndefined(n)) {
+        undefined.add(n.name());
       }
     }
     Set<String> needed = new HashSet<>();
@@ -41,7 +45,7 @@ final class GsModel {
     while (!work.isEmpty()) {
       String name = work.pop();
       Node n = gs.node(name);
-      if (n == null || !needed.add(name) || related.contains(name) || constant.contains(name)) {
+      if (n == null || !needed.add(name) || related.contains(name) || inlined(name)) {
         continue;
       }
       if (n.op() == NodeOp.CALL_FUNCTION) {
@@ -54,7 +58,7 @@ final class GsModel {
     }
     for (Node n : gs.nodes()) {
       if (n.op() == NodeOp.CALL_FUNCTION && !n.target().equals("getitem") && needed.contains(n.name())
-          && !related.contains(n.name()) && !constant.contains(n.name())) {
+          && !related.contains(n.name()) && !inlined(n.name())) {
         operators.add(n);
       }
     }
@@ -66,6 +70,27 @@ final class GsModel {
       return outputsOf.getOrDefault(op.name(), List.of());
     }
     return List.of(op);
+  }
+
+  /** Whether a value is carried as its term rather than related: a constant or an undefined value. */
+  boolean inlined(String name) {
+    return constant.contains(name) || undefined.contains(name);
+  }
+
+  private boolean isUndefined(Node n) {
+    if (n.op() != NodeOp.CALL_FUNCTION) {
+      return false;
+    }
+    if (dev.entangle.ops.AtenNormalizer.isUndefinedSource(n, gs::node)) {
+      return true;
+    }
+    boolean[] some = {false};
+    boolean[] all = {true};
+    forEachRef(n, r -> {
+      some[0] |= undefined.contains(r);
+      all[0] &= undefined.contains(r) || constant.contains(r);
+    });
+    return some[0] && all[0];
   }
 
   private boolean isConstant(Node n) {

@@ -50,7 +50,8 @@ final class OperatorCheck {
       List<String> explored,
       Map<String, String> hints,
       List<Expect> violated,
-      int nodes) {
+      int nodes,
+      Set<Integer> cleanLeaves) {
     boolean mapped(List<Node> outputs) {
       for (Node o : outputs) {
         if (!undefined.contains(o.name()) && found.getOrDefault(o.name(), List.of()).isEmpty()) {
@@ -105,7 +106,8 @@ final class OperatorCheck {
       String same = CollectiveLowering.singleRankInput(op);
       outs = same != null ? in.of(same) : ctx.normalizer.lower(op, in, rb);
     } catch (MissingRelation m) {
-      return new Outcome(Set.of(), Map.of(), Map.of(), false, m.name, List.of(), Map.of(), List.of(), g.nodeCount());
+      return new Outcome(Set.of(), Map.of(), Map.of(), false, m.name, List.of(), Map.of(), List.of(), g.nodeCount(),
+          Set.of());
     }
     Map<String, Integer> outClass = new HashMap<>();
     List<Integer> termClasses = new ArrayList<>(rb.handles);
@@ -158,7 +160,12 @@ final class OperatorCheck {
         }
       }
     }
-    return new Outcome(undefined, found, overOutputs, limited, null, exploredLabels, hints, violated, g.nodeCount());
+    Set<Integer> cleanLeaves = new HashSet<>();
+    for (Node o : outputs) {
+      cleanLeaves(outClass.get(o.name()), cleanLeaves);
+    }
+    return new Outcome(undefined, found, overOutputs, limited, null, exploredLabels, hints, violated, g.nodeCount(),
+        cleanLeaves);
   }
 
   private static long getitemIndex(Node getitem) {
@@ -198,7 +205,7 @@ final class OperatorCheck {
         return new int[] {c};
       }
       Node n = ctx.gs.gs.node(name);
-      if (ctx.gs.constant.contains(name) && n != null) {
+      if (ctx.gs.inlined(name) && n != null) {
         return new int[] {constant(n)};
       }
       int cls = -1;
@@ -210,9 +217,15 @@ final class OperatorCheck {
         cls = cls < 0 ? x : unionNow(cls, x);
       }
       boolean deferred = ctx.deferred.contains(name);
-      if (n != null && (deferred || (depth > 0 && isComputed(n)))) {
-        int p = produce(n, deferred ? depth : depth - 1);
+      if (n != null && deferred) {
+        int p = produce(n, depth);
         cls = cls < 0 ? p : unionNow(cls, p);
+      } else if (n != null && depth > 0 && isComputed(n) && cls >= 0) {
+        try {
+          cls = unionNow(cls, produce(n, depth - 1));
+        } catch (MissingRelation | dev.entangle.ops.LoweringException e) {
+          // context is optional: without its inputs' relations the producer is left out
+        }
       }
       if (cls < 0) {
         throw new MissingRelation(name);
@@ -256,7 +269,7 @@ final class OperatorCheck {
   }
 
   private boolean isComputed(Node n) {
-    return n.op() == dev.entangle.graph.NodeOp.CALL_FUNCTION && !ctx.gs.constant.contains(n.name());
+    return n.op() == dev.entangle.graph.NodeOp.CALL_FUNCTION && !ctx.gs.inlined(n.name());
   }
 
   private int unionNow(int a, int c) {
@@ -341,7 +354,8 @@ final class OperatorCheck {
   }
 
   /**
-   * Adds every unexplored G_d value whose dependencies are all related, constant, or themselves
+   * Adds every unexplored G_d value (a user of T_rel or of what was brought in) whose dependencies
+   * are all in T_rel, constant, related by R to some G_s value, or themselves
    * brought in at most {@link #MAX_DEPTH} steps away from related values (Listing 2's
    * "expressible using T_rel", bounded): a chain G_d computes from related tensors alone, such as
    * a vocabulary shard's mask, shift and lookup, is brought in whole, so lemmas can recognize it.
@@ -390,11 +404,34 @@ final class OperatorCheck {
 
   /** How many steps a value is from T_rel: 0 related or constant, -1 neither related nor brought in. */
   private int depthOf(int d) {
-    if (trel.contains(d) || ctx.gd.constant[d]) {
+    if (trel.contains(d) || ctx.gd.constant[d] || ctx.related.get(d)) {
       return 0;
     }
     Integer x = depths.get(d);
     return x == null ? -1 : x;
+  }
+
+  /** The G_d values reachable from a class through clean nodes: each equals a clean part of it. */
+  private void cleanLeaves(int root, Set<Integer> out) {
+    BitSet seen = new BitSet();
+    ArrayList<Integer> stack = new ArrayList<>();
+    stack.add(g.find(root));
+    while (!stack.isEmpty()) {
+      int c = stack.remove(stack.size() - 1);
+      if (seen.get(c)) {
+        continue;
+      }
+      seen.set(c);
+      for (ENode n : g.nodes(c)) {
+        if (n.op() == Op.TENSOR.id()) {
+          out.add((int) n.attr(0));
+        } else if (CleanCost.isClean(n)) {
+          for (int i = 0; i < n.arity(); i++) {
+            stack.add(g.find(n.child(i)));
+          }
+        }
+      }
+    }
   }
 
   /** Adds the relation file's G_d equalities once all their tensors are related. */

@@ -116,7 +116,7 @@ public final class RefinementChecker {
     GsModel gsm = new GsModel(gs, inputRelation.keySet(), new ArrayList<>(wanted));
     Saturation saturation = new Saturation(rules);
     Context ctx = new Context(gsm, gdm, table, shapes, saturation, terms, options, deadline, equalities);
-    ctx.relation.putAll(inputRelation);
+    inputRelation.forEach(ctx::relate);
     return new Run(ctx, required, expects, progress, start).go();
   }
 
@@ -162,6 +162,7 @@ public final class RefinementChecker {
 
     CheckResult go() {
       List<Node> ops = ctx.gs.operators;
+      undefined.addAll(ctx.gs.undefined);
       Set<String> requiredSet = new LinkedHashSet<>(required);
       for (int i = 0; i < ops.size(); i++) {
         Node op = ops.get(i);
@@ -185,17 +186,17 @@ public final class RefinementChecker {
           continue;
         }
         for (Node o : outs) {
-          ctx.relation.put(o.name(), out.found().get(o.name()));
+          ctx.relate(o.name(), out.found().get(o.name()));
         }
         overOutputs.putAll(out.overOutputs());
+        out.cleanLeaves().forEach(ctx.related::set);
         undefined.addAll(out.undefined());
         if (!out.violated().isEmpty() && violated.isEmpty()) {
           violated.addAll(out.violated());
           violatedAt = op;
         }
         progress.operatorDone(i, ops.size(), op.name(), op.target() + ": " + out.nodes() + " e-nodes, "
-            + out.explored().size() + " G_d values explored; " + outs.get(0).name() + " = "
-            + print(out.found().get(outs.get(0).name()).get(0)));
+            + out.explored().size() + " G_d values explored" + firstMapping(outs, out));
       }
       // required outputs that are inputs or cut points map through their given relation
       for (String o : required) {
@@ -291,6 +292,16 @@ public final class RefinementChecker {
       }
       return " The operators after it that use its result could not be mapped either, up to " + last.name()
           + " (" + last.target() + ").";
+    }
+
+    private String firstMapping(List<Node> outs, OperatorCheck.Outcome out) {
+      for (Node o : outs) {
+        List<GdExpr> found = out.found().getOrDefault(o.name(), List.of());
+        if (!found.isEmpty()) {
+          return "; " + o.name() + " = " + print(found.get(0));
+        }
+      }
+      return "";
     }
 
     private Node producer(Node n) {

@@ -1,0 +1,98 @@
+package dev.entangle.cli;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.entangle.graph.Arg;
+import dev.entangle.graph.Graph;
+import dev.entangle.graph.Node;
+import dev.entangle.graph.NodeOp;
+import dev.entangle.relation.Expr;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Reading {@code --json} reports, and facts about graphs and expressions the tests compare with. */
+public final class Reports {
+  private Reports() {}
+
+  /** The JSON file a run wrote. */
+  public static JsonNode read(Path file) {
+    assertTrue(Files.isRegularFile(file), "no report at " + file);
+    try {
+      return ExampleCase.JSON.readTree(file.toFile());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The names of the nodes a graph outputs, in order. */
+  public static List<String> outputNames(Graph g) {
+    List<String> names = new ArrayList<>();
+    nodeRefs(g.outputs(), names);
+    return names;
+  }
+
+  /** The distinct nodes an operator reads, through its positional and keyword arguments. */
+  public static Set<String> inputsOf(Node n) {
+    List<String> names = new ArrayList<>();
+    nodeRefs(n.args(), names);
+    nodeRefs(n.kwargs().values(), names);
+    return new LinkedHashSet<>(names);
+  }
+
+  private static void nodeRefs(Collection<Arg> args, List<String> out) {
+    for (Arg a : args) {
+      if (a instanceof Arg.NodeRef r) {
+        out.add(r.name());
+      } else if (a instanceof Arg.ListArg l) {
+        nodeRefs(l.items(), out);
+      }
+    }
+  }
+
+  /** Graph operators: call_function nodes, with or without the {@code getitem}s of tuples. */
+  public static long operators(Graph g, boolean withGetitem) {
+    return g.nodes().stream()
+        .filter(n -> n.op() == NodeOp.CALL_FUNCTION)
+        .filter(n -> withGetitem || !n.target().equals("getitem"))
+        .count();
+  }
+
+  /** Every tensor an expression refers to. */
+  public static List<Expr.Tensor> tensors(Expr e) {
+    List<Expr.Tensor> out = new ArrayList<>();
+    collect(e, out);
+    return out;
+  }
+
+  private static void collect(Expr e, List<Expr.Tensor> out) {
+    if (e instanceof Expr.Tensor t) {
+      out.add(t);
+    } else if (e instanceof Expr.Concat c) {
+      c.parts().forEach(p -> collect(p, out));
+    } else if (e instanceof Expr.Reduce r) {
+      r.operands().forEach(p -> collect(p, out));
+    } else if (e instanceof Expr.Slice s) {
+      collect(s.input(), out);
+    } else if (e instanceof Expr.Transpose t) {
+      collect(t.input(), out);
+    } else if (e instanceof Expr.Permute p) {
+      collect(p.input(), out);
+    } else if (e instanceof Expr.Reshape r) {
+      collect(r.input(), out);
+    } else if (e instanceof Expr.Squeeze s) {
+      collect(s.input(), out);
+    } else if (e instanceof Expr.Unsqueeze u) {
+      collect(u.input(), out);
+    } else {
+      throw new AssertionError("unknown expression kind " + e);
+    }
+  }
+}

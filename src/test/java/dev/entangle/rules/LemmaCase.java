@@ -1,0 +1,89 @@
+package dev.entangle.rules;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * One case of a lemma-case file: two terms that the named lemma must prove equal ({@code =>}) or
+ * that the whole library must not prove equal ({@code !=>}).
+ *
+ * <p>A case file ({@code *.cases}) holds one case per line, {@code NAME: LEFT => RIGHT} or {@code
+ * NAME: LEFT !=> RIGHT}, in the term syntax of {@link TermReader}; a line starting with white space
+ * continues the case above; {@code #} starts a comment line.
+ */
+record LemmaCase(String file, int line, String lemma, boolean positive, String left, String right) {
+
+  /** Where the case is written, as {@code file:line}. */
+  String where() {
+    return file + ":" + line;
+  }
+
+  @Override
+  public String toString() {
+    return lemma + ": " + left + (positive ? " => " : " !=> ") + right;
+  }
+
+  /** Every case of every {@code *.cases} file in {@code dir}, files in name order. */
+  static List<LemmaCase> load(Path dir) {
+    List<LemmaCase> out = new ArrayList<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".cases")).sorted().toList()) {
+        out.addAll(parse(f.getFileName().toString(), Files.readString(f, StandardCharsets.UTF_8)));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  /** The cases of one file's text. */
+  static List<LemmaCase> parse(String file, String text) {
+    List<String> joined = new ArrayList<>();
+    List<Integer> lines = new ArrayList<>();
+    String[] raw = text.split("\n", -1);
+    for (int i = 0; i < raw.length; i++) {
+      String l = raw[i];
+      if (l.isBlank() || l.strip().startsWith("#")) {
+        continue;
+      }
+      if (Character.isWhitespace(l.charAt(0))) {
+        if (joined.isEmpty()) {
+          throw new IllegalArgumentException(file + ":" + (i + 1) + ": a continuation line with no case above");
+        }
+        joined.set(joined.size() - 1, joined.get(joined.size() - 1) + " " + l.strip());
+      } else {
+        joined.add(l.strip());
+        lines.add(i + 1);
+      }
+    }
+    List<LemmaCase> out = new ArrayList<>();
+    for (int i = 0; i < joined.size(); i++) {
+      out.add(one(file, lines.get(i), joined.get(i)));
+    }
+    return out;
+  }
+
+  private static LemmaCase one(String file, int line, String s) {
+    int colon = s.indexOf(": ");
+    if (colon <= 0) {
+      throw new IllegalArgumentException(file + ":" + line + ": expected 'lemma-name: LEFT => RIGHT', got: " + s);
+    }
+    String name = s.substring(0, colon).strip();
+    String rest = s.substring(colon + 2);
+    int neg = rest.indexOf(" !=> ");
+    int pos = rest.indexOf(" => ");
+    if ((neg < 0) == (pos < 0) || rest.indexOf(neg < 0 ? " => " : " !=> ", (neg < 0 ? pos : neg) + 1) >= 0) {
+      throw new IllegalArgumentException(file + ":" + line + ": expected exactly one ' => ' or ' !=> ' in: " + s);
+    }
+    boolean positive = pos >= 0;
+    int at = positive ? pos : neg;
+    int len = positive ? 4 : 5;
+    return new LemmaCase(file, line, name, positive, rest.substring(0, at).strip(), rest.substring(at + len).strip());
+  }
+}

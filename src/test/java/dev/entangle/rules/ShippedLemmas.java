@@ -1,0 +1,63 @@
+package dev.entangle.rules;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import dev.entangle.egraph.EGraph;
+import dev.entangle.ops.TypeInfo;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.List;
+
+/** The library in {@code lemmas/}, the cases in {@code lemma-cases/}, and how a case is run. */
+final class ShippedLemmas {
+  static final Lemmas LEMMAS = LemmaLibrary.load(List.of(Path.of("lemmas")));
+  static final List<LemmaCase> CASES = LemmaCase.load(caseDir());
+
+  private ShippedLemmas() {}
+
+  private static Path caseDir() {
+    try {
+      return Path.of(ShippedLemmas.class.getResource("/lemma-cases").toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Limits for one case: generous for terms of a few nodes, small enough to keep the suite fast. */
+  static Saturation.Limits limits(int iterations) {
+    return new Saturation.Limits(iterations, 20_000, System.nanoTime() + 5_000_000_000L, 1_000);
+  }
+
+  /** A case's two sides built into a fresh e-graph. */
+  record Sides(TermReader terms, int left, int right) {
+    EGraph<TypeInfo> graph() {
+      return terms.graph();
+    }
+
+    boolean equal() {
+      return graph().find(left) == graph().find(right);
+    }
+  }
+
+  /**
+   * Builds both sides of a case, checking that the case is meaningful: its sides are distinct
+   * terms of one shape.
+   */
+  static Sides build(LemmaCase c) {
+    TermReader t = new TermReader();
+    int l;
+    int r;
+    try {
+      l = t.add(c.left());
+      r = t.add(c.right());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(c.where() + ": " + e.getMessage(), e);
+    }
+    assertNotEquals(l, r, c.where() + ": both sides are the same term");
+    assertArrayEquals(
+        t.graph().data(l).shape(), t.graph().data(r).shape(),
+        c.where() + ": the sides have different shapes, " + t.graph().data(l) + " and " + t.graph().data(r));
+    return new Sides(t, l, r);
+  }
+}

@@ -37,6 +37,7 @@ final class RuleCompiler {
   // per-rule state
   private final Map<String, Integer> slots = new LinkedHashMap<>();
   private final List<Kind> kinds = new ArrayList<>();
+  private final java.util.Map<Integer, int[]> opFamilies = new java.util.HashMap<>();
   private boolean failed;
 
   RuleCompiler(SExprReader reader, String file, Map<String, int[]> opSets, Map<String, String> ruleNames) {
@@ -128,6 +129,7 @@ final class RuleCompiler {
   private void compileOne(String name, SExpr at, SExpr lhsExpr, SExpr rhsExpr, List<SExpr> opts, String doc) {
     slots.clear();
     kinds.clear();
+    opFamilies.clear();
     failed = false;
     String prev = ruleNames.putIfAbsent(name, file + ":" + at.line());
     if (prev != null) {
@@ -172,7 +174,9 @@ final class RuleCompiler {
               continue;
             }
             letExprs.add(e);
-            letSlots.add(declare(v.varName(), Kind.ATTR));
+            boolean list = e instanceof Calc.Fn fn && Functions.SIGS.get(fn.name()).list()
+                || e instanceof Calc.Ref ref && kinds.get(ref.slot()) == Kind.ATTR_LIST;
+            letSlots.add(declare(v.varName(), list ? Kind.ATTR_LIST : Kind.ATTR));
           }
         }
         case ":if-exists" -> ifExists = true;
@@ -244,7 +248,13 @@ final class RuleCompiler {
         return null;
       }
       choices = opSets.get(parts[1]);
-      opSlot = declare(parts[0], Kind.OP);
+      Integer existing = slots.get(parts[0]);
+      if (existing != null && kinds.get(existing) != Kind.OP) {
+        err(head, "?" + parts[0] + " is used both as an operator and as something else");
+        return null;
+      }
+      opSlot = existing != null ? existing : declare(parts[0], Kind.OP);
+      opFamilies.putIfAbsent(opSlot, choices);
     } else {
       Op o = Op.bySymbol(head.text());
       if (o == null) {
@@ -387,6 +397,16 @@ final class RuleCompiler {
     if (op >= 0) {
       checkArity(Op.of(op), kids.size(), hasList, l);
     }
+    if (opSlot >= 0 && !hasList) {
+      for (int id : opFamilies.getOrDefault(opSlot, new int[0])) {
+        Op member = Op.of(id);
+        if (member != null && member.arity >= 0 && member.arity != kids.size()) {
+          err(l, "?" + head.varName() + " can be " + member.symbol() + ", which takes " + member.arity
+              + " operand" + (member.arity == 1 ? "" : "s") + ", not " + kids.size());
+          break;
+        }
+      }
+    }
     Template node = new Template.Node(op, opSlot, attrs, children);
     if (map) {
       List<Integer> lists = new ArrayList<>();
@@ -474,6 +494,10 @@ final class RuleCompiler {
       Calc[] args = new Calc[n];
       for (int i = 0; i < n; i++) {
         args[i] = calc(l.items().get(i + 1));
+      }
+      if ((f.text().equals("count") || f.text().equals("head") || f.text().equals("sum-size") || f.text().equals("offset"))
+          && n > 0 && !(args[0] instanceof Calc.Ref r && kinds.get(r.slot()) == Kind.CLASS_LIST)) {
+        err(l.items().get(1), f.text() + " takes a list variable such as ?xs as its first argument");
       }
       return new Calc.Fn(f.text(), args, f.line(), f.col());
     }

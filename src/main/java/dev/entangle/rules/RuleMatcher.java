@@ -67,10 +67,17 @@ final class RuleMatcher {
         continue;
       }
       if (pn.opSlot() >= 0) {
-        if (b1 == b) {
-          b1 = b.clone();
+        Object bound = b1[pn.opSlot()];
+        if (bound instanceof OpBinding ob) {
+          if (ob.op() != n.op() || !java.util.Arrays.equals(ob.attrs(), n.attrs())) {
+            continue;
+          }
+        } else {
+          if (b1 == b) {
+            b1 = b.clone();
+          }
+          b1[pn.opSlot()] = new OpBinding(n.op(), n.attrs());
         }
-        b1[pn.opSlot()] = new OpBinding(n.op(), n.attrs());
       }
       matchChildren(pn.children(), 0, n, 0, b1, k);
     }

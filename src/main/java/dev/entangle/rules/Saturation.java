@@ -39,6 +39,30 @@ public final class Saturation {
     return names;
   }
 
+  /** Finds every match of every rule, uncapped, and applies them; returns whether anything changed. */
+  private boolean applyAll(RuleMatcher matcher, RuleApplier applier, EGraph<TypeInfo> g, int[] fired) {
+    List<Object[]> found = new ArrayList<>();
+    List<int[]> where = new ArrayList<>();
+    for (int r = 0; r < rules.size(); r++) {
+      final int ri = r;
+      matcher.search(rules.get(r), (cls, b) -> {
+        found.add(b);
+        where.add(new int[] {ri, cls});
+      });
+    }
+    boolean changed = false;
+    for (int i = 0; i < found.size(); i++) {
+      int rhs = applier.apply(rules.get(where.get(i)[0]), found.get(i));
+      int cls = where.get(i)[1];
+      if (rhs >= 0 && g.find(rhs) != g.find(cls)) {
+        g.union(cls, rhs);
+        fired[where.get(i)[0]]++;
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
   /**
    * Saturates {@code g}. {@code goal} is asked after every iteration; when it answers true the run
    * stops with {@link StopReason#GOAL_REACHED}.
@@ -47,6 +71,7 @@ public final class Saturation {
     RuleMatcher matcher = new RuleMatcher(g);
     RuleApplier applier = new RuleApplier(g);
     int[] fired = new int[names.size()];
+    int[] skip = new int[rules.size()];
     g.rebuild();
     int iter = 0;
     while (true) {
@@ -67,16 +92,20 @@ public final class Saturation {
         final int ri = r;
         int[] count = {0};
         Rule rule = rules.get(r);
+        int from = skip[r];
         matcher.search(
             rule,
             (cls, b) -> {
-              if (count[0] < limits.matchesPerRule()) {
+              int k = count[0]++;
+              if (k >= from && k < from + limits.matchesPerRule()) {
                 found.add(b);
                 where.add(new int[] {ri, cls});
               }
-              count[0]++;
             });
-        capped |= count[0] > limits.matchesPerRule();
+        // past the cap, the next iteration takes the next matches (no match is starved)
+        boolean over = count[0] > from + limits.matchesPerRule();
+        skip[r] = over ? from + limits.matchesPerRule() : 0;
+        capped |= over || from > 0;
       }
       List<List<java.util.function.Consumer<java.util.function.IntBinaryOperator>>> nativeFound = new ArrayList<>();
       for (NativeRule n : natives) {
@@ -116,7 +145,17 @@ public final class Saturation {
         }
       }
       g.rebuild();
-      if (!changed && g.nodeCount() == before && !capped) {
+      if (!changed && g.nodeCount() == before && capped) {
+        // nothing changed, but some matches were held back: apply them all once before
+        // calling the e-graph saturated
+        changed = applyAll(matcher, applier, g, fired);
+        g.rebuild();
+        java.util.Arrays.fill(skip, 0);
+        if (g.nodeCount() > limits.nodes()) {
+          return new Report(StopReason.NODE_LIMIT, iter, fired);
+        }
+      }
+      if (!changed && g.nodeCount() == before) {
         return new Report(goal.getAsBoolean() ? StopReason.GOAL_REACHED : StopReason.SATURATED, iter, fired);
       }
     }

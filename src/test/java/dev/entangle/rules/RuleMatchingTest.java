@@ -186,7 +186,6 @@ class RuleMatchingTest {
    * ("?f is already bound"). Actual: ArrayIndexOutOfBoundsException from RuleMatcher.
    */
   @Test
-  @Disabled("rule language: a repeated operator variable crashes the matcher")
   void aRepeatedOperatorVariableBindsOneOperator() {
     RuleFixture g = new RuleFixture("(ops un neg exp)\n(rule same-op (add (?f:un ?x) (?f:un ?y)) (?f (add ?x ?y)))");
     int mixed = g.add("(add (exp a:f32[2]) (neg b:f32[2]))");

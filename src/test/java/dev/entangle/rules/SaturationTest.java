@@ -97,7 +97,6 @@ class SaturationTest {
    * {@code (neg a)} is ever rewritten and the run stops at ITERATION_LIMIT.
    */
   @Test
-  @org.junit.jupiter.api.Disabled("saturation: matches past matchesPerRule are starved forever")
   void matchesPastTheCapAreAppliedInLaterIterations() {
     RuleFixture f = new RuleFixture("(rule neg-relu (neg ?x) (relu ?x))");
     int na = f.add("(neg a:f32[2])");

@@ -78,7 +78,6 @@ class ShippedLemmasTest {
    * {@code :when (< ?d (- (rank ?x) ?k))}.
    */
   @Test
-  @Disabled("lemma bug: slice-last-dims slices a dim the operator normalizes over")
   void sliceLastDimsDoesNotSliceANormalizedDim() {
     List<LemmaCase> cases = LemmaCase.parse("slice-last-dims.bug", String.join("\n",
         "slice-last-dims: (slice[1 0 2 1] (ln_normalize[1 1e-05] x:f32[3,4])) !=> (ln_normalize[1 1e-05] (slice[1 0 2 1] x))",

@@ -67,6 +67,17 @@ final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (timeout <= 0 || nodeLimit <= 0) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+          "--timeout and --node-limit must be positive (got " + timeout + " and " + nodeLimit + ")");
+    }
+    for (Path p : new Path[] {json, writeRelation}) {
+      Path parent = p == null ? null : p.toAbsolutePath().getParent();
+      if (parent != null && !java.nio.file.Files.isDirectory(parent)) {
+        throw new dev.entangle.util.InputException("cannot write " + p + ": the folder " + parent
+            + " does not exist; create it or choose another path.");
+      }
+    }
     Graph g = GraphJson.readGraph(gs);
     DistributedGraph d = GraphJson.readDistributed(gd);
     RelationFile r = RelationReader.read(rel, d.worldSize());

@@ -91,6 +91,40 @@ public record Collective(
     }
   }
 
+  /**
+   * The shape this collective's result must have, from its input's shape and the group size its
+   * arguments state (all_gather and reduce_scatter carry it); null when it cannot be told here.
+   */
+  public long[] resultShape(long[] in) {
+    long[] out = in.clone();
+    switch (kind) {
+      case ALL_GATHER, REDUCE_SCATTER -> {
+        Arg g = arg(node, kind == Kind.ALL_GATHER ? 1 : 2, "group_size");
+        if (!(g instanceof Arg.IntArg size) || size.value() <= 0 || out.length == 0) {
+          return null;
+        }
+        if (kind == Kind.ALL_GATHER) {
+          out[0] *= size.value();
+        } else if (out[0] % size.value() == 0) {
+          out[0] /= size.value();
+        } else {
+          return null;
+        }
+      }
+      case ALL_TO_ALL -> {
+        if (out.length == 0) {
+          return null;
+        }
+        if (!outputSplits.isEmpty()) {
+          out[0] = outputSplits.stream().mapToLong(Long::longValue).sum();
+        }
+      }
+      default -> {
+      }
+    }
+    return out;
+  }
+
   private static Arg arg(Node n, int i, String key) {
     Arg a = n.arg(i);
     return a != null ? a : n.kwarg(key);

@@ -93,6 +93,9 @@ public final class CollectiveGroups {
           ms.add(lists.get(r).get(i));
         }
         check(gd, group, ms);
+        for (Collective c : ms) {
+          checkResult(gd, c, ms.size());
+        }
         Instance inst = new Instance(members, List.copyOf(ms));
         for (Collective c : ms) {
           out.byNode.put(c.rank() + "/" + c.node().name(), inst);
@@ -121,6 +124,40 @@ public final class CollectiveGroups {
             + "' (same position in node order) but their " + problem
             + "; every member rank must issue the same collectives in the same order.");
       }
+    }
+  }
+
+  /** The result shape a member's node records must be what its collective computes. */
+  private static void checkResult(DistributedGraph gd, Collective c, int n) {
+    TensorType in = inputType(gd, c);
+    TensorType out = c.node().type();
+    if (in == null || out == null || !in.isConcrete() || !out.isConcrete()) {
+      return;
+    }
+    long[] s = in.sizes();
+    long[] want = s.clone();
+    switch (c.kind()) {
+      case ALL_GATHER -> want[0] = s[0] * n;
+      case REDUCE_SCATTER -> {
+        if (s[0] % n != 0) {
+          throw new InputException(gd.source() + ": rank " + c.rank() + ", node '" + c.node().name()
+              + "': reduce_scatter_tensor of " + s[0] + " rows over " + n + " ranks does not divide evenly.");
+        }
+        want[0] = s[0] / n;
+      }
+      case ALL_TO_ALL -> {
+        if (!c.outputSplits().isEmpty()) {
+          want[0] = c.outputSplits().stream().mapToLong(Long::longValue).sum();
+        }
+      }
+      default -> {
+      }
+    }
+    if (!java.util.Arrays.equals(want, out.sizes())) {
+      throw new InputException(gd.source() + ": rank " + c.rank() + ", node '" + c.node().name() + "' ("
+          + c.node().target() + ") records shape " + java.util.Arrays.toString(out.sizes()) + " but over "
+          + n + " rank(s) it computes " + java.util.Arrays.toString(want) + " from its input of shape "
+          + java.util.Arrays.toString(s) + "; check the node in the graph file.");
     }
   }
 

@@ -38,15 +38,18 @@ public final class RefinementChecker {
       CheckOptions options, ProgressListener progress) {
     long start = System.nanoTime();
     long deadline = start + options.timeout().toNanos();
-    CollectiveGroups collectives = CollectiveGroups.of(gd);
     OpTable table = new OpTable();
+    AtenNormalizer normalizer = new AtenNormalizer(table);
+    Shapes plainShapes = new Shapes(table, id -> {
+      throw new IllegalStateException("no G_d tensors while checking shapes");
+    });
+    ShapeCheck.check(gs, gs.source(), -1, normalizer, plainShapes);
+    for (int r = 0; r < gd.worldSize(); r++) {
+      ShapeCheck.check(gd.rank(r), gd.source(), r, normalizer, plainShapes);
+    }
+    CollectiveGroups collectives = CollectiveGroups.of(gd);
     GdModel gdm = new GdModel(gd, collectives);
     Shapes shapes = new Shapes(table, id -> gdm.types.get((int) id));
-    AtenNormalizer normalizer = new AtenNormalizer(table);
-    ShapeCheck.check(gs, gs.source(), -1, normalizer, shapes, null);
-    for (int r = 0; r < gd.worldSize(); r++) {
-      ShapeCheck.check(gd.rank(r), gd.source(), r, normalizer, shapes, collectives);
-    }
     RelationTerms terms = new RelationTerms(gdm, shapes);
 
     Map<String, List<GdExpr>> inputRelation = new LinkedHashMap<>();

@@ -1,7 +1,6 @@
 package dev.entangle.refine;
 
 import dev.entangle.collectives.Collective;
-import dev.entangle.collectives.CollectiveGroups;
 import dev.entangle.collectives.CollectiveLowering;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.Node;
@@ -28,10 +27,8 @@ final class ShapeCheck {
 
   /**
    * @param rank the G_d rank, or -1 for G_s
-   * @param collectives G_d's collectives (null for G_s)
    */
-  static void check(Graph graph, String file, int rank, AtenNormalizer normalizer, Shapes shapes,
-      CollectiveGroups collectives) {
+  static void check(Graph graph, String file, int rank, AtenNormalizer normalizer, Shapes shapes) {
     TypeTable table = new TypeTable(shapes);
     Map<String, int[]> handles = new HashMap<>();
     String where = rank < 0 ? file : file + " (rank " + rank + ")";
@@ -51,11 +48,30 @@ final class ShapeCheck {
           handles.put(n.name(), new int[] {table.input(AtenNormalizer.typeOf(n.type(), n))});
           continue;
         }
-        if (collectives != null && (Collective.isWait(n) || collectives.of(rank, n.name()) != null)) {
-          handles.put(n.name(), new int[] {table.input(AtenNormalizer.declaredType(n))});
+        if (rank >= 0 && Collective.isWait(n)) {
+          int[] in = handles.get(((dev.entangle.graph.Arg.NodeRef) n.arg(0)).name());
+          compare(n, in, table);
+          handles.put(n.name(), in);
           continue;
         }
-        String same = collectives == null ? CollectiveLowering.singleRankInput(n) : null;
+        if (rank >= 0 && Collective.isCollectiveTarget(n.target())) {
+          Collective c;
+          try {
+            c = Collective.read(n, rank);
+          } catch (IllegalArgumentException e) {
+            throw new LoweringException(e.getMessage());
+          }
+          TypeInfo declared = AtenNormalizer.declaredType(n);
+          int[] in = handles.get(c.input());
+          long[] want = in == null ? null : c.resultShape(table.type(in[0]).shape());
+          if (want != null && !java.util.Arrays.equals(want, declared.shape())) {
+            throw new ShapeException("has shape " + java.util.Arrays.toString(want) + " by its arguments, but the "
+                + "graph records " + java.util.Arrays.toString(declared.shape()));
+          }
+          handles.put(n.name(), new int[] {table.input(declared)});
+          continue;
+        }
+        String same = rank < 0 ? CollectiveLowering.singleRankInput(n) : null;
         if (same != null) {
           int[] in = handles.get(same);
           compare(n, in, table);

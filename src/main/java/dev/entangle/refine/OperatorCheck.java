@@ -118,6 +118,10 @@ final class OperatorCheck {
       termClasses.add(h);
     }
     Map<Expect, Integer> expectClass = new HashMap<>();
+    Outcome same = identity(outputs, outClass, expects, required);
+    if (same != null) {
+      return same;
+    }
     for (Expect e : expects) {
       expectClass.put(e, e.gd().add(b));
     }
@@ -168,12 +172,37 @@ final class OperatorCheck {
         cleanLeaves);
   }
 
+  /**
+   * The fast path for an operator that is the identity on one of its inputs (clone, detach, a copy,
+   * a collective in G_s): its output is that input, so R relates it to the same expressions and no
+   * e-graph work is needed. Not taken when the output is required or has an expectation, which need
+   * the full check.
+   */
+  private Outcome identity(List<Node> outputs, Map<String, Integer> outClass, List<Expect> expects,
+      boolean required) {
+    if (required || !expects.isEmpty() || outputs.size() != 1) {
+      return null;
+    }
+    g.rebuild();
+    int out = g.find(outClass.get(outputs.get(0).name()));
+    for (var in : inputClasses.entrySet()) {
+      List<GdExpr> rel = ctx.relation.get(in.getKey());
+      if (g.find(in.getValue()) == out && rel != null && !rel.isEmpty()) {
+        Set<Integer> leaves = new HashSet<>();
+        rel.forEach(e -> e.leaves(leaves));
+        return new Outcome(Set.of(), Map.of(outputs.get(0).name(), rel), Map.of(), false, null, List.of(), Map.of(),
+            List.of(), g.nodeCount(), leaves);
+      }
+    }
+    return null;
+  }
+
   private static long getitemIndex(Node getitem) {
     return ((dev.entangle.graph.Arg.IntArg) getitem.arg(1)).value();
   }
 
   /** How many producers above v's inputs its e-graph includes (context for lemmas). */
-  static final int CONTEXT_DEPTH = 2;
+  static final int CONTEXT_DEPTH = 1;
 
   private final Map<String, int[]> produced = new HashMap<>();
 

@@ -176,7 +176,9 @@ public final class RefinementChecker {
           ex.addAll(expects.getOrDefault(o.name(), List.of()));
           req |= requiredSet.contains(o.name());
         }
+        long opStart = System.nanoTime();
         OperatorCheck.Outcome out = new OperatorCheck(ctx, op).run(outs, ex, req);
+        String took = String.format(" (%.0f ms)", (System.nanoTime() - opStart) / 1e6);
         if (!out.mapped(outs)) {
           progress.operatorDone(i, ops.size(), op.name(), op.target() + ": no clean expression found");
           if (out.limited() || out.missingInput() != null || !defer(op, outs, out)) {
@@ -199,7 +201,7 @@ public final class RefinementChecker {
           violatedAt = op;
         }
         progress.operatorDone(i, ops.size(), op.name(), op.target() + ": " + out.nodes() + " e-nodes, "
-            + out.explored().size() + " G_d values explored" + firstMapping(outs, out));
+            + out.explored().size() + " G_d values explored" + took + firstMapping(outs, out));
       }
       // required outputs that are inputs or cut points map through their given relation
       for (String o : required) {

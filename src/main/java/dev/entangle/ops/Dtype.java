@@ -45,6 +45,23 @@ public final class Dtype {
     return n.startsWith("float") || n.startsWith("bfloat") || n.startsWith("complex");
   }
 
+  /** Whether a dtype represents the integer v exactly. */
+  public static boolean holdsExactly(long code, long v) {
+    return switch (name(code)) {
+      case "bool" -> v == 0 || v == 1;
+      case "uint8" -> v >= 0 && v <= 255;
+      case "int8" -> v >= -128 && v <= 127;
+      case "int16" -> v >= Short.MIN_VALUE && v <= Short.MAX_VALUE;
+      case "int32" -> v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE;
+      case "int64" -> true;
+      case "float16" -> Math.abs(v) <= 2048;
+      case "bfloat16" -> Math.abs(v) <= 256;
+      case "float32" -> Math.abs(v) <= (1L << 24);
+      case "float64" -> Math.abs(v) <= (1L << 53);
+      default -> false;
+    };
+  }
+
   public static final int FLOAT32 = 0;
   public static final int INT64 = 4;
   public static final int BOOL = 9;

@@ -381,6 +381,8 @@ final class Evaluator {
         return ShapeMath.permuteList(lst(v[0]), lst(v[1]));
       case "lift-permute":
         return ShapeMath.liftPermute(lst(v[0]), lst(v[1]), lst(v[2]));
+      case "fits":
+        return dev.entangle.ops.Dtype.holdsExactly((long) num(v[1]), num(v[0])) ? 1L : 0L;
       case "is-float":
         return dev.entangle.ops.Dtype.isFloating(type(v[0]).dtype()) ? 1L : 0L;
       case "identity-perm": {

@@ -165,9 +165,7 @@ final class OperatorCheck {
       }
     }
     Set<Integer> cleanLeaves = new HashSet<>();
-    for (Node o : outputs) {
-      cleanLeaves(outClass.get(o.name()), cleanLeaves);
-    }
+    leaves(new ArrayList<>(outClass.values()), false, cleanLeaves);
     return new Outcome(undefined, found, overOutputs, limited, null, exploredLabels, hints, violated, g.nodeCount(),
         cleanLeaves);
   }
@@ -354,6 +352,14 @@ final class OperatorCheck {
    * what G_d computed that tensor from is not pulled in).
    */
   private void growRelated(List<Integer> roots) {
+    leaves(roots, true, trel);
+  }
+
+  /**
+   * Collects the G_d values reachable from the roots through clean nodes, and, when {@code
+   * throughOpen}, also through other nodes of classes that hold no G_d value.
+   */
+  private void leaves(List<Integer> roots, boolean throughOpen, Set<Integer> out) {
     BitSet seen = new BitSet();
     ArrayList<Integer> stack = new ArrayList<>();
     for (int r : roots) {
@@ -368,12 +374,12 @@ final class OperatorCheck {
       boolean hasLeaf = false;
       for (ENode n : g.nodes(c)) {
         if (n.op() == Op.TENSOR.id()) {
-          trel.add((int) n.attr(0));
+          out.add((int) n.attr(0));
           hasLeaf = true;
         }
       }
       for (ENode n : g.nodes(c)) {
-        if (n.op() != Op.TENSOR.id() && (!hasLeaf || CleanCost.isClean(n))) {
+        if (n.op() != Op.TENSOR.id() && (CleanCost.isClean(n) || (throughOpen && !hasLeaf))) {
           for (int i = 0; i < n.arity(); i++) {
             stack.add(g.find(n.child(i)));
           }
@@ -438,29 +444,6 @@ final class OperatorCheck {
     }
     Integer x = depths.get(d);
     return x == null ? -1 : x;
-  }
-
-  /** The G_d values reachable from a class through clean nodes: each equals a clean part of it. */
-  private void cleanLeaves(int root, Set<Integer> out) {
-    BitSet seen = new BitSet();
-    ArrayList<Integer> stack = new ArrayList<>();
-    stack.add(g.find(root));
-    while (!stack.isEmpty()) {
-      int c = stack.remove(stack.size() - 1);
-      if (seen.get(c)) {
-        continue;
-      }
-      seen.set(c);
-      for (ENode n : g.nodes(c)) {
-        if (n.op() == Op.TENSOR.id()) {
-          out.add((int) n.attr(0));
-        } else if (CleanCost.isClean(n)) {
-          for (int i = 0; i < n.arity(); i++) {
-            stack.add(g.find(n.child(i)));
-          }
-        }
-      }
-    }
   }
 
   /** Adds the relation file's G_d equalities once all their tensors are related. */

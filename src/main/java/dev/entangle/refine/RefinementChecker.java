@@ -252,16 +252,12 @@ public final class RefinementChecker {
      */
     private boolean defer(Node op, List<Node> outs, OperatorCheck.Outcome out) {
       int length = 1;
-      Node root = op;
+      Node root = rootOf(op);
       Set<String> inputs = new LinkedHashSet<>();
       GsModel.forEachRef(op, inputs::add);
       for (String in : inputs) {
-        Node p = chainRoot.get(in);
-        if (p != null) {
+        if (chainRoot.containsKey(in)) {
           length = Math.max(length, chainLength.get(in) + 1);
-          if (p.index() < root.index()) {
-            root = p;
-          }
         }
       }
       if (length > MAX_CHAIN) {

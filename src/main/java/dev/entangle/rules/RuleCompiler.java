@@ -256,12 +256,10 @@ final class RuleCompiler {
       opSlot = existing != null ? existing : declare(parts[0], Kind.OP);
       opFamilies.putIfAbsent(opSlot, choices);
     } else {
-      Op o = Op.bySymbol(head.text());
-      if (o == null) {
-        err(head, "unknown operator '" + head.text() + "'");
+      op = operator(head);
+      if (op < 0) {
         return null;
       }
-      op = o.id();
     }
     Pat.AttrPat[] attrs = null;
     if (l.attrs() != null) {
@@ -284,6 +282,16 @@ final class RuleCompiler {
       checkArity(Op.of(op), kids.size(), lists > 0, l);
     }
     return new Pat.Node(op, choices, opSlot, attrs, children);
+  }
+
+  /** The id of a named core operator, or -1 after reporting an unknown name. */
+  private int operator(SExpr.Atom head) {
+    Op o = Op.bySymbol(head.text());
+    if (o == null) {
+      err(head, "unknown operator '" + head.text() + "'");
+      return -1;
+    }
+    return o.id();
   }
 
   private Pat.AttrPat attrPattern(SExpr e, boolean last) {
@@ -370,12 +378,10 @@ final class RuleCompiler {
       }
       opSlot = s;
     } else {
-      Op o = Op.bySymbol(head.text());
-      if (o == null) {
-        err(head, "unknown operator '" + head.text() + "'");
+      op = operator(head);
+      if (op < 0) {
         return null;
       }
-      op = o.id();
     }
     Template.AttrTemplate[] attrs = null;
     if (l.attrs() != null) {

@@ -40,7 +40,7 @@ public final class Saturation {
   }
 
   /** Finds every match of every rule, uncapped, and applies them; returns whether anything changed. */
-  private boolean applyAll(RuleMatcher matcher, RuleApplier applier, EGraph<TypeInfo> g, int[] fired) {
+  private Boolean applyAll(RuleMatcher matcher, RuleApplier applier, EGraph<TypeInfo> g, int[] fired) {
     List<Object[]> found = new ArrayList<>();
     List<int[]> where = new ArrayList<>();
     for (int r = 0; r < rules.size(); r++) {
@@ -50,14 +50,27 @@ public final class Saturation {
         where.add(new int[] {ri, cls});
       });
     }
+    return apply(applier, g, found, where, fired, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Applies matches in order; returns whether anything changed, or null when the e-graph grew past
+   * {@code nodeLimit} (the rest are not applied).
+   */
+  private Boolean apply(RuleApplier applier, EGraph<TypeInfo> g, List<Object[]> found, List<int[]> where,
+      int[] fired, int nodeLimit) {
     boolean changed = false;
     for (int i = 0; i < found.size(); i++) {
-      int rhs = applier.apply(rules.get(where.get(i)[0]), found.get(i));
+      int ri = where.get(i)[0];
       int cls = where.get(i)[1];
+      int rhs = applier.apply(rules.get(ri), found.get(i));
       if (rhs >= 0 && g.find(rhs) != g.find(cls)) {
         g.union(cls, rhs);
-        fired[where.get(i)[0]]++;
+        fired[ri]++;
         changed = true;
+      }
+      if (g.nodeCount() > nodeLimit) {
+        return null;
       }
     }
     return changed;
@@ -112,21 +125,12 @@ public final class Saturation {
         nativeFound.add(n.search(g));
       }
       int before = g.nodeCount();
-      boolean changed = false;
-      for (int i = 0; i < found.size(); i++) {
-        int ri = where.get(i)[0];
-        int cls = where.get(i)[1];
-        int rhs = applier.apply(rules.get(ri), found.get(i));
-        if (rhs >= 0 && g.find(rhs) != g.find(cls)) {
-          g.union(cls, rhs);
-          fired[ri]++;
-          changed = true;
-        }
-        if (g.nodeCount() > limits.nodes()) {
-          g.rebuild();
-          return new Report(StopReason.NODE_LIMIT, iter, fired);
-        }
+      Boolean applied = apply(applier, g, found, where, fired, limits.nodes());
+      if (applied == null) {
+        g.rebuild();
+        return new Report(StopReason.NODE_LIMIT, iter, fired);
       }
+      boolean changed = applied;
       for (int k = 0; k < natives.size(); k++) {
         final int idx = rules.size() + k;
         for (var action : nativeFound.get(k)) {
@@ -148,7 +152,7 @@ public final class Saturation {
       if (!changed && g.nodeCount() == before && capped) {
         // nothing changed, but some matches were held back: apply them all once before
         // calling the e-graph saturated
-        changed = applyAll(matcher, applier, g, fired);
+        changed = Boolean.TRUE.equals(applyAll(matcher, applier, g, fired));
         g.rebuild();
         java.util.Arrays.fill(skip, 0);
         if (g.nodeCount() > limits.nodes()) {

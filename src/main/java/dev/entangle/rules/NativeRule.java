@@ -26,5 +26,6 @@ public interface NativeRule {
 
   /** Every native lemma, by name. */
   Map<String, NativeRule> REGISTRY =
-      Map.of(SliceTiling.NAME, new SliceTiling(), RangeTiling.NAME, new RangeTiling());
+      Map.of(SliceTiling.NAME, new SliceTiling(), RangeTiling.NAME, new RangeTiling(),
+          SliceOfConcat.NAME, new SliceOfConcat());
 }

@@ -1,0 +1,79 @@
+package dev.entangle.rules;
+
+import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.ENode;
+import dev.entangle.ops.Op;
+import dev.entangle.ops.TypeInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.IntBinaryOperator;
+
+/**
+ * {@code slice(concat(x1, ..., xn, dim=d), dim=d, start=s, end=e)} is the concat of the parts the
+ * range overlaps, each sliced to its overlap (a part inside the range whole), written flat in one
+ * step; a range inside one part is a slice of that part. The rule language could state this only
+ * a part at a time, building nested concats along the way.
+ */
+final class SliceOfConcat implements NativeRule {
+  static final String NAME = "slice-of-concat";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String doc() {
+    return "a slice of a concat along its dim is the concat of the overlapped parts, each sliced to its overlap";
+  }
+
+  @Override
+  public List<Consumer<IntBinaryOperator>> search(EGraph<TypeInfo> g) {
+    List<Consumer<IntBinaryOperator>> out = new ArrayList<>();
+    for (int c : g.classesWithOp(Op.SLICE.id())) {
+      for (ENode s : g.nodes(c)) {
+        if (s.op() != Op.SLICE.id() || s.attr(3) != 1) {
+          continue;
+        }
+        long d = s.attr(0);
+        long from = s.attr(1);
+        long to = s.attr(2);
+        for (ENode cat : g.nodes(s.child(0))) {
+          if (cat.op() == Op.CONCAT.id() && cat.attr(0) == d) {
+            long[][] pieces = pieces(g, cat, (int) d, from, to);
+            int target = g.find(c);
+            out.add(unions -> unions.applyAsInt(target, build(g, pieces, d)));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** For each overlapped part: {child class, start, end, whole (1) or not (0)}. */
+  private static long[][] pieces(EGraph<TypeInfo> g, ENode cat, int d, long from, long to) {
+    List<long[]> out = new ArrayList<>();
+    long offset = 0;
+    for (int i = 0; i < cat.arity(); i++) {
+      long n = g.data(cat.child(i)).shape()[d];
+      long a = Math.max(from, offset);
+      long b = Math.min(to, offset + n);
+      if (a < b) {
+        out.add(new long[] {cat.child(i), a - offset, b - offset, a == offset && b == offset + n ? 1 : 0});
+      }
+      offset += n;
+    }
+    return out.toArray(long[][]::new);
+  }
+
+  private static int build(EGraph<TypeInfo> g, long[][] pieces, long d) {
+    int[] parts = new int[pieces.length];
+    for (int i = 0; i < parts.length; i++) {
+      long[] p = pieces[i];
+      parts[i] = p[3] == 1 ? (int) p[0]
+          : g.add(new ENode(Op.SLICE.id(), new long[] {d, p[1], p[2], 1}, new int[] {(int) p[0]}));
+    }
+    return parts.length == 1 ? parts[0] : g.add(new ENode(Op.CONCAT.id(), new long[] {d}, parts));
+  }
+}

@@ -65,6 +65,9 @@ public final class AtenNormalizer {
     if (out == null) {
       out = custom.lower(target, c);
     }
+    if (out == null && ELEMENTWISE.contains(base)) {
+      out = elementwise(c);
+    }
     if (out == null) {
       out = opaque(c);
     }
@@ -96,6 +99,53 @@ public final class AtenNormalizer {
     int first = target.indexOf('.');
     int last = target.lastIndexOf('.');
     return first >= 0 && last > first ? target.substring(0, last) : target;
+  }
+
+  /**
+   * ATen operators known to be element-wise (each output element depends only on the elements at
+   * the same position of its tensor operands), for which the core language has no operator of its
+   * own: they become {@link Op#EW1} or {@link Op#EW2}, so every element-wise lemma applies.
+   */
+  static final java.util.Set<String> ELEMENTWISE = java.util.Set.of(
+      "aten.gelu_backward", "aten.silu_backward", "aten.sigmoid_backward", "aten.tanh_backward",
+      "aten.threshold_backward", "aten.native_dropout_backward", "aten.hardtanh_backward",
+      "aten.erf", "aten.erfc", "aten.sin", "aten.cos", "aten.log1p", "aten.expm1", "aten.floor",
+      "aten.ceil", "aten.round", "aten.sign", "aten.trunc", "aten.square", "aten.log2", "aten.exp2",
+      "aten.hardtanh", "aten.elu", "aten.leaky_relu", "aten.softplus", "aten.mish", "aten.hardswish",
+      "aten.hardsigmoid", "aten.clamp", "aten.clamp_min", "aten.clamp_max", "aten.remainder",
+      "aten.fmod", "aten.atan2", "aten.isnan", "aten.isinf", "aten.nan_to_num", "aten.logical_xor");
+
+  /**
+   * An element-wise call with one or two tensor operands (broadcast to the result's shape); its
+   * target and other arguments identify the function. Null when it has more tensor operands.
+   */
+  private int[] elementwise(Call c) {
+    Node node = c.node;
+    List<Integer> tensors = new ArrayList<>();
+    StringBuilder sig = new StringBuilder(node.target()).append('(');
+    boolean first = true;
+    for (Arg a : node.args()) {
+      sig.append(first ? "" : ", ");
+      first = false;
+      signature(a, c, tensors, sig);
+    }
+    for (var e : node.kwargs().entrySet()) {
+      sig.append(first ? "" : ", ").append(e.getKey()).append('=');
+      first = false;
+      signature(e.getValue(), c, tensors, sig);
+    }
+    sig.append(')');
+    if (tensors.isEmpty() || tensors.size() > 2 || node.type() == null) {
+      return null;
+    }
+    TypeInfo result = declaredType(node);
+    // the function is its target, its other arguments and its dtype, whatever the shape
+    int id = table.opaque(node.target(), sig.toString(), TypeInfo.tensor(new long[0], result.dtype()));
+    int[] kids = new int[tensors.size()];
+    for (int i = 0; i < kids.length; i++) {
+      kids[i] = c.expandTo(tensors.get(i), result.shape());
+    }
+    return new int[] {c.b.add(kids.length == 1 ? Op.EW1 : Op.EW2, new long[] {id}, kids)};
   }
 
   /** An unknown call: an opaque operator over its tensor arguments. */

@@ -47,6 +47,11 @@ public enum Op {
   NOT(1, Kind.UNARY),
   /** Conversion to another dtype. attrs: [dtype]. */
   CAST(1, Kind.UNARY),
+  /**
+   * Another element-wise ATen operator of one tensor (e.g. {@code erf}, {@code sin}). attrs: [the
+   * operator's id in the {@link OpTable}, naming its target and non-tensor arguments].
+   */
+  EW1(1, Kind.UNARY),
 
   ADD(2, Kind.BINARY),
   SUB(2, Kind.BINARY),
@@ -64,6 +69,11 @@ public enum Op {
   AND(2, Kind.BINARY),
   OR(2, Kind.BINARY),
   XOR(2, Kind.BINARY),
+  /**
+   * Another element-wise ATen operator of two tensors of one shape (e.g. {@code gelu_backward},
+   * {@code threshold_backward}). attrs: [its id in the {@link OpTable}].
+   */
+  EW2(2, Kind.BINARY),
   /** {@code where(cond, a, b)}, all three of one shape. */
   WHERE(3, Kind.TERNARY),
 

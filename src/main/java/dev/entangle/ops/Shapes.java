@@ -35,10 +35,16 @@ public final class Shapes {
         if (op == Op.CAST) {
           return TypeInfo.tensor(c[0].shape(), (int) a[0]);
         }
+        if (op == Op.EW1) {
+          return TypeInfo.tensor(c[0].shape(), table.opaqueType((int) a[0]).dtype());
+        }
         return TypeInfo.tensor(c[0].shape(), c[0].dtype());
       case BINARY:
       case COMPARE:
         sameShapes(op, c);
+        if (op == Op.EW2) {
+          return TypeInfo.tensor(c[0].shape(), table.opaqueType((int) a[0]).dtype());
+        }
         return TypeInfo.tensor(c[0].shape(), op.kind == Op.Kind.COMPARE ? Dtype.BOOL : c[0].dtype());
       case TERNARY:
         sameShapes(op, c);

@@ -28,8 +28,17 @@ final class TermPrinter {
       sb.append("...");
       return;
     }
-    sb.append(ctx.table.name(t.op()));
     long[] a = t.attrs();
+    if (op == Op.EW1 || op == Op.EW2) {
+      sb.append(ctx.table.opaqueTarget((int) a[0])).append('(');
+      for (int i = 0; i < t.children().size(); i++) {
+        sb.append(i == 0 ? "" : ", ");
+        print(t.child(i), ctx, sb, depth + 1);
+      }
+      sb.append(')');
+      return;
+    }
+    sb.append(ctx.table.name(t.op()));
     if (a.length > 0 && op != null) {
       sb.append('[');
       for (int i = 0; i < a.length; i++) {

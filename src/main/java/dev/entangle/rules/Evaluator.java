@@ -155,6 +155,13 @@ final class Evaluator {
         }
         return num(v[0]) / d;
       }
+      case "div": {
+        long d = num(v[1]);
+        if (d == 0) {
+          throw NoMatch.INSTANCE;
+        }
+        return Math.floorDiv(num(v[0]), d);
+      }
       case "%": {
         long d = num(v[1]);
         if (d == 0) {

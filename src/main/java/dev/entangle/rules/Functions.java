@@ -18,6 +18,7 @@ final class Functions {
           Map.entry("*", new Sig(1, -1, false, "product")),
           Map.entry("/", new Sig(2, 2, false, "exact integer division; no match when not exact")),
           Map.entry("%", new Sig(2, 2, false, "remainder")),
+          Map.entry("div", new Sig(2, 2, false, "floor division")),
           Map.entry("min", new Sig(1, -1, false, "minimum")),
           Map.entry("max", new Sig(1, -1, false, "maximum")),
           Map.entry("=", new Sig(2, 2, false, "equal (integers or lists)")),

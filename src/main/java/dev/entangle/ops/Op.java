@@ -110,6 +110,10 @@ public enum Op {
   SOFTMAX(1, Kind.ROWWISE),
   /** attrs: [dim]. */
   LOG_SOFTMAX(1, Kind.ROWWISE),
+  /** Gradient of softmax from (grad, softmax output) along one dim. attrs: [dim]. */
+  SOFTMAX_BACKWARD(2, Kind.ROWWISE),
+  /** Gradient of log-softmax from (grad, log-softmax output) along one dim. attrs: [dim]. */
+  LOG_SOFTMAX_BACKWARD(2, Kind.ROWWISE),
   /** (x - mean) * rstd over the last k dims. attrs: [k, eps bits]. */
   LN_NORMALIZE(1, Kind.ROWWISE),
   /** Mean over the last k dims, kept as size-1 dims. attrs: [k]. */

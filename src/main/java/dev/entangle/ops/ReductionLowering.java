@@ -72,6 +72,13 @@ final class ReductionLowering {
         }
         return one(c.b.add(op, new long[] {d}, c.cast(x, dt)));
       }
+      case "aten._softmax_backward_data", "aten._log_softmax_backward_data" -> {
+        int grad = c.tensor(0, "grad_output");
+        int out = c.tensor(1, "output");
+        long d = c.dim(c.integer(2, "dim", null), c.type(out).rank());
+        Op op = base.contains("log") ? Op.LOG_SOFTMAX_BACKWARD : Op.SOFTMAX_BACKWARD;
+        return one(c.cast(c.b.add(op, new long[] {d}, grad, out), c.outDtype));
+      }
       case "aten.native_layer_norm", "aten.layer_norm" -> {
         return layerNorm(base, c, 1, 2, 3, 4);
       }

@@ -75,6 +75,11 @@ public final class Shapes {
         checkDim(c[0], a[0], op);
         yield TypeInfo.tensor(c[0].shape(), c[0].dtype());
       }
+      case SOFTMAX_BACKWARD, LOG_SOFTMAX_BACKWARD -> {
+        checkDim(c[0], a[0], op);
+        sameShapes(op, c);
+        yield TypeInfo.tensor(c[0].shape(), c[0].dtype());
+      }
       case LN_NORMALIZE, RMS_NORMALIZE -> {
         lastDims(c[0], a[0], op);
         yield TypeInfo.tensor(c[0].shape(), c[0].dtype());

@@ -150,8 +150,8 @@ def mlp_relations():
             shard("fc2.weight", 1), replicate("fc2.bias")]
 
 
-def attention_heads_tp2():
-    n, heads = 2, 4
+def attention_heads(n=2):
+    heads = 4
     gs = trace(m.SelfAttention(HIDDEN, heads), x=t(TOKENS, HIDDEN))
     gd = trace_ranks(n, lambda r: m.ParallelSelfAttention(HIDDEN, heads, r, n),
                      lambda r: dict(x=t(TOKENS, HIDDEN)))
@@ -159,14 +159,14 @@ def attention_heads_tp2():
     relations += [shard(f"{p}_proj_weight", 0) for p in "qkv"]
     relations += [shard("o_proj_weight", 1), replicate("o_proj_bias")]
     return Case(
-        "attention-heads-tp2", "multi-head self-attention, 4 heads split 2 per rank: q/k/v"
+        f"attention-heads-tp{n}", f"multi-head self-attention, 4 heads split {heads // n} per rank: q/k/v"
         " column-parallel, softmax(QK^T/sqrt(d))V per head, output projection row-parallel +"
         " all-reduce", gs, gd, relations, "refines",
         "the heads' contexts concatenate along the hidden dim; the output is the all-reduce")
 
 
-def sp_layernorm_tp2():
-    n, seq = 2, 8
+def sp_layernorm(n=2):
+    seq = 8
     gs = trace(m.NormMLP(HIDDEN, FFN), x=t(seq, HIDDEN))
     gd = trace_ranks(n, lambda r: m.SequenceParallelNormMLP(HIDDEN, FFN, r, n),
                      lambda r: dict(x=t(seq // n, HIDDEN)))
@@ -174,10 +174,10 @@ def sp_layernorm_tp2():
                  shard("fc1_weight", 0), shard("fc1_bias", 0), shard("fc2_weight", 1),
                  replicate("fc2_bias")]
     return Case(
-        "sp-layernorm-tp2", "sequence parallelism: input sharded along the sequence, layer norm"
+        f"sp-layernorm-tp{n}", "sequence parallelism: input sharded along the sequence, layer norm"
         " per shard, all-gather (dim 0), column-parallel fc1, row-parallel fc2, reduce-scatter"
         " back to sequence shards, then the bias", gs, gd, relations, "refines",
-        "y = concat(y_0, y_1, dim=0)")
+        "y = concat(y_0, ..., dim=0)")
 
 
 def sp_narrow_tp2():
@@ -195,14 +195,14 @@ def narrow_relations():
     return [replicate("x"), replicate("proj_weight"), replicate("proj_bias")]
 
 
-def vocab_embedding_tp2():
-    n, vocab, dim = 2, 16, 8
+def vocab_embedding(n=2):
+    vocab, dim = 16, 8
     gs = trace(m.Embedding(vocab, dim), ids=t(2, 4, dtype=torch.int64))
     gd = trace_ranks(n, lambda r: m.VocabParallelEmbedding(vocab, dim, r, n),
                      lambda r: dict(ids=t(2, 4, dtype=torch.int64)))
     return Case(
-        "vocab-embedding-tp2", "vocabulary-parallel embedding: rank k holds table rows"
-        " [8k, 8k+8); ids shifted by the offset, out-of-range ids masked (lt/ge, bitwise_or) and"
+        f"vocab-embedding-tp{n}", "vocabulary-parallel embedding: rank k holds table rows"
+        f" [{vocab // n}k, {vocab // n}k+{vocab // n}); ids shifted by the offset, out-of-range ids masked (lt/ge, bitwise_or) and"
         " set to 0, embedded, masked rows zeroed (masked_fill), all-reduce sum", gs, gd,
         [replicate("ids"), shard("weight", 0)], "refines",
         "the embedding equals the all-reduced sum of the masked partial embeddings")
@@ -289,10 +289,13 @@ def all_cases():
         fig1_matmul(),
         mlp("mlp-tp2", 2, "linear"),
         mlp("mlp-tp4", 4, "matmul"),
-        attention_heads_tp2(),
-        sp_layernorm_tp2(),
+        attention_heads(2),
+        attention_heads(4),
+        sp_layernorm(2),
+        sp_layernorm(4),
         sp_narrow_tp2(),
-        vocab_embedding_tp2(),
+        vocab_embedding(2),
+        vocab_embedding(4),
         grad_accum("grad-accum", True),
         bug_mlp("bug-mlp-missing-allreduce", "mlp-tp2 whose row-parallel output is not"
                 " all-reduced (paper bug 7): each rank adds b2 to its partial sum", 

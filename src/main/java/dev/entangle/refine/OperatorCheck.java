@@ -134,7 +134,7 @@ final class OperatorCheck {
     Map<String, String> hints = new HashMap<>();
     for (Node o : outputs) {
       int c = outClass.get(o.name());
-      List<GdExpr> alts = alternatives(clean, c, ctx.options.alternatives());
+      List<GdExpr> alts = CleanAlternatives.of(g, clean, c, ctx.options.alternatives());
       found.put(o.name(), alts);
       if (outputsOnly != null && outputsOnly.bestNode(c) != null) {
         overOutputs.put(o.name(), GdExpr.of(outputsOnly.extract(c)));
@@ -479,61 +479,5 @@ final class OperatorCheck {
     return added;
   }
 
-  /** The cheapest clean expressions of a class: the best one, then the best rooted at each other clean node. */
-  private List<GdExpr> alternatives(Extractor ex, int c, int k) {
-    if (ex.bestNode(c) == null) {
-      return List.of();
-    }
-    List<long[]> ranked = new ArrayList<>();
-    List<GdExpr> exprs = new ArrayList<>();
-    List<GdExpr> leaves = new ArrayList<>();
-    int root = g.find(c);
-    for (ENode n : g.nodes(c)) {
-      if (!CleanCost.isClean(n) || refersTo(n, root)) {
-        continue;
-      }
-      if (n.op() == Op.TENSOR.id()) {
-        leaves.add(GdExpr.tensor((int) n.attr(0)));
-        continue;
-      }
-      long cost = 1;
-      List<GdExpr> kids = new ArrayList<>();
-      boolean ok = true;
-      for (int i = 0; i < n.arity(); i++) {
-        if (ex.bestNode(n.child(i)) == null) {
-          ok = false;
-          break;
-        }
-        cost += ex.cost(n.child(i));
-        kids.add(GdExpr.of(ex.extract(n.child(i))));
-      }
-      if (!ok) {
-        continue;
-      }
-      GdExpr e = new GdExpr(n.op(), n.attrs(), kids);
-      if (!exprs.contains(e)) {
-        ranked.add(new long[] {cost, exprs.size()});
-        exprs.add(e);
-      }
-    }
-    ranked.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
-    List<GdExpr> out = new ArrayList<>(leaves);
-    for (long[] r : ranked) {
-      if (out.size() >= k + leaves.size()) {
-        break;
-      }
-      out.add(exprs.get((int) r[1]));
-    }
-    return out;
-  }
 
-  /** Whether a node has its own class among its children (e.g. a concat of one part). */
-  private boolean refersTo(ENode n, int cls) {
-    for (int i = 0; i < n.arity(); i++) {
-      if (g.find(n.child(i)) == cls) {
-        return true;
-      }
-    }
-    return false;
-  }
 }

@@ -1,0 +1,78 @@
+package dev.entangle.refine;
+
+import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.ENode;
+import dev.entangle.egraph.Extractor;
+import dev.entangle.ops.Op;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The clean expressions R keeps for a G_s value: several, not just the cheapest, since later
+ * operators explore G_d from every G_d tensor they mention (a reduce-scatter's inputs, say, appear
+ * only in {@code sum(...)}, not in the equally cheap leaf of the all-reduce).
+ */
+final class CleanAlternatives {
+  private CleanAlternatives() {}
+
+  /**
+   * The clean expressions to keep for a class: every G_d value in it, then up to {@code k} more,
+   * the cheapest term rooted at each other clean node, cheapest first.
+   */
+  static List<GdExpr> of(EGraph<?> g, Extractor ex, int c, int k) {
+    if (ex.bestNode(c) == null) {
+      return List.of();
+    }
+    List<long[]> ranked = new ArrayList<>();
+    List<GdExpr> exprs = new ArrayList<>();
+    List<GdExpr> leaves = new ArrayList<>();
+    int root = g.find(c);
+    for (ENode n : g.nodes(c)) {
+      if (!CleanCost.isClean(n) || refersTo(g, n, root)) {
+        continue;
+      }
+      if (n.op() == Op.TENSOR.id()) {
+        leaves.add(GdExpr.tensor((int) n.attr(0)));
+        continue;
+      }
+      long cost = 1;
+      List<GdExpr> kids = new ArrayList<>();
+      boolean ok = true;
+      for (int i = 0; i < n.arity(); i++) {
+        if (ex.bestNode(n.child(i)) == null) {
+          ok = false;
+          break;
+        }
+        cost += ex.cost(n.child(i));
+        kids.add(GdExpr.of(ex.extract(n.child(i))));
+      }
+      if (!ok) {
+        continue;
+      }
+      GdExpr e = new GdExpr(n.op(), n.attrs(), kids);
+      if (!exprs.contains(e)) {
+        ranked.add(new long[] {cost, exprs.size()});
+        exprs.add(e);
+      }
+    }
+    ranked.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
+    List<GdExpr> out = new ArrayList<>(leaves);
+    for (long[] r : ranked) {
+      if (out.size() >= k + leaves.size()) {
+        break;
+      }
+      out.add(exprs.get((int) r[1]));
+    }
+    return out;
+  }
+
+  /** Whether a node has its own class among its children (e.g. a concat of one part). */
+  private static boolean refersTo(EGraph<?> g, ENode n, int cls) {
+    for (int i = 0; i < n.arity(); i++) {
+      if (g.find(n.child(i)) == cls) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

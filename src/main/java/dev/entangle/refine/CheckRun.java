@@ -78,6 +78,15 @@ final class CheckRun {
       progress.operatorDone(i, ops.size(), op.name(), op.target() + ": " + out.nodes() + " e-nodes, "
           + out.explored().size() + " G_d values explored" + took + firstMapping(outs, out));
     }
+    // required outputs computed from constants alone match G_d's constant outputs
+    for (String o : required) {
+      if (!overOutputs.containsKey(o) && ctx.gs.constant.contains(o)) {
+        GdExpr e = OperatorCheck.matchConstant(ctx, ctx.gs.gs.node(o));
+        if (e != null) {
+          overOutputs.put(o, e);
+        }
+      }
+    }
     // required outputs that are inputs or cut points map through their given relation
     for (String o : required) {
       if (!overOutputs.containsKey(o)) {

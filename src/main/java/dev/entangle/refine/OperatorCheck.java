@@ -195,6 +195,28 @@ final class OperatorCheck {
     return null;
   }
 
+  /**
+   * A G_d output equal to a G_s value computed from constants alone (a counter initialized to
+   * zero, say): both terms are built in one e-graph and compared; null when none is equal.
+   */
+  static GdExpr matchConstant(Context ctx, Node constant) {
+    OperatorCheck check = new OperatorCheck(ctx, constant);
+    RecordingBuilder rb = new RecordingBuilder(check.b);
+    int cls = check.new GsInputs(rb, 0, false).of(constant.name())[0];
+    for (int id = 0; id < ctx.gd.values.size(); id++) {
+      if (ctx.gd.output[id] && ctx.gd.constant[id] && !ctx.gd.undefined[id]) {
+        check.g.union(check.b.leaf(id), check.gdTerms.operand(id));
+      }
+    }
+    check.g.rebuild();
+    for (ENode n : check.g.nodes(cls)) {
+      if (n.op() == Op.TENSOR.id()) {
+        return GdExpr.tensor((int) n.attr(0));
+      }
+    }
+    return null;
+  }
+
   private static long getitemIndex(Node getitem) {
     return ((dev.entangle.graph.Arg.IntArg) getitem.arg(1)).value();
   }

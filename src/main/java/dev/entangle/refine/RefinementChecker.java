@@ -88,21 +88,8 @@ public final class RefinementChecker {
       for (String o : rel.outputs()) {
         required.add(resolveGs(gs, o, rel.source() + ": outputs").name());
       }
-    } else if (!rel.expect().isEmpty()) {
-      // the expectations name the outputs that matter (a forward graph also returns the tensors
-      // it saves for backward, which G_d saves in its own, sharded form)
-      for (RelationEntry e : rel.expect()) {
-        String name = resolveGs(gs, e.gs(), rel.source() + ": expect").name();
-        if (!required.contains(name)) {
-          required.add(name);
-        }
-      }
     } else {
-      for (Arg a : gs.outputs()) {
-        if (a instanceof Arg.NodeRef r && gs.node(r.name()) != null && gs.node(r.name()).type() != null) {
-          required.add(r.name());
-        }
-      }
+      required.addAll(results(gs));
     }
     Map<String, List<OperatorCheck.Expect>> expects = new HashMap<>();
     Set<String> wanted = new LinkedHashSet<>(required);
@@ -121,6 +108,28 @@ public final class RefinementChecker {
     Context ctx = new Context(gsm, gdm, table, shapes, saturation, terms, options, deadline, equalities);
     inputRelation.forEach(ctx::relate);
     return new CheckRun(ctx, required, expects, progress, start).go();
+  }
+
+  /**
+   * The G_s outputs that are results: those no G_s node uses again. An output that G_s itself
+   * consumes as well is an activation it saves for backward (G_d saves its own, sharded form), not
+   * a result of the model.
+   */
+  static List<String> results(Graph gs) {
+    Set<String> used = new java.util.HashSet<>();
+    for (Node n : gs.nodes()) {
+      if (n.op() != dev.entangle.graph.NodeOp.OUTPUT) {
+        GsModel.forEachRef(n, used::add);
+      }
+    }
+    List<String> out = new ArrayList<>();
+    for (Arg a : gs.outputs()) {
+      if (a instanceof Arg.NodeRef r && gs.node(r.name()) != null && gs.node(r.name()).type() != null
+          && !used.contains(r.name()) && !out.contains(r.name())) {
+        out.add(r.name());
+      }
+    }
+    return out;
   }
 
   static Node resolveGs(Graph gs, String name, String where) {

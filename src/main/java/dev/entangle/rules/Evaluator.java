@@ -388,6 +388,17 @@ final class Evaluator {
         return ShapeMath.permuteList(lst(v[0]), lst(v[1]));
       case "lift-permute":
         return ShapeMath.liftPermute(lst(v[0]), lst(v[1]), lst(v[2]));
+      case "is-concat": {
+        if (!(v[0] instanceof Integer c)) {
+          throw NoMatch.INSTANCE;
+        }
+        for (dev.entangle.egraph.ENode n : g.nodes(c)) {
+          if (n.op() == dev.entangle.ops.Op.CONCAT.id()) {
+            return 1L;
+          }
+        }
+        return 0L;
+      }
       case "fits":
         return dev.entangle.ops.Dtype.holdsExactly((long) num(v[1]), num(v[0])) ? 1L : 0L;
       case "is-float":

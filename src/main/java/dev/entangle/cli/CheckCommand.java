@@ -9,7 +9,6 @@ import dev.entangle.refine.ProgressListener;
 import dev.entangle.refine.RefinementChecker;
 import dev.entangle.relation.RelationFile;
 import dev.entangle.relation.RelationReader;
-import dev.entangle.relation.RelationValidator;
 import dev.entangle.rules.LemmaLibrary;
 import dev.entangle.rules.Lemmas;
 import java.nio.file.Path;
@@ -81,7 +80,6 @@ final class CheckCommand implements Callable<Integer> {
     Graph g = GraphJson.readGraph(gs);
     DistributedGraph d = GraphJson.readDistributed(gd);
     RelationFile r = RelationReader.read(rel, d.worldSize());
-    RelationValidator.validate(g, d, r);
     List<Path> dirs = new ArrayList<>();
     dirs.add(LemmaPaths.defaultDir());
     dirs.addAll(lemmas);

@@ -1,9 +1,9 @@
 package dev.entangle.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.entangle.graph.JsonFiles;
 import dev.entangle.refine.CheckResult;
 import dev.entangle.util.InputException;
 import java.io.IOException;
@@ -11,7 +11,7 @@ import java.nio.file.Path;
 
 /** The {@code --json} report (FORMATS.md section 4) and the {@code --write-relation} file. */
 final class JsonReport {
-  private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper MAPPER = JsonFiles.mapper();
 
   private JsonReport() {}
 
@@ -76,9 +76,9 @@ final class JsonReport {
 
   private static void writeJson(ObjectNode node, Path file) {
     try {
-      MAPPER.writeValue(file.toFile(), node);
+      MAPPER.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), node);
     } catch (IOException e) {
-      throw new InputException("cannot write " + file + ": " + e.getMessage());
+      throw new InputException("cannot write " + file + ": " + JsonFiles.reason(e) + ".");
     }
   }
 }

@@ -39,10 +39,7 @@ public final class CollectiveLowering {
   public static int lower(CollectiveGroups.Instance inst, int rank, Inputs in, TermBuilder b) {
     List<Collective> ms = inst.members();
     int n = ms.size();
-    int[] sent = new int[n];
-    for (int i = 0; i < n; i++) {
-      sent[i] = in.of(ms.get(i).rank(), ms.get(i).input());
-    }
+    int[] sent = sent(inst, in);
     Collective me = inst.on(rank);
     int k = inst.position(rank);
     switch (me.kind()) {
@@ -83,12 +80,17 @@ public final class CollectiveLowering {
 
   /** The element-wise reduction of what every member sent (for all_reduce and reduce_scatter). */
   public static int reduction(CollectiveGroups.Instance inst, Inputs in, TermBuilder b) {
+    return reduce(inst.members().get(0).reduceOp(), sent(inst, in), b);
+  }
+
+  /** What each member sent, in member order. */
+  private static int[] sent(CollectiveGroups.Instance inst, Inputs in) {
     List<Collective> ms = inst.members();
     int[] sent = new int[ms.size()];
     for (int i = 0; i < sent.length; i++) {
       sent[i] = in.of(ms.get(i).rank(), ms.get(i).input());
     }
-    return reduce(ms.get(0).reduceOp(), sent, b);
+    return sent;
   }
 
   private static int reduce(String op, int[] sent, TermBuilder b) {

@@ -61,7 +61,7 @@ public final class JsonFiles {
     }
     if (root == null || root.isMissingNode()) {
       throw new InputException(
-          file + ": the file is empty; a " + what + " is a JSON object (see FORMATS.md).");
+          file + ": the file is empty; a " + what + " is a JSON object (see 'What goes in' in the README).");
     }
     return root;
   }

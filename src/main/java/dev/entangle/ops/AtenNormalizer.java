@@ -36,6 +36,11 @@ public final class AtenNormalizer {
     this.table = table;
   }
 
+  /** The table naming the opaque operators this normalizer creates. */
+  public OpTable table() {
+    return table;
+  }
+
   /**
    * Lowers a {@code call_function} node.
    *
@@ -94,6 +99,13 @@ public final class AtenNormalizer {
     return false;
   }
 
+  /** The term of a {@code get_attr} constant whose value the graph records ({@code meta.value}). */
+  public static int constant(Node getAttr, TermBuilder b) {
+    TypeInfo t = typeOf(getAttr.type(), getAttr);
+    int s = b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(Call.canonical(getAttr.meta().value())), t.dtype()});
+    return t.rank() == 0 ? s : b.add(Op.EXPAND, t.shape(), s);
+  }
+
   /** {@code aten.add.Tensor} to {@code aten.add}; a target without overload is its own base. */
   static String baseName(String target) {
     int first = target.indexOf('.');
@@ -122,25 +134,13 @@ public final class AtenNormalizer {
   private int[] elementwise(Call c) {
     Node node = c.node;
     List<Integer> tensors = new ArrayList<>();
-    StringBuilder sig = new StringBuilder(node.target()).append('(');
-    boolean first = true;
-    for (Arg a : node.args()) {
-      sig.append(first ? "" : ", ");
-      first = false;
-      signature(a, c, tensors, sig);
-    }
-    for (var e : node.kwargs().entrySet()) {
-      sig.append(first ? "" : ", ").append(e.getKey()).append('=');
-      first = false;
-      signature(e.getValue(), c, tensors, sig);
-    }
-    sig.append(')');
+    String sig = signature(c, tensors);
     if (tensors.isEmpty() || tensors.size() > 2 || node.type() == null) {
       return null;
     }
     TypeInfo result = declaredType(node);
     // the function is its target, its other arguments and its dtype, whatever the shape
-    int id = table.opaque(node.target(), sig.toString(), TypeInfo.tensor(new long[0], result.dtype()));
+    int id = table.opaque(node.target(), sig, TypeInfo.tensor(new long[0], result.dtype()));
     int[] kids = new int[tensors.size()];
     for (int i = 0; i < kids.length; i++) {
       kids[i] = c.expandTo(tensors.get(i), result.shape());
@@ -152,21 +152,9 @@ public final class AtenNormalizer {
   private int[] opaque(Call c) {
     Node node = c.node;
     List<Integer> children = new ArrayList<>();
-    StringBuilder sig = new StringBuilder(node.target()).append('(');
-    boolean first = true;
-    for (Arg a : node.args()) {
-      sig.append(first ? "" : ", ");
-      first = false;
-      signature(a, c, children, sig);
-    }
-    for (var e : node.kwargs().entrySet()) {
-      sig.append(first ? "" : ", ").append(e.getKey()).append('=');
-      first = false;
-      signature(e.getValue(), c, children, sig);
-    }
-    sig.append(')');
+    String sig = signature(c, children);
     TypeInfo result = declaredType(node);
-    int op = table.opaque(node.target(), sig.toString(), result);
+    int op = table.opaque(node.target(), sig, result);
     int[] kids = children.stream().mapToInt(Integer::intValue).toArray();
     int h = c.b.add(op, new long[0], kids);
     if (!result.isTuple()) {
@@ -177,6 +165,26 @@ public final class AtenNormalizer {
       items[i] = result.items().get(i) == null ? -1 : c.b.add(Op.ITEM, new long[] {i}, h);
     }
     return items;
+  }
+
+  /**
+   * The call as text with its tensor arguments replaced by {@code $0, $1, ...} (their handles are
+   * appended to {@code tensors}): what identifies the function it computes of them.
+   */
+  private static String signature(Call c, List<Integer> tensors) {
+    StringBuilder sig = new StringBuilder(c.node.target()).append('(');
+    boolean first = true;
+    for (Arg a : c.node.args()) {
+      sig.append(first ? "" : ", ");
+      first = false;
+      signature(a, c, tensors, sig);
+    }
+    for (var e : c.node.kwargs().entrySet()) {
+      sig.append(first ? "" : ", ").append(e.getKey()).append('=');
+      first = false;
+      signature(e.getValue(), c, tensors, sig);
+    }
+    return sig.append(')').toString();
   }
 
   private static void signature(Arg a, Call c, List<Integer> children, StringBuilder sig) {

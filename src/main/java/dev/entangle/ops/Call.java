@@ -101,10 +101,6 @@ final class Call {
     throw new LoweringException("argument " + describe(i, key) + " must be a number, got " + show(a));
   }
 
-  boolean isNumber(int i, String key) {
-    Arg a = arg(i, key);
-    return a instanceof Arg.IntArg || a instanceof Arg.FloatArg || a instanceof Arg.BoolArg;
-  }
 
   long[] ints(int i, String key) {
     Arg a = arg(i, key);

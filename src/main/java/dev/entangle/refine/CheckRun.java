@@ -138,7 +138,7 @@ final class CheckRun {
     int length = 1;
     Node root = rootOf(op);
     Set<String> inputs = new LinkedHashSet<>();
-    GsModel.forEachRef(op, inputs::add);
+    NodeRefs.forEach(op, inputs::add);
     for (String in : inputs) {
       if (chainRoot.containsKey(in)) {
         length = Math.max(length, chainLength.get(in) + 1);
@@ -161,7 +161,7 @@ final class CheckRun {
   private Node rootOf(Node op) {
     Node root = op;
     Set<String> inputs = new LinkedHashSet<>();
-    GsModel.forEachRef(op, inputs::add);
+    NodeRefs.forEach(op, inputs::add);
     for (String in : inputs) {
       Node p = chainRoot.get(in);
       if (p != null && p.index() < root.index()) {
@@ -231,7 +231,7 @@ final class CheckRun {
   private List<CheckResult.InputRelation> inputRelations(Node op) {
     List<CheckResult.InputRelation> out = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
-    GsModel.forEachRef(op, seen::add);
+    NodeRefs.forEach(op, seen::add);
     for (String name : seen) {
       List<String> exprs = new ArrayList<>();
       for (GdExpr e : ctx.relation.getOrDefault(name, List.of())) {

@@ -42,14 +42,14 @@ final class Context {
   final List<List<GdExpr>> equalities;
   final int[] fired;
 
-  Context(GsModel gs, GdModel gd, OpTable table, Shapes shapes, Saturation saturation, RelationTerms terms,
-      CheckOptions options, long deadline, List<List<GdExpr>> equalities) {
+  Context(GsModel gs, GdModel gd, AtenNormalizer normalizer, Shapes shapes, Saturation saturation,
+      RelationTerms terms, CheckOptions options, long deadline, List<List<GdExpr>> equalities) {
     this.gs = gs;
     this.gd = gd;
-    this.table = table;
+    this.table = normalizer.table();
     this.shapes = shapes;
     this.analysis = new TypeAnalysis(shapes);
-    this.normalizer = new AtenNormalizer(table);
+    this.normalizer = normalizer;
     this.saturation = saturation;
     this.terms = terms;
     this.options = options;

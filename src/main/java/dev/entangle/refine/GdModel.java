@@ -79,16 +79,9 @@ final class GdModel {
       if (!constant[v.id()] && v.node().op() == NodeOp.CALL_FUNCTION) {
         // undefined values (uninitialized buffers, dropout masks, views of them) are inlined too:
         // their contents never matter, so they never wait on anything
-        boolean undefined = dev.entangle.ops.AtenNormalizer.isUndefinedSource(v.node(), graph(v.rank())::node);
-        if (!undefined && d.length > 0) {
-          boolean some = false;
-          boolean all = true;
-          for (int x : d) {
-            some |= this.undefined[x];
-            all &= this.undefined[x] || constant[x];
-          }
-          undefined = some && all;
-        }
+        boolean undefined = dev.entangle.ops.AtenNormalizer.isUndefinedSource(v.node(), graph(v.rank())::node)
+            || NodeRefs.undefinedFrom(java.util.Arrays.stream(d).boxed().toList(), x -> this.undefined[x],
+                x -> constant[x]);
         this.undefined[v.id()] = undefined;
         constant[v.id()] = undefined;
       }
@@ -167,22 +160,7 @@ final class GdModel {
   }
 
   private void collectRefs(int rank, Node n, List<Integer> out) {
-    for (Arg a : n.args()) {
-      refs(rank, a, out);
-    }
-    for (Arg a : n.kwargs().values()) {
-      refs(rank, a, out);
-    }
-  }
-
-  private void refs(int rank, Arg a, List<Integer> out) {
-    if (a instanceof Arg.NodeRef r) {
-      addDep(rank, r.name(), out);
-    } else if (a instanceof Arg.ListArg l) {
-      for (Arg x : l.items()) {
-        refs(rank, x, out);
-      }
-    }
+    NodeRefs.forEach(n, name -> addDep(rank, name, out));
   }
 
   private void addDep(int rank, String name, List<Integer> out) {

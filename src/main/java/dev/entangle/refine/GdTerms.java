@@ -46,9 +46,7 @@ final class GdTerms {
     Node n = v.node();
     int rank = v.rank();
     if (n.op() != dev.entangle.graph.NodeOp.CALL_FUNCTION) {
-      // a get_attr constant
-      return b.add(dev.entangle.ops.Op.SCALAR,
-          new long[] {Double.doubleToLongBits(n.meta().value()), m.types.get(id).dtype()});
+      return AtenNormalizer.constant(n, b); // a get_attr constant
     }
     if (Collective.isWait(n)) {
       return operandByName(rank, ((Arg.NodeRef) n.arg(0)).name());

@@ -52,7 +52,7 @@ final class GsModel {
         if (n.target().equals("getitem")) {
           work.push(((Arg.NodeRef) n.arg(0)).name());
         } else {
-          forEachRef(n, work::push);
+          NodeRefs.forEach(n, work::push);
         }
       }
     }
@@ -84,13 +84,9 @@ final class GsModel {
     if (dev.entangle.ops.AtenNormalizer.isUndefinedSource(n, gs::node)) {
       return true;
     }
-    boolean[] some = {false};
-    boolean[] all = {true};
-    forEachRef(n, r -> {
-      some[0] |= undefined.contains(r);
-      all[0] &= undefined.contains(r) || constant.contains(r);
-    });
-    return some[0] && all[0];
+    List<String> inputs = new ArrayList<>();
+    NodeRefs.forEach(n, inputs::add);
+    return NodeRefs.undefinedFrom(inputs, undefined::contains, constant::contains);
   }
 
   private boolean isConstant(Node n) {
@@ -101,26 +97,7 @@ final class GsModel {
       return false;
     }
     boolean[] all = {true};
-    forEachRef(n, r -> all[0] &= constant.contains(r));
+    NodeRefs.forEach(n, r -> all[0] &= constant.contains(r));
     return all[0];
-  }
-
-  static void forEachRef(Node n, java.util.function.Consumer<String> f) {
-    for (Arg a : n.args()) {
-      refs(a, f);
-    }
-    for (Arg a : n.kwargs().values()) {
-      refs(a, f);
-    }
-  }
-
-  private static void refs(Arg a, java.util.function.Consumer<String> f) {
-    if (a instanceof Arg.NodeRef r) {
-      f.accept(r.name());
-    } else if (a instanceof Arg.ListArg l) {
-      for (Arg x : l.items()) {
-        refs(x, f);
-      }
-    }
   }
 }

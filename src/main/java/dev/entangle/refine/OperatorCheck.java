@@ -26,11 +26,11 @@ import java.util.Set;
  *   <li>a fresh e-graph holds v's term over its inputs, each input being the union of the clean
  *       G_d expressions R relates it to;
  *   <li>lemmas saturate it;
- *   <li>G_d values whose every dependency is in T_rel (the G_d tensors that clean expressions of
- *       v's inputs, outputs and sub-terms use) are brought in with their definitions, and T_rel
- *       grows with the tensors that clean expressions then reach; 2 and 3 repeat until no G_d
- *       value is left to bring in;
- *   <li>the cheapest clean expressions of each output are R_v.
+ *   <li>G_d values are brought in with their definitions when every dependency is in T_rel (the
+ *       G_d tensors that expressions of v's inputs, outputs and sub-terms use), related by R to
+ *       an earlier G_s value, constant, or itself brought in a few steps before; T_rel grows with
+ *       the tensors those expressions then reach; 2 and 3 repeat until nothing new comes in;
+ *   <li>the cheapest clean expressions of each output are R_v ({@link CleanAlternatives}).
  * </ol>
  *
  * Everything an e-class holds is equal to it: R (by induction), lemmas (assumed sound) and G_d's
@@ -72,10 +72,9 @@ final class OperatorCheck {
   private final GdTerms gdTerms;
   private final Map<String, Integer> inputClasses = new HashMap<>();
   private final Set<Integer> trel = new LinkedHashSet<>();
-  private final BitSet explored = new BitSet();
-  private final List<Integer> exploredOrder = new ArrayList<>();
   private final Set<Integer> equalitiesAdded = new HashSet<>();
-  private final Map<Integer, Integer> depths = new HashMap<>();
+  /** The G_d values brought in, in order, with their distance from T_rel. */
+  private final Map<Integer, Integer> broughtIn = new java.util.LinkedHashMap<>();
 
   /** How far past T_rel exploration follows values computed from related tensors alone. */
   static final int MAX_DEPTH = 8;
@@ -132,6 +131,7 @@ final class OperatorCheck {
     Map<String, GdExpr> overOutputs = new HashMap<>();
     Extractor outputsOnly = required ? new Extractor(g, CleanCost.clean(ctx.gd::available)) : null;
     Map<String, String> hints = new HashMap<>();
+    Extractor explain = null;
     for (Node o : outputs) {
       int c = outClass.get(o.name());
       List<GdExpr> alts = CleanAlternatives.of(g, clean, c, ctx.options.alternatives());
@@ -140,7 +140,7 @@ final class OperatorCheck {
         overOutputs.put(o.name(), GdExpr.of(outputsOnly.extract(c)));
       }
       if (alts.isEmpty()) {
-        Extractor explain = new Extractor(g, CleanCost.explain());
+        explain = explain != null ? explain : new Extractor(g, CleanCost.explain());
         if (explain.bestNode(c) != null) {
           hints.put(o.name(), TermPrinter.print(explain.extract(c), ctx));
         }
@@ -153,7 +153,7 @@ final class OperatorCheck {
       }
     }
     List<String> exploredLabels = new ArrayList<>();
-    for (int id : exploredOrder) {
+    for (int id : broughtIn.keySet()) {
       exploredLabels.add(ctx.gd.value(id).label());
     }
     Set<String> undefined = new HashSet<>();
@@ -287,9 +287,7 @@ final class OperatorCheck {
 
     private int constant(Node n) {
       if (n.op() == dev.entangle.graph.NodeOp.GET_ATTR) {
-        TypeInfo t = AtenNormalizer.typeOf(n.type(), n);
-        int s = b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(n.meta().value()), t.dtype()});
-        return t.rank() == 0 ? s : b.add(Op.EXPAND, t.shape(), s);
+        return AtenNormalizer.constant(n, b);
       }
       return produce(n, depth);
     }
@@ -340,7 +338,7 @@ final class OperatorCheck {
           }
         }
         System.err.printf("  [%s] %s after %d iterations, %d nodes, %d classes, %d explored:%s%n", op.name(),
-            report.reason(), report.iterations(), g.nodeCount(), g.classCount(), exploredOrder.size(), sb);
+            report.reason(), report.iterations(), g.nodeCount(), g.classCount(), broughtIn.size(), sb);
       }
       for (int i = 0; i < report.fired().length; i++) {
         ctx.fired[i] += report.fired()[i];
@@ -357,7 +355,7 @@ final class OperatorCheck {
       if (added == 0) {
         return limited;
       }
-      if (exploredOrder.size() > ctx.options.exploreLimit() || System.nanoTime() > ctx.deadline) {
+      if (broughtIn.size() > ctx.options.exploreLimit() || System.nanoTime() > ctx.deadline) {
         ctx.saturation.run(g, limits(), () -> false);
         return true;
       }
@@ -420,13 +418,11 @@ final class OperatorCheck {
   private int bringIn() {
     int added = 0;
     java.util.ArrayDeque<Integer> work = new java.util.ArrayDeque<>(trel);
-    for (int i = exploredOrder.size() - 1; i >= 0; i--) {
-      work.add(exploredOrder.get(i));
-    }
-    while (!work.isEmpty()) {
+    work.addAll(broughtIn.keySet());
+    while (!work.isEmpty() && broughtIn.size() <= ctx.options.exploreLimit()) {
       int t = work.poll();
       for (int u : ctx.gd.users[t]) {
-        if (explored.get(u) || ctx.gd.constant[u]) {
+        if (broughtIn.containsKey(u) || ctx.gd.constant[u]) {
           continue;
         }
         int depth = 0;
@@ -441,16 +437,10 @@ final class OperatorCheck {
         if (depth < 0 || depth + 1 > MAX_DEPTH) {
           continue;
         }
-        explored.set(u);
-        exploredOrder.add(u);
-        depths.put(u, depth + 1);
-        int def = gdTerms.definition(u);
-        g.union(b.leaf(u), def);
+        broughtIn.put(u, depth + 1);
+        g.union(b.leaf(u), gdTerms.definition(u));
         added++;
         work.add(u);
-        if (exploredOrder.size() > ctx.options.exploreLimit()) {
-          break;
-        }
       }
     }
     if (added > 0) {
@@ -464,11 +454,11 @@ final class OperatorCheck {
     if (trel.contains(d) || ctx.gd.constant[d] || ctx.related.get(d)) {
       return 0;
     }
-    Integer x = depths.get(d);
+    Integer x = broughtIn.get(d);
     return x == null ? -1 : x;
   }
 
-  /** Adds the relation file's G_d equalities once all their tensors are related. */
+  /** Adds the relation file's G_d equalities once any of their tensors is related or brought in. */
   private int addEqualities() {
     int added = 0;
     for (int i = 0; i < ctx.equalities.size(); i++) {
@@ -482,7 +472,7 @@ final class OperatorCheck {
       }
       boolean some = false;
       for (int l : leaves) {
-        some |= trel.contains(l) || explored.get(l);
+        some |= trel.contains(l) || broughtIn.containsKey(l);
       }
       if (!some) {
         continue;
@@ -500,6 +490,4 @@ final class OperatorCheck {
     }
     return added;
   }
-
-
 }

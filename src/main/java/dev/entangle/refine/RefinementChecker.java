@@ -12,6 +12,7 @@ import dev.entangle.ops.TypeInfo;
 import dev.entangle.relation.ExprPrinter;
 import dev.entangle.relation.RelationEntry;
 import dev.entangle.relation.RelationFile;
+import dev.entangle.relation.RelationValidator;
 import dev.entangle.rules.Lemmas;
 import dev.entangle.rules.Saturation;
 import dev.entangle.util.InputException;
@@ -33,11 +34,15 @@ import java.util.Set;
 public final class RefinementChecker {
   private RefinementChecker() {}
 
-  /** Runs a check. Input problems throw {@link InputException}. */
+  /**
+   * Runs a check; the relation is validated against both graphs first. Input problems throw
+   * {@link InputException}.
+   */
   public static CheckResult check(Graph gs, DistributedGraph gd, RelationFile rel, Lemmas rules,
       CheckOptions options, ProgressListener progress) {
     long start = System.nanoTime();
     long deadline = start + options.timeout().toNanos();
+    RelationValidator.validate(gs, gd, rel);
     OpTable table = new OpTable();
     AtenNormalizer normalizer = new AtenNormalizer(table);
     Shapes plainShapes = new Shapes(table, id -> {
@@ -56,12 +61,6 @@ public final class RefinementChecker {
     for (RelationEntry e : rel.relations()) {
       Node n = resolveGs(gs, e.gs(), rel.source() + ": " + e.where());
       RelationTerms.Typed t = terms.resolve(e.gd(), rel.source() + ": " + e.where());
-      TypeInfo want = AtenNormalizer.typeOf(n.type(), n);
-      if (!Arrays.equals(want.shape(), t.type().shape())) {
-        throw new InputException(rel.source() + ": " + e.where() + " (gs \"" + e.gs() + "\"): "
-            + ExprPrinter.print(e.gd()) + " has shape " + Arrays.toString(t.type().shape()) + " but " + n.name()
-            + " has shape " + Arrays.toString(want.shape()) + "; check the shard dim and which tensors are related.");
-      }
       List<GdExpr> list = inputRelation.computeIfAbsent(n.name(), k -> new ArrayList<>());
       if (!list.contains(t.expr())) {
         list.add(t.expr());
@@ -70,15 +69,8 @@ public final class RefinementChecker {
     List<List<GdExpr>> equalities = new ArrayList<>();
     for (int i = 0; i < rel.equalities().size(); i++) {
       List<GdExpr> group = new ArrayList<>();
-      TypeInfo first = null;
       for (var x : rel.equalities().get(i)) {
-        RelationTerms.Typed t = terms.resolve(x, rel.source() + ": equalities[" + i + "]");
-        if (first != null && !Arrays.equals(first.shape(), t.type().shape())) {
-          throw new InputException(rel.source() + ": equalities[" + i + "]: its expressions have different shapes ("
-              + Arrays.toString(first.shape()) + " and " + Arrays.toString(t.type().shape()) + ").");
-        }
-        first = t.type();
-        group.add(t.expr());
+        group.add(terms.resolve(x, rel.source() + ": equalities[" + i + "]").expr());
       }
       equalities.add(group);
     }
@@ -105,7 +97,7 @@ public final class RefinementChecker {
 
     GsModel gsm = new GsModel(gs, inputRelation.keySet(), new ArrayList<>(wanted));
     Saturation saturation = new Saturation(rules);
-    Context ctx = new Context(gsm, gdm, table, shapes, saturation, terms, options, deadline, equalities);
+    Context ctx = new Context(gsm, gdm, normalizer, shapes, saturation, terms, options, deadline, equalities);
     inputRelation.forEach(ctx::relate);
     return new CheckRun(ctx, required, expects, progress, start).go();
   }
@@ -119,7 +111,7 @@ public final class RefinementChecker {
     Set<String> used = new java.util.HashSet<>();
     for (Node n : gs.nodes()) {
       if (n.op() != dev.entangle.graph.NodeOp.OUTPUT) {
-        GsModel.forEachRef(n, used::add);
+        NodeRefs.forEach(n, used::add);
       }
     }
     List<String> out = new ArrayList<>();

@@ -6,14 +6,15 @@ import dev.entangle.ops.ShapeException;
 import dev.entangle.ops.Shapes;
 import dev.entangle.ops.TypeInfo;
 import dev.entangle.relation.Expr;
+import dev.entangle.relation.ExprPrinter;
+import dev.entangle.relation.ExprShapes;
 import dev.entangle.util.InputException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Converts between the relation syntax ({@link Expr}) and clean core terms ({@link GdExpr}):
- * resolves {@code rK.NAME} to G_d values, normalizes dims against shapes and checks that the
- * expression is well-shaped; and prints terms back in the relation syntax.
+ * resolves {@code rK.NAME} to G_d values; and prints terms back in the relation syntax.
  */
 final class RelationTerms {
   private final GdModel m;
@@ -28,127 +29,88 @@ final class RelationTerms {
   record Typed(GdExpr expr, TypeInfo type) {}
 
   /**
-   * Resolves an expression over G_d tensors.
+   * Resolves an expression over G_d tensors. The relation file has been validated against both
+   * graphs ({@link dev.entangle.relation.RelationValidator}), so names resolve and shapes fit;
+   * dims, slice bounds and a reshape's -1 are normalized by {@link ExprShapes}.
    *
    * @param where how to name the entry in messages, e.g. {@code ri.json: relations[3]}
    */
   Typed resolve(Expr e, String where) {
+    Expr normalized = ExprShapes.normalize(e, t -> m.gd.rank(t.rank()).resolve(t.name()).type(), where);
     try {
-      return convert(e, where);
+      return convert(normalized);
     } catch (ShapeException ex) {
-      throw new InputException(where + ": the expression " + e + " does not fit: " + ex.getMessage() + ".");
+      throw new InputException(where + ": the expression " + ExprPrinter.print(e) + " does not fit: "
+          + ex.getMessage() + ".");
     }
   }
 
-  private Typed convert(Expr e, String where) {
+  private Typed convert(Expr e) {
     if (e instanceof Expr.Tensor t) {
-      if (t.rank() == null) {
-        throw new InputException(where + ": '" + t.name() + "' must name a G_d tensor as rK." + t.name()
-            + " (K the rank); G_d expressions cannot refer to G_s tensors.");
-      }
-      int r = t.rank();
-      if (r < 0 || r >= m.gd.worldSize()) {
-        throw new InputException(where + ": rank " + r + " in r" + r + "." + t.name() + " does not exist; G_d has "
-            + m.gd.worldSize() + " rank(s).");
-      }
-      Node n = m.graph(r).resolve(t.name());
-      int id = n == null ? -1 : m.id(r, n.name());
-      if (id < 0) {
-        throw new InputException(where + ": G_d rank " + r + " has no tensor named or tagged '" + t.name()
-            + "'; check the name against the G_d file " + m.gd.source() + ".");
-      }
+      Node n = m.graph(t.rank()).resolve(t.name());
+      int id = m.id(t.rank(), n.name());
       return new Typed(GdExpr.tensor(id), m.types.get(id));
     }
     if (e instanceof Expr.Concat c) {
-      List<Typed> parts = new ArrayList<>();
-      for (Expr p : c.parts()) {
-        parts.add(convert(p, where));
-      }
-      int d = dim(c.dim(), parts.get(0).type().rank(), e, where);
-      return node(Op.CONCAT, new long[] {d}, parts);
+      return node(Op.CONCAT, new long[] {c.dim()}, convertAll(c.parts()));
     }
     if (e instanceof Expr.Slice s) {
-      Typed x = convert(s.input(), where);
-      int d = dim(s.dim(), x.type().rank(), e, where);
-      long n = x.type().size(d);
-      long start = clamp(s.start() < 0 ? s.start() + n : s.start(), n);
-      long end = clamp(s.end() < 0 ? s.end() + n : s.end(), n);
-      return node(Op.SLICE, new long[] {d, start, Math.max(start, end), s.step()}, List.of(x));
+      return node(Op.SLICE, new long[] {s.dim(), s.start(), s.end(), s.step()}, List.of(convert(s.input())));
     }
     if (e instanceof Expr.Reduce r) {
-      List<Typed> parts = new ArrayList<>();
-      for (Expr p : r.operands()) {
-        parts.add(convert(p, where));
-      }
       Op op = switch (r.kind()) {
         case SUM -> Op.SUMN;
         case MAX -> Op.MAXN;
         case MIN -> Op.MINN;
       };
-      return node(op, new long[0], parts);
+      return node(op, new long[0], convertAll(r.operands()));
     }
     if (e instanceof Expr.Transpose t) {
-      Typed x = convert(t.input(), where);
-      int n = x.type().rank();
-      int a = dim(t.dim0(), n, e, where);
-      int b = dim(t.dim1(), n, e, where);
-      long[] p = new long[n];
-      for (int i = 0; i < n; i++) {
+      Typed x = convert(t.input());
+      long[] p = new long[x.type().rank()];
+      for (int i = 0; i < p.length; i++) {
         p[i] = i;
       }
-      p[a] = b;
-      p[b] = a;
+      p[t.dim0()] = t.dim1();
+      p[t.dim1()] = t.dim0();
       return node(Op.PERMUTE, p, List.of(x));
     }
     if (e instanceof Expr.Permute p) {
-      Typed x = convert(p.input(), where);
-      long[] dims = new long[p.dims().size()];
-      for (int i = 0; i < dims.length; i++) {
-        dims[i] = dim(p.dims().get(i), x.type().rank(), e, where);
-      }
-      return node(Op.PERMUTE, dims, List.of(x));
+      return node(Op.PERMUTE, p.dims().stream().mapToLong(Integer::longValue).toArray(), List.of(convert(p.input())));
     }
     if (e instanceof Expr.Reshape r) {
-      Typed x = convert(r.input(), where);
-      long[] sizes = r.shape().stream().mapToLong(Long::longValue).toArray();
-      long known = 1;
-      int free = -1;
-      for (int i = 0; i < sizes.length; i++) {
-        if (sizes[i] == -1) {
-          free = i;
-        } else {
-          known *= sizes[i];
-        }
-      }
-      if (free >= 0 && known != 0) {
-        sizes[free] = x.type().numel() / known;
-      }
-      return node(Op.RESHAPE, sizes, List.of(x));
+      return node(Op.RESHAPE, r.shape().stream().mapToLong(Long::longValue).toArray(), List.of(convert(r.input())));
     }
     if (e instanceof Expr.Squeeze s) {
-      Typed x = convert(s.input(), where);
-      int d = dim(s.dim(), x.type().rank(), e, where);
+      Typed x = convert(s.input());
       long[] in = x.type().shape();
-      if (in[d] != 1) {
-        return x;
+      if (in.length == 0 || in[s.dim()] != 1) {
+        return x; // squeezing a dim that is not 1 changes nothing
       }
       long[] out = new long[in.length - 1];
       for (int i = 0, k = 0; i < in.length; i++) {
-        if (i != d) {
+        if (i != s.dim()) {
           out[k++] = in[i];
         }
       }
       return node(Op.RESHAPE, out, List.of(x));
     }
     Expr.Unsqueeze u = (Expr.Unsqueeze) e;
-    Typed x = convert(u.input(), where);
+    Typed x = convert(u.input());
     long[] in = x.type().shape();
-    int d = dim(u.dim(), in.length + 1, e, where);
     long[] out = new long[in.length + 1];
     for (int i = 0, k = 0; i < out.length; i++) {
-      out[i] = i == d ? 1 : in[k++];
+      out[i] = i == u.dim() ? 1 : in[k++];
     }
     return node(Op.RESHAPE, out, List.of(x));
+  }
+
+  private List<Typed> convertAll(List<Expr> parts) {
+    List<Typed> out = new ArrayList<>();
+    for (Expr p : parts) {
+      out.add(convert(p));
+    }
+    return out;
   }
 
   private Typed node(Op op, long[] attrs, List<Typed> kids) {
@@ -160,17 +122,6 @@ final class RelationTerms {
     }
     TypeInfo t = shapes.infer(op.id(), attrs, types);
     return new Typed(new GdExpr(op.id(), attrs, exprs), t);
-  }
-
-  private static int dim(long d, int rank, Expr e, String where) {
-    if (d < -rank || d >= rank) {
-      throw new InputException(where + ": dim " + d + " in " + e + " is out of range for a " + rank + "-d tensor.");
-    }
-    return (int) (d < 0 ? d + rank : d);
-  }
-
-  private static long clamp(long v, long n) {
-    return Math.max(0, Math.min(v, n));
   }
 
   /** The relation-syntax form of a clean term. */

@@ -188,7 +188,7 @@ public final class RelationReader {
       return ExprParser.parse(text);
     } catch (ParseError e) {
       throw error(where, "cannot parse the " + what + " at column " + (e.position() + 1) + ": "
-          + e.reason() + " (the syntax is in FORMATS.md section 3):\n" + e.pointer(text));
+          + e.reason() + " (the syntax is in the README, \"What goes in\"):\n" + e.pointer(text));
     }
   }
 

@@ -37,7 +37,8 @@ public final class LemmaLibrary {
           sources.put(f.toString(), Files.readString(f, StandardCharsets.UTF_8));
         }
       } catch (IOException e) {
-        throw new InputException("cannot read lemma directory " + dir + ": " + e.getMessage());
+        throw new InputException("cannot read lemma directory " + dir + ": "
+            + dev.entangle.graph.JsonFiles.reason(e) + "; check that the folder is readable.");
       }
     }
     return parse(sources);

@@ -14,16 +14,7 @@ sealed interface Pat {
    * opChoices} (binding op id and attributes in {@code opSlot}); {@code attrs} null matches any
    * attributes.
    */
-  record Node(int op, int[] opChoices, int opSlot, AttrPat[] attrs, Pat[] children) implements Pat {
-    boolean hasListChild() {
-      for (Pat p : children) {
-        if (p instanceof ListVar) {
-          return true;
-        }
-      }
-      return false;
-    }
-  }
+  record Node(int op, int[] opChoices, int opSlot, AttrPat[] attrs, Pat[] children) implements Pat {}
 
   /** One attribute position of a node pattern. */
   sealed interface AttrPat {

@@ -44,10 +44,6 @@ sealed interface SExpr {
    * variables).
    */
   record Lst(List<SExpr> items, Brackets attrs, boolean spread, int line, int col) implements SExpr {
-    Lst withSpread(boolean s) {
-      return new Lst(items, attrs, s, line, col);
-    }
-
     @Override
     public String toString() {
       StringBuilder sb = new StringBuilder("(");

@@ -40,7 +40,7 @@ public final class Saturation {
   }
 
   /** Finds every match of every rule, uncapped, and applies them; returns whether anything changed. */
-  private Boolean applyAll(RuleMatcher matcher, RuleApplier applier, EGraph<TypeInfo> g, int[] fired) {
+  private boolean applyAll(RuleMatcher matcher, RuleApplier applier, EGraph<TypeInfo> g, int[] fired) {
     List<Object[]> found = new ArrayList<>();
     List<int[]> where = new ArrayList<>();
     for (int r = 0; r < rules.size(); r++) {
@@ -50,7 +50,7 @@ public final class Saturation {
         where.add(new int[] {ri, cls});
       });
     }
-    return apply(applier, g, found, where, fired, Integer.MAX_VALUE);
+    return Boolean.TRUE.equals(apply(applier, g, found, where, fired, Integer.MAX_VALUE));
   }
 
   /**
@@ -152,7 +152,7 @@ public final class Saturation {
       if (!changed && g.nodeCount() == before && capped) {
         // nothing changed, but some matches were held back: apply them all once before
         // calling the e-graph saturated
-        changed = Boolean.TRUE.equals(applyAll(matcher, applier, g, fired));
+        changed = applyAll(matcher, applier, g, fired);
         g.rebuild();
         java.util.Arrays.fill(skip, 0);
         if (g.nodeCount() > limits.nodes()) {

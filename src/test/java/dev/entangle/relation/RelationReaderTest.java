@@ -143,7 +143,7 @@ class RelationReaderTest {
     String m = error(relations("{'gs': 'x', 'gd': 'r0.x'},"
         + "{'gs': 'w_out', 'gd': 'concat(r0.w_out r1.w_out, dim=1)'}"));
     assertContains(m, "relations[1] (gs \"w_out\"): cannot parse the gd expression at column 17:",
-        "expected ',' or ')' after an argument of concat, found 'r'", "FORMATS.md section 3");
+        "expected ',' or ')' after an argument of concat, found 'r'", "the syntax is in the README");
     String[] lines = m.split("\n");
     assertEquals(3, lines.length, m);
     assertEquals("    concat(r0.w_out r1.w_out, dim=1)", lines[1]);

@@ -38,8 +38,8 @@ final class Context {
     leaves.forEach(related::set);
   }
 
-  /** G_d equalities from the relation file, as groups of terms. */
-  final List<List<GdExpr>> equalities;
+  /** G_d equalities: the relation file's and those proved so far. */
+  final GdEqualities equalities;
   final int[] fired;
 
   Context(GsModel gs, GdModel gd, AtenNormalizer normalizer, Shapes shapes, Saturation saturation,
@@ -54,7 +54,7 @@ final class Context {
     this.terms = terms;
     this.options = options;
     this.deadline = deadline;
-    this.equalities = equalities;
+    this.equalities = new GdEqualities(equalities);
     this.fired = new int[saturation.names().size()];
   }
 }

@@ -73,6 +73,7 @@ final class OperatorCheck {
   private final Map<String, Integer> inputClasses = new HashMap<>();
   private final Set<Integer> trel = new LinkedHashSet<>();
   private final Set<Integer> equalitiesAdded = new HashSet<>();
+  private final BitSet equalitiesLookedUp = new BitSet();
   /** The G_d values brought in, in order, with their distance from T_rel. */
   private final Map<Integer, Integer> broughtIn = new java.util.LinkedHashMap<>();
 
@@ -166,6 +167,7 @@ final class OperatorCheck {
     }
     Set<Integer> cleanLeaves = new HashSet<>();
     leaves(new ArrayList<>(outClass.values()), false, cleanLeaves);
+    learnEqualities();
     return new Outcome(undefined, found, overOutputs, limited, null, exploredLabels, hints, violated, g.nodeCount(),
         cleanLeaves);
   }
@@ -458,36 +460,121 @@ final class OperatorCheck {
     return x == null ? -1 : x;
   }
 
-  /** Adds the relation file's G_d equalities once any of their tensors is related or brought in. */
+  /**
+   * Adds the known G_d equalities ({@link GdEqualities}) that read a tensor the check has in view:
+   * one in T_rel or brought in.
+   */
   private int addEqualities() {
+    List<Integer> candidates = new ArrayList<>();
+    for (int l : trel) {
+      lookAt(l, candidates);
+    }
+    for (int l : broughtIn.keySet()) {
+      lookAt(l, candidates);
+    }
     int added = 0;
-    for (int i = 0; i < ctx.equalities.size(); i++) {
-      if (equalitiesAdded.contains(i)) {
+    for (int i : candidates) {
+      if (!equalitiesAdded.add(i)) {
         continue;
       }
-      List<GdExpr> group = ctx.equalities.get(i);
-      Set<Integer> leaves = new HashSet<>();
-      for (GdExpr e : group) {
-        e.leaves(leaves);
-      }
-      boolean some = false;
-      for (int l : leaves) {
-        some |= trel.contains(l) || broughtIn.containsKey(l);
-      }
-      if (!some) {
-        continue;
-      }
-      equalitiesAdded.add(i);
+      List<GdExpr> group = ctx.equalities.group(i);
       int first = group.get(0).add(b);
       for (GdExpr e : group.subList(1, group.size())) {
         g.union(first, e.add(b));
+        e.leaves(trel);
       }
-      trel.addAll(leaves);
+      group.get(0).leaves(trel);
       added++;
     }
     if (added > 0) {
       g.rebuild();
     }
     return added;
+  }
+
+  private void lookAt(int leaf, List<Integer> candidates) {
+    if (!equalitiesLookedUp.get(leaf)) {
+      equalitiesLookedUp.set(leaf);
+      candidates.addAll(ctx.equalities.touching(leaf));
+    }
+  }
+
+  /**
+   * Keeps, for the checks that follow, what this e-graph proved about G_d alone: each class that
+   * holds two different G_d tensors, or slices of them, gives a group of equal expressions (e.g.
+   * that two ranks computed the same key head). Their tensors count as related from then on.
+   */
+  private void learnEqualities() {
+    g.rebuild();
+    Map<Integer, Set<GdExpr>> members = new HashMap<>();
+    for (int c : g.classesWithOp(Op.TENSOR.id())) {
+      int leaf = usableLeaf(c);
+      if (leaf >= 0) {
+        for (ENode n : g.nodes(c)) {
+          if (n.op() == Op.TENSOR.id() && usable((int) n.attr(0))) {
+            members.computeIfAbsent(c, k -> new LinkedHashSet<>()).add(GdExpr.tensor((int) n.attr(0)));
+          }
+        }
+      }
+    }
+    for (int c : g.classesWithOp(Op.SLICE.id())) {
+      for (ENode n : g.nodes(c)) {
+        int leaf = n.op() == Op.SLICE.id() ? usableLeaf(n.child(0)) : -1;
+        if (leaf >= 0) {
+          members.computeIfAbsent(c, k -> new LinkedHashSet<>())
+              .add(new GdExpr(Op.SLICE.id(), n.attrs(), List.of(GdExpr.tensor(leaf))));
+        }
+      }
+    }
+    for (Set<GdExpr> group : members.values()) {
+      Set<Integer> leaves = new HashSet<>();
+      group.forEach(e -> e.leaves(leaves));
+      if (worthKeeping(group, leaves) && ctx.equalities.add(new ArrayList<>(group))) {
+        if (TRACE) {
+          StringBuilder sb = new StringBuilder();
+          for (GdExpr e : group) {
+            sb.append("  ").append(dev.entangle.relation.ExprPrinter.print(ctx.terms.toExpr(e)));
+          }
+          System.err.println("  [" + op.name() + "] learned:" + sb);
+        }
+        leaves.forEach(ctx.related::set);
+      }
+    }
+  }
+
+  /**
+   * Whether a group tells later checks something their own e-graphs would not: it spans ranks
+   * (what one rank computes, its own definitions give), and it relates a slice, or a tensor that
+   * R relates to nothing yet (replicas that R relates already meet in the G_s values' classes).
+   */
+  private boolean worthKeeping(Set<GdExpr> group, Set<Integer> leaves) {
+    int rank = -1;
+    boolean ranks = false;
+    boolean news = false;
+    for (int l : leaves) {
+      int r = ctx.gd.value(l).rank();
+      ranks |= rank >= 0 && r != rank;
+      rank = r;
+      news |= !ctx.related.get(l);
+    }
+    for (GdExpr e : group) {
+      news |= !e.isTensor();
+    }
+    return ranks && news;
+  }
+
+  /** The lowest-numbered G_d value of a class that may stand in an equality, or -1. */
+  private int usableLeaf(int c) {
+    int best = -1;
+    for (ENode n : g.nodes(c)) {
+      if (n.op() == Op.TENSOR.id() && usable((int) n.attr(0)) && (best < 0 || n.attr(0) < best)) {
+        best = (int) n.attr(0);
+      }
+    }
+    return best;
+  }
+
+  private boolean usable(int id) {
+    return !ctx.gd.constant[id] && !ctx.gd.undefined[id];
   }
 }

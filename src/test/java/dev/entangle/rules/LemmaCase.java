@@ -11,13 +11,32 @@ import java.util.stream.Stream;
 
 /**
  * One case of a lemma-case file: two terms that the named lemma must prove equal ({@code =>}) or
- * that the whole library must not prove equal ({@code !=>}).
+ * that the whole library must not prove equal ({@code !=>}), optionally given that two other terms
+ * are equal.
  *
  * <p>A case file ({@code *.cases}) holds one case per line, {@code NAME: LEFT => RIGHT} or {@code
- * NAME: LEFT !=> RIGHT}, in the term syntax of {@link TermReader}; a line starting with white space
- * continues the case above; {@code #} starts a comment line.
+ * NAME: LEFT !=> RIGHT}, optionally followed by {@code given A = B}, in the term syntax of {@link
+ * TermReader}; a line starting with white space continues the case above; {@code #} starts a
+ * comment line.
  */
-record LemmaCase(String file, int line, String lemma, boolean positive, String left, String right) {
+record LemmaCase(String file, int line, String lemma, boolean positive, String left, String right,
+    String[] given) {
+
+  LemmaCase(String file, int line, String lemma, boolean positive, String left, String right) {
+    this(file, line, lemma, positive, left, right, null);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LemmaCase c && c.file.equals(file) && c.line == line && c.lemma.equals(lemma)
+        && c.positive == positive && c.left.equals(left) && c.right.equals(right)
+        && java.util.Arrays.equals(c.given, given);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(file, line, lemma, positive, left, right, java.util.Arrays.hashCode(given));
+  }
 
   /** Where the case is written, as {@code file:line}. */
   String where() {
@@ -26,7 +45,8 @@ record LemmaCase(String file, int line, String lemma, boolean positive, String l
 
   @Override
   public String toString() {
-    return lemma + ": " + left + (positive ? " => " : " !=> ") + right;
+    return lemma + ": " + left + (positive ? " => " : " !=> ") + right
+        + (given == null ? "" : " given " + given[0] + " = " + given[1]);
   }
 
   /** Every case of every {@code *.cases} file in {@code dir}, files in name order. */
@@ -84,6 +104,17 @@ record LemmaCase(String file, int line, String lemma, boolean positive, String l
     boolean positive = pos >= 0;
     int at = positive ? pos : neg;
     int len = positive ? 4 : 5;
-    return new LemmaCase(file, line, name, positive, rest.substring(0, at).strip(), rest.substring(at + len).strip());
+    String right = rest.substring(at + len).strip();
+    String[] given = null;
+    int g = right.indexOf(" given ");
+    if (g >= 0) {
+      String[] eq = right.substring(g + 7).split(" = ", -1);
+      if (eq.length != 2) {
+        throw new IllegalArgumentException(file + ":" + line + ": expected 'given A = B' with exactly one ' = ' in: " + s);
+      }
+      given = new String[] {eq[0].strip(), eq[1].strip()};
+      right = right.substring(0, g).strip();
+    }
+    return new LemmaCase(file, line, name, positive, rest.substring(0, at).strip(), right, given);
   }
 }

@@ -25,6 +25,10 @@ class LemmaCaseTest {
     assertEquals(new LemmaCase("t.cases", 3, "concat-single", true, "(concat[0] x:f32[2])", "x"), cases.get(0));
     assertEquals(new LemmaCase("t.cases", 4, "slice-full", false, "(slice[0 0 2 1] x:f32[2])", "(neg x)"), cases.get(1));
     assertEquals("t.cases:4", cases.get(1).where());
+    LemmaCase given = LemmaCase.parse("t.cases", "r: a:f32[2] => b:f32[2] given (neg a) = (neg b)").get(0);
+    assertEquals("b:f32[2]", given.right());
+    assertEquals(List.of("(neg a)", "(neg b)"), List.of(given.given()));
+    assertEquals("r: a:f32[2] => b:f32[2] given (neg a) = (neg b)", given.toString());
     assertEquals("slice-full: (slice[0 0 2 1] x:f32[2]) !=> (neg x)", cases.get(1).toString());
   }
 
@@ -39,6 +43,8 @@ class LemmaCaseTest {
     assertTrue(e.getMessage().startsWith("t.cases:1: expected 'lemma-name: LEFT => RIGHT'"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> LemmaCase.parse("t.cases", "  => x"));
     assertTrue(e.getMessage().startsWith("t.cases:1: a continuation line"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> LemmaCase.parse("t.cases", "r: a => b given c"));
+    assertTrue(e.getMessage().startsWith("t.cases:1: expected 'given A = B'"), e.getMessage());
   }
 
   @Test

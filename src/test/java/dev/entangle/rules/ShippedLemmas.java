@@ -51,10 +51,14 @@ final class ShippedLemmas {
     try {
       l = t.add(c.left());
       r = t.add(c.right());
+      if (c.given() != null) {
+        t.graph().union(t.add(c.given()[0]), t.add(c.given()[1]));
+        t.graph().rebuild();
+      }
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(c.where() + ": " + e.getMessage(), e);
     }
-    assertNotEquals(l, r, c.where() + ": both sides are the same term");
+    assertNotEquals(t.graph().find(l), t.graph().find(r), c.where() + ": both sides are the same term or given equal");
     assertArrayEquals(
         t.graph().data(l).shape(), t.graph().data(r).shape(),
         c.where() + ": the sides have different shapes, " + t.graph().data(l) + " and " + t.graph().data(r));

@@ -1,0 +1,73 @@
+package dev.entangle.rules;
+
+import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.ENode;
+import dev.entangle.ops.Op;
+import dev.entangle.ops.TypeInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.IntBinaryOperator;
+
+/**
+ * Two concats along one dim that are equal, and whose parts have the same sizes along it, are
+ * equal part by part: {@code concat(a, b) = concat(c, d)} with {@code a} and {@code c} of one size
+ * gives {@code a = c} and {@code b = d}. This is how two relations of one G_s tensor (replicas of
+ * a key/value head on different ranks, say) tell which G_d pieces are equal. It only unions
+ * existing classes, so it adds no term.
+ */
+final class ConcatParts implements NativeRule {
+  static final String NAME = "concat-parts";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String doc() {
+    return "equal concats along one dim with parts of the same sizes are equal part by part";
+  }
+
+  @Override
+  public List<Consumer<IntBinaryOperator>> search(EGraph<TypeInfo> g) {
+    List<Consumer<IntBinaryOperator>> out = new ArrayList<>();
+    for (int c : g.classesWithOp(Op.CONCAT.id())) {
+      List<ENode> cats = new ArrayList<>();
+      for (ENode n : g.nodes(c)) {
+        if (n.op() == Op.CONCAT.id()) {
+          cats.add(n);
+        }
+      }
+      for (int i = 0; i < cats.size(); i++) {
+        for (int j = i + 1; j < cats.size(); j++) {
+          ENode a = cats.get(i);
+          ENode b = cats.get(j);
+          if (sameParts(g, a, b)) {
+            for (int k = 0; k < a.arity(); k++) {
+              int x = a.child(k);
+              int y = b.child(k);
+              if (g.find(x) != g.find(y)) {
+                out.add(unions -> unions.applyAsInt(x, y));
+              }
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static boolean sameParts(EGraph<TypeInfo> g, ENode a, ENode b) {
+    if (a.attr(0) != b.attr(0) || a.arity() != b.arity()) {
+      return false;
+    }
+    int d = (int) a.attr(0);
+    for (int k = 0; k < a.arity(); k++) {
+      if (g.data(a.child(k)).shape()[d] != g.data(b.child(k)).shape()[d]) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -185,13 +185,13 @@ class SelfAttention(nn.Module):
 class ParallelSelfAttention(SelfAttention):
     """Heads split over ranks: q/k/v projections column-parallel, output projection row-parallel."""
 
-    def __init__(self, hidden, heads, rank, world_size):
+    def __init__(self, hidden, heads, rank, world_size, reduce="all_reduce"):
         super().__init__(hidden, heads)
         _shard(heads, rank, world_size, "heads")
         self.q_proj = ColumnParallelLinear(hidden, hidden, rank, world_size, bias=False)
         self.k_proj = ColumnParallelLinear(hidden, hidden, rank, world_size, bias=False)
         self.v_proj = ColumnParallelLinear(hidden, hidden, rank, world_size, bias=False)
-        self.o_proj = RowParallelLinear(hidden, hidden, rank, world_size)
+        self.o_proj = RowParallelLinear(hidden, hidden, rank, world_size, reduce=reduce)
 
 
 # ---------------------------------------------------------------------------
@@ -280,17 +280,21 @@ class Embedding(nn.Module):
 class VocabParallelEmbedding(nn.Module):
     """Rank k holds rows [k*V/n, (k+1)*V/n) of the table; other ids are masked and summed away."""
 
-    def __init__(self, vocab, hidden, rank, world_size):
+    def __init__(self, vocab, hidden, rank, world_size, reduce="all_reduce"):
         super().__init__()
         part, self.start = _shard(vocab, rank, world_size, "vocab")
         self.end = self.start + part
         self.weight = nn.Parameter(torch.empty(part, hidden))
+        self.world_size = world_size
+        self.reduce = reduce
 
     def forward(self, ids):
         mask = (ids < self.start) | (ids >= self.end)
         local = (ids - self.start).masked_fill(mask, 0)
         out = F.embedding(local, self.weight)
         out = out.masked_fill(mask.unsqueeze(-1), 0.0)
+        if self.reduce == "reduce_scatter":
+            return dist.reduce_scatter(out, self.world_size, "sum", GROUP)
         return dist.all_reduce(out, "sum", GROUP)
 
 
@@ -411,3 +415,70 @@ class ShardedExpert(Expert):
         part, _ = _shard(ffn, rank, world_size, "ffn")
         self.w1 = nn.Parameter(torch.empty(hidden, part))
         self.w2 = nn.Parameter(torch.empty(part, hidden))
+
+
+# ---------------------------------------------------------------------------
+# A Megatron-style GPT with tensor and sequence parallelism
+
+
+class GPTLayer(nn.Module):
+    """Pre-norm attention and MLP with residuals; with ``world_size > 1``, Megatron's TP + SP:
+    norms on sequence shards, all-gather before and reduce-scatter after each parallel block."""
+
+    def __init__(self, hidden, heads, ffn, rank=0, world_size=1):
+        super().__init__()
+        self.ln1 = nn.LayerNorm(hidden)
+        self.ln2 = nn.LayerNorm(hidden)
+        if world_size == 1:
+            self.attn = SelfAttention(hidden, heads)
+            self.mlp = MLP(hidden, ffn)
+        else:
+            self.attn = ParallelSelfAttention(hidden, heads, rank, world_size, reduce="reduce_scatter")
+            self.mlp = ParallelMLP(hidden, ffn, rank, world_size, reduce="reduce_scatter")
+
+
+class GPT(nn.Module):
+    """Embedding, ``layers`` GPT layers, final norm, logits and Megatron's cross-entropy.
+
+    With ``world_size > 1`` the embedding and the output layer are vocabulary-parallel and the
+    loss is Megatron's vocabulary-parallel cross-entropy (max and sums all-reduced, the target
+    logit picked with ``arange`` on the rank that holds it); with one rank the same formulas run
+    without collectives, which is how Megatron traces the sequential model.
+    """
+
+    def __init__(self, vocab, hidden, heads, ffn, layers, rank=0, world_size=1):
+        super().__init__()
+        self.world_size = world_size
+        if world_size == 1:
+            self.embed = Embedding(vocab, hidden)
+        else:
+            self.embed = VocabParallelEmbedding(vocab, hidden, rank, world_size, reduce="reduce_scatter")
+        self.layers = nn.ModuleList(GPTLayer(hidden, heads, ffn, rank, world_size) for _ in range(layers))
+        self.norm = nn.LayerNorm(hidden)
+        part, self.vocab_start = _shard(vocab, rank, world_size, "vocab")
+        self.lm_head = nn.Parameter(torch.empty(part, hidden))
+
+    def gather(self, x):
+        return dist.all_gather(x, self.world_size, GROUP) if self.world_size > 1 else x
+
+    def all_reduce(self, x, op):
+        return dist.all_reduce(x, op, GROUP) if self.world_size > 1 else x
+
+    def forward(self, ids, labels):
+        h = self.embed(ids)
+        for layer in self.layers:
+            h = h + layer.attn.forward(self.gather(layer.ln1(h)))
+            h = h + layer.mlp(self.gather(layer.ln2(h)))
+        logits = F.linear(self.gather(self.norm(h)), self.lm_head)
+        return self.cross_entropy(logits, labels)
+
+    def cross_entropy(self, logits, labels):
+        logits_max = self.all_reduce(logits.max(dim=-1)[0], "max")
+        logits = logits - logits_max.unsqueeze(-1)
+        end = self.vocab_start + logits.shape[-1]
+        mask = (labels < self.vocab_start) | (labels >= end)
+        target = (labels - self.vocab_start).masked_fill(mask, 0)
+        predicted = logits[torch.arange(logits.shape[0]), target]
+        predicted = self.all_reduce(predicted.masked_fill(mask, 0.0), "sum")
+        sum_exp = self.all_reduce(logits.exp().sum(dim=-1), "sum")
+        return (torch.log(sum_exp) - predicted).mean()

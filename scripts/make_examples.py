@@ -208,6 +208,30 @@ def vocab_embedding(n=2):
         "the embedding equals the all-reduced sum of the masked partial embeddings")
 
 
+def gpt(n, layers):
+    seq, vocab, hidden, heads, ffn = 24, 48, 24, 12, 48
+    ids = dict(ids=t(seq, dtype=torch.int64), labels=t(seq, dtype=torch.int64))
+    gs = tag_outputs(trace(m.GPT(vocab, hidden, heads, ffn, layers), **ids), "loss")
+    gd = [tag_outputs(g, "loss") for g in
+          trace_ranks(n, lambda r: m.GPT(vocab, hidden, heads, ffn, layers, r, n), lambda r: ids)]
+    relations = [replicate("ids"), replicate("labels"), shard("embed.weight", 0), shard("lm_head", 0),
+                 replicate("norm.weight"), replicate("norm.bias")]
+    for i in range(layers):
+        p = f"layers.{i}."
+        relations += [replicate(p + w) for w in ("ln1.weight", "ln1.bias", "ln2.weight", "ln2.bias",
+                                                 "attn.o_proj.bias", "mlp.fc2.bias")]
+        relations += [shard(p + f"attn.{x}_proj.weight", 0) for x in "qkv"]
+        relations += [shard(p + "attn.o_proj.weight", 1), shard(p + "mlp.fc1.weight", 0),
+                      shard(p + "mlp.fc1.bias", 0), shard(p + "mlp.fc2.weight", 1)]
+    return Case(
+        f"gpt-tp{n}-l{layers}", f"a Megatron-style GPT, {layers} layer(s), TP={n} with sequence"
+        " parallelism: vocabulary-parallel embedding reduce-scattered to sequence shards, per layer"
+        " layer norms on shards, all-gather, attention and MLP (column/row parallel,"
+        " reduce-scatter), residuals; final norm, all-gather, vocabulary-parallel logits and"
+        " Megatron's cross-entropy (max and sums all-reduced, the target logit picked by arange)",
+        gs, gd, relations, "refines", "the loss equals the loss on any rank")
+
+
 def grad_accum(name, scale_loss):
     batch, dim_in, dim_out, micro = 8, HIDDEN, 4, 2
     gs = tag_outputs(trace(m.RegressionStep(dim_in, dim_out), x=t(batch, dim_in),
@@ -298,6 +322,8 @@ def all_cases():
         sp_narrow_tp2(),
         vocab_embedding(2),
         vocab_embedding(4),
+        gpt(4, 2),
+        gpt(6, 1),
         grad_accum("grad-accum", True),
         bug_mlp("bug-mlp-missing-allreduce", "mlp-tp2 whose row-parallel output is not"
                 " all-reduced (paper bug 7): each rank adds b2 to its partial sum", 

@@ -57,6 +57,35 @@ public final class Reports {
     }
   }
 
+  /**
+   * The operators a complete check must process: call_function nodes (no {@code getitem}) that
+   * the graph's outputs depend on and that read some placeholder (the rest are constants).
+   */
+  public static long neededOperators(Graph g) {
+    Set<String> needed = new java.util.HashSet<>();
+    List<String> work = new ArrayList<>();
+    nodeRefs(g.outputs(), work);
+    while (!work.isEmpty()) {
+      String name = work.remove(work.size() - 1);
+      Node n = g.node(name);
+      if (n != null && needed.add(name)) {
+        work.addAll(inputsOf(n));
+      }
+    }
+    Set<String> variable = new java.util.HashSet<>();
+    long count = 0;
+    for (Node n : g.nodes()) {
+      boolean reads = n.op() == NodeOp.PLACEHOLDER || inputsOf(n).stream().anyMatch(variable::contains);
+      if (reads) {
+        variable.add(n.name());
+      }
+      if (reads && needed.contains(n.name()) && n.op() == NodeOp.CALL_FUNCTION && !n.target().equals("getitem")) {
+        count++;
+      }
+    }
+    return count;
+  }
+
   /** Graph operators: call_function nodes, with or without the {@code getitem}s of tuples. */
   public static long operators(Graph g, boolean withGetitem) {
     return g.nodes().stream()

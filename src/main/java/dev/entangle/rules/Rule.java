@@ -5,7 +5,8 @@ package dev.entangle.rules;
  * equals the instance of {@link #rhs}.
  *
  * <p>A rule marked {@code ifExists} (paper section 4.3.2, "constrained lemmas") only unions with a
- * right side that is already in the e-graph; it never adds nodes.
+ * right side that is already in the e-graph; it never adds nodes. One marked {@code partsExist}
+ * adds only the right side's root: every term below it must already be there.
  */
 public final class Rule {
   final String name;
@@ -18,6 +19,7 @@ public final class Rule {
   final Calc[] letExprs;
   final Calc[] conditions;
   final boolean ifExists;
+  final boolean partsExist;
   final String[] slotNames;
 
   Rule(
@@ -31,6 +33,7 @@ public final class Rule {
       Calc[] letExprs,
       Calc[] conditions,
       boolean ifExists,
+      boolean partsExist,
       String[] slotNames) {
     this.name = name;
     this.file = file;
@@ -42,6 +45,7 @@ public final class Rule {
     this.letExprs = letExprs;
     this.conditions = conditions;
     this.ifExists = ifExists;
+    this.partsExist = partsExist;
     this.slotNames = slotNames;
   }
 

@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * Checks a match's conditions, computes its lets and builds the right side. For an {@code
- * :if-exists} rule nothing is added: the right side must already be in the e-graph.
+ * :if-exists} rule nothing is added: the right side must already be in the e-graph; for an {@code
+ * :if-parts-exist} rule only its root is.
  */
 final class RuleApplier {
   private final EGraph<TypeInfo> g;
@@ -35,13 +36,17 @@ final class RuleApplier {
           return -1;
         }
       }
-      return build(r.rhs, b, -1, r.ifExists);
+      return build(r.rhs, b, -1, r.ifExists, r.ifExists || r.partsExist);
     } catch (NoMatch | ArithmeticException e) {
       return -1;
     }
   }
 
-  private int build(Template t, Object[] b, int index, boolean lookupOnly) {
+  /**
+   * Builds a template's instance; {@code lookupOnly} for this node, {@code lookupBelow} for the
+   * nodes under it: a lookup gives -1 when the node is absent.
+   */
+  private int build(Template t, Object[] b, int index, boolean lookupOnly, boolean lookupBelow) {
     if (t instanceof Template.Var v) {
       Object x = b[v.slot()];
       if (x instanceof int[] cl) {
@@ -78,14 +83,14 @@ final class RuleApplier {
           len = l;
         }
         for (int i = 0; i < len; i++) {
-          int x = build(m.body(), b, i, lookupOnly);
+          int x = build(m.body(), b, i, lookupBelow, lookupBelow);
           if (x < 0) {
             return -1;
           }
           kids.add(x);
         }
       } else {
-        int x = build(c, b, index, lookupOnly);
+        int x = build(c, b, index, lookupBelow, lookupBelow);
         if (x < 0) {
           return -1;
         }

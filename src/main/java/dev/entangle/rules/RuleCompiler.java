@@ -14,7 +14,7 @@ import java.util.Map;
  *
  * <pre>
  * (ops NAME op ...)                       a named set of operators, usable as ?f:NAME
- * (rule NAME LHS RHS [:when E]... [:let ((?v E) ...)] [:if-exists])
+ * (rule NAME LHS RHS [:when E]... [:let ((?v E) ...)] [:if-exists | :if-parts-exist])
  * (birule NAME A B ...)                   the rule and its reverse NAME-rev
  * </pre>
  */
@@ -144,6 +144,7 @@ final class RuleCompiler {
     List<Calc> letExprs = new ArrayList<>();
     List<Calc> conds = new ArrayList<>();
     boolean ifExists = false;
+    boolean partsExist = false;
     for (int i = 0; i < opts.size(); i++) {
       SExpr o = opts.get(i);
       String key = o instanceof SExpr.Atom a ? a.text() : "";
@@ -180,7 +181,8 @@ final class RuleCompiler {
           }
         }
         case ":if-exists" -> ifExists = true;
-        default -> err(o, "unknown option '" + o + "'; expected :when, :let or :if-exists");
+        case ":if-parts-exist" -> partsExist = true;
+        default -> err(o, "unknown option '" + o + "'; expected :when, :let, :if-exists or :if-parts-exist");
       }
     }
     Template rhs = template(rhsExpr, name, false);
@@ -199,6 +201,7 @@ final class RuleCompiler {
             letExprs.toArray(Calc[]::new),
             conds.toArray(Calc[]::new),
             ifExists,
+            partsExist,
             slots.keySet().toArray(String[]::new)));
   }
 

@@ -175,7 +175,7 @@ class LemmaFileErrorsTest {
   @Test
   void anUnknownOptionIsRejected() {
     String m = errors("(rule r (neg ?x) ?x :unless 1)");
-    assertTrue(m.startsWith("bad.lemmas:1:21: error: unknown option ':unless'; expected :when, :let or :if-exists\n"
+    assertTrue(m.startsWith("bad.lemmas:1:21: error: unknown option ':unless'; expected :when, :let, :if-exists or :if-parts-exist\n"
         + "(rule r (neg ?x) ?x :unless 1)\n" + " ".repeat(20) + "^\n"), m);
   }
 

@@ -164,6 +164,25 @@ class SaturationTest {
   }
 
   @Test
+  void anIfPartsExistRuleBuildsOnlyTheRootOverPartsAlreadyThere() {
+    RuleFixture f = new RuleFixture(
+        "(rule split (matmul (concat[0] ?as...) ?b) (concat[0] (matmul ?as ?b)...) :if-parts-exist)");
+    int lhs = f.add("(matmul (concat[0] a:f32[2,3] c:f32[1,3]) w:f32[3,4])");
+    int nodes = f.graph().nodeCount();
+    assertEquals(-1, f.applyFirst("split", lhs), "neither block product is there");
+    f.add("(matmul a w)");
+    assertEquals(-1, f.applyFirst("split", lhs), "the block product of c is not there");
+    assertEquals(nodes + 1, f.graph().nodeCount(), "only the product added by the test");
+    int second = f.add("(matmul c w)");
+    int concat = f.applyFirst("split", lhs);
+    assertEquals(nodes + 3, f.graph().nodeCount(), "the concat of the two products is built");
+    f.graph().union(lhs, concat);
+    f.graph().rebuild();
+    assertEquals(f.graph().find(lhs), f.graph().find(f.add("(concat[0] (matmul a w) (matmul c w))")));
+    assertNotEquals(f.graph().find(lhs), f.graph().find(second));
+  }
+
+  @Test
   void anIfExistsRuleLooksUpNestedRightSidesWithoutBuildingTheirParts() {
     RuleFixture f = new RuleFixture("(rule lookup (neg (exp ?x)) (exp (neg (relu ?x))) :if-exists)");
     int lhs = f.add("(neg (exp a:f32[2]))");

@@ -482,3 +482,43 @@ class GPT(nn.Module):
         predicted = self.all_reduce(predicted.masked_fill(mask, 0.0), "sum")
         sum_exp = self.all_reduce(logits.exp().sum(dim=-1), "sum")
         return (torch.log(sum_exp) - predicted).mean()
+
+
+# ---------------------------------------------------------------------------
+# Paper bug 9: a sequence-parallel layer norm's weight gradients left unreduced
+
+
+class LayerNormGrad(nn.Module):
+    """The gradients ``(dx, dw, db)`` of a layer norm over [seq, hidden], given the upstream ``dy``."""
+
+    def __init__(self, hidden):
+        super().__init__()
+        self.norm = nn.LayerNorm(hidden)
+
+    def grads(self, x, dy):
+        with torch.enable_grad():  # tracing runs under no_grad
+            x = x.detach().requires_grad_(True)
+            weight = self.norm.weight.detach().requires_grad_(True)
+            bias = self.norm.bias.detach().requires_grad_(True)
+            y = F.layer_norm(x, self.norm.normalized_shape, weight, bias, self.norm.eps)
+            return torch.autograd.grad(y, (x, weight, bias), dy)
+
+    def forward(self, x, dy):
+        return self.grads(x, dy)
+
+
+class SequenceParallelLayerNormGrad(LayerNormGrad):
+    """The same under sequence parallelism: ``x`` and ``dy`` hold rank k's rows, so the weight and
+    bias gradients are sums over the rank's rows only, which an all-reduce must add up;
+    ``reduce_grads=False`` forgets it (TransformerEngine's bug, the paper's bug 9)."""
+
+    def __init__(self, hidden, rank, world_size, reduce_grads=True):
+        super().__init__(hidden)
+        self.reduce_grads = reduce_grads
+
+    def forward(self, x, dy):
+        dx, dw, db = self.grads(x, dy)
+        if self.reduce_grads:
+            dw = dist.all_reduce(dw, "sum", GROUP)
+            db = dist.all_reduce(db, "sum", GROUP)
+        return dx, dw, db

@@ -232,6 +232,29 @@ def gpt(n, layers):
         gs, gd, relations, "refines", "the loss equals the loss on any rank")
 
 
+def sp_layernorm_grad(name, reduce_grads):
+    n, seq = 2, 8
+    gs = tag_outputs(trace(m.LayerNormGrad(HIDDEN), x=t(seq, HIDDEN), dy=t(seq, HIDDEN)),
+                     "grad_x", "grad_weight", "grad_bias")
+    gd = [tag_outputs(g, "grad_x", "grad_weight", "grad_bias") for g in
+          trace_ranks(n, lambda r: m.SequenceParallelLayerNormGrad(HIDDEN, r, n, reduce_grads),
+                      lambda r: dict(x=t(seq // n, HIDDEN), dy=t(seq // n, HIDDEN)))]
+    relations = [shard("x", 0), shard("dy", 0), replicate("norm.weight"), replicate("norm.bias")]
+    expect = [relate(g, f"r{k}.{g}") for g in ("grad_weight", "grad_bias") for k in range(n)]
+    if reduce_grads:
+        return Case(
+            name, "the backward of a sequence-parallel layer norm (native_layer_norm_backward): x and"
+            " the upstream gradient sharded along the sequence; the weight and bias gradients"
+            " all-reduced", gs, gd, relations, "refines",
+            "grad_x = concat of the ranks' grad_x; the weight and bias gradients equal each rank's,"
+            " as expected", expect=expect)
+    return Case(
+        name, "paper bug 9: sp-layernorm-grad-tp2 without the all-reduce of the weight and bias"
+        " gradients", gs, gd, relations, "expectation-violated",
+        "the gradients are sum(r0.grad_weight, r1.grad_weight), not each rank's as expected",
+        expect=expect)
+
+
 def grad_accum(name, scale_loss):
     batch, dim_in, dim_out, micro = 8, HIDDEN, 4, 2
     gs = tag_outputs(trace(m.RegressionStep(dim_in, dim_out), x=t(batch, dim_in),
@@ -323,6 +346,8 @@ def all_cases():
         vocab_embedding(2),
         vocab_embedding(4),
         gpt(4, 2),
+        sp_layernorm_grad("sp-layernorm-grad-tp2", True),
+        sp_layernorm_grad("bug-sp-layernorm-grad-unreduced", False),
         gpt(6, 1),
         grad_accum("grad-accum", True),
         bug_mlp("bug-mlp-missing-allreduce", "mlp-tp2 whose row-parallel output is not"

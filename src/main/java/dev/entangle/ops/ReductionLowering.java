@@ -86,6 +86,18 @@ final class ReductionLowering {
         // apex's fused kernel: (input, weight, bias, normalized_shape, eps) -> (out, mean, invvar)
         return layerNorm(base, c, 3, 1, 2, 4);
       }
+      case "aten.native_layer_norm_backward" -> {
+        // (grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask) -> (dx, dw, db)
+        return layerNormBackward(c, 0, 1, 3, 4, 2, 5);
+      }
+      case "apex.fused_layer_norm_affine_bwd" -> {
+        // (grad_output, mean, invvar, input, normalized_shape, weight, bias, eps) -> (dx, dw, db)
+        return layerNormBackward(c, 0, 3, 1, 2, 4, 5);
+      }
+      case "apex.fused_layer_norm_bwd" -> {
+        // (grad_output, mean, invvar, input, normalized_shape, eps) -> dx
+        return layerNormBackward(c, 0, 3, 1, 2, 4, -1);
+      }
       case "apex.fused_layer_norm_fwd" -> {
         // without affine parameters: (input, normalized_shape, eps) -> (out, mean, invvar)
         return layerNorm(base, c, 1, -1, -1, 2);
@@ -116,6 +128,60 @@ final class ReductionLowering {
     attrs[0] = keep ? 1 : 0;
     System.arraycopy(dims, 0, attrs, 1, dims.length);
     return c.b.add(op, attrs, x);
+  }
+
+  /**
+   * Layer-norm backward from the upstream gradient, the input and the saved statistics, as its
+   * formulas: with {@code xhat = (x - mean) * rstd} and {@code g = dy * w}, {@code dx = rstd * (g -
+   * mean(g) - xhat * mean(g * xhat))} (means over the normalized dims), {@code dw} the sum of {@code
+   * dy * xhat} and {@code db} the sum of {@code dy} over the other dims; computed in float32 (as the
+   * kernels accumulate) and cast to each result's dtype. The statistics are used as given, never
+   * recomputed, so a graph that passes the wrong ones is not taken for a right one.
+   */
+  private static int[] layerNormBackward(Call c, int dyAt, int xAt, int meanAt, int rstdAt, int shapeAt, int weightAt) {
+    int f32 = Dtype.FLOAT32;
+    int x = c.cast(c.tensor(xAt, "input"), f32);
+    int dy = c.cast(c.tensor(dyAt, "grad_output"), f32);
+    long[] shape = c.shape(x);
+    int k = c.ints(shapeAt, "normalized_shape").length;
+    int rank = shape.length;
+    if (k < 1 || k > rank || !java.util.Arrays.equals(shape, c.shape(dy))) {
+      throw new LoweringException("a layer-norm gradient needs an input and a gradient of one shape, normalized over"
+          + " its last dims");
+    }
+    long[] stat = shape.clone();
+    long[] normalized = new long[k];
+    long[] leading = new long[rank - k];
+    for (int i = 0; i < rank; i++) {
+      if (i >= rank - k) {
+        stat[i] = 1;
+        normalized[i - rank + k] = i;
+      } else {
+        leading[i] = i;
+      }
+    }
+    int mean = c.expandTo(c.reshape(c.cast(c.tensor(meanAt, "mean"), f32), stat), shape);
+    int rstd = c.expandTo(c.reshape(c.cast(c.tensor(rstdAt, "rstd"), f32), stat), shape);
+    int xhat = c.b.add(Op.MUL, new long[0], c.b.add(Op.SUB, new long[0], x, mean), rstd);
+    boolean affine = weightAt >= 0 && c.has(weightAt, "weight");
+    int g = affine ? c.b.add(Op.MUL, new long[0], dy, c.expandTo(c.cast(c.tensor(weightAt, "weight"), f32), shape)) : dy;
+    int meanG = c.expandTo(reduce(c, Op.RMEAN, g, normalized, true), shape);
+    int meanGx = c.expandTo(reduce(c, Op.RMEAN, c.b.add(Op.MUL, new long[0], g, xhat), normalized, true), shape);
+    int centered = c.b.add(Op.SUB, new long[0], c.b.add(Op.SUB, new long[0], g, meanG),
+        c.b.add(Op.MUL, new long[0], xhat, meanGx));
+    int dx = c.b.add(Op.MUL, new long[0], rstd, centered);
+    var types = c.node.meta().types();
+    int[] out = new int[] {c.cast(dx, dtypeOf(types, 0, c.outDtype))};
+    if (weightAt < 0) {
+      return out;
+    }
+    int dw = reduce(c, Op.RSUM, c.b.add(Op.MUL, new long[0], dy, xhat), leading, false);
+    int db = reduce(c, Op.RSUM, dy, leading, false);
+    return new int[] {out[0], c.cast(dw, dtypeOf(types, 1, f32)), c.cast(db, dtypeOf(types, 2, f32))};
+  }
+
+  private static int dtypeOf(java.util.List<dev.entangle.graph.TensorType> types, int i, int dflt) {
+    return types.size() > i && types.get(i) != null ? Dtype.code(types.get(i).dtype()) : dflt;
   }
 
   /**

@@ -1,12 +1,16 @@
 package dev.entangle.refine;
 
+import static dev.entangle.refine.HandGraphs.call;
+import static dev.entangle.refine.HandGraphs.input;
+import static dev.entangle.refine.HandGraphs.ref;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.entangle.cli.CliRun;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,72 +23,46 @@ import org.junit.jupiter.api.io.TempDir;
 class LayerNormBackwardTest {
   @TempDir Path tmp;
 
-  private static String input(String name, String shape) {
-    return "{\"name\": \"" + name + "\", \"op\": \"placeholder\", \"target\": \"" + name
-        + "\", \"meta\": {\"shape\": " + shape + ", \"dtype\": \"float32\"}}";
-  }
-
-  private static String call(String name, String target, String args, String shape) {
+  private static String tuple(String name, String target, String args, int rows) {
     return "{\"name\": \"" + name + "\", \"op\": \"call_function\", \"target\": \"" + target + "\", \"args\": "
-        + args + ", \"meta\": {\"shape\": " + shape + ", \"dtype\": \"float32\"}}";
+        + args + ", \"meta\": {\"tuple\": [{\"shape\": [" + rows + ", 4], \"dtype\": \"float32\"}, {\"shape\": [4],"
+        + " \"dtype\": \"float32\"}, {\"shape\": [4], \"dtype\": \"float32\"}]}}";
   }
 
-  private static String tuple(String name, String target, String args) {
-    return "{\"name\": \"" + name + "\", \"op\": \"call_function\", \"target\": \"" + target + "\", \"args\": "
-        + args + ", \"meta\": {\"tuple\": [{\"shape\": [ROWS, 4], \"dtype\": \"float32\"}, {\"shape\": [4], \"dtype\":"
-        + " \"float32\"}, {\"shape\": [4], \"dtype\": \"float32\"}]}}";
-  }
-
-  private static String getitems(String of, String... extra) {
-    StringBuilder sb = new StringBuilder();
-    String[] shapes = {"[ROWS, 4]", "[4]", "[4]"};
+  /** The bwd call and its three getitems (bwd_0, bwd_1, bwd_2). */
+  private static List<String> gradients(String target, String args, int rows) {
+    List<String> nodes = new ArrayList<>(List.of(tuple("bwd", target, args, rows)));
+    String[] shapes = {"[" + rows + ", 4]", "[4]", "[4]"};
     for (int i = 0; i < 3; i++) {
-      sb.append(", ").append(call(of + "_" + i, "getitem", "[{\"node\": \"" + of + "\"}, " + i + "]", shapes[i]));
+      nodes.add(call("bwd_" + i, "getitem", "[" + ref("bwd") + ", " + i + "]", shapes[i]));
     }
-    for (String e : extra) {
-      sb.append(", ").append(e);
-    }
-    return sb.toString();
-  }
-
-  private static String n(String name) {
-    return "{\"node\": \"" + name + "\"}";
+    return nodes;
   }
 
   private static String gs() {
-    String nodes = input("dy", "[8, 4]") + ", " + input("x", "[8, 4]") + ", " + input("mean", "[8, 1]") + ", "
-        + input("rstd", "[8, 1]") + ", " + input("w", "[4]") + ", " + input("b", "[4]") + ", "
-        + tuple("bwd", "aten.native_layer_norm_backward.default", "[" + n("dy") + ", " + n("x") + ", [4], "
-            + n("mean") + ", " + n("rstd") + ", " + n("w") + ", " + n("b") + ", [true, true, true]]")
-        + getitems("bwd");
-    return ("{\"format\": \"entangle-fx/1\", \"nodes\": [" + nodes + ", {\"name\": \"output\", \"op\": \"output\","
-        + " \"target\": \"output\", \"args\": [[" + n("bwd_0") + ", " + n("bwd_1") + ", " + n("bwd_2") + "]]}]}")
-        .replace("ROWS", "8");
+    List<String> nodes = new ArrayList<>(List.of(input("dy", "[8, 4]"), input("x", "[8, 4]"), input("mean", "[8, 1]"),
+        input("rstd", "[8, 1]"), input("w", "[4]"), input("b", "[4]")));
+    nodes.addAll(gradients("aten.native_layer_norm_backward.default", "[" + ref("dy") + ", " + ref("x") + ", [4], "
+        + ref("mean") + ", " + ref("rstd") + ", " + ref("w") + ", " + ref("b") + ", [true, true, true]]", 8));
+    return HandGraphs.graph(nodes, "bwd_0", "bwd_1", "bwd_2");
   }
 
   private static String rank(String meanArg, String invvarArg) {
-    String nodes = input("dy", "[4, 4]") + ", " + input("x", "[4, 4]") + ", " + input("mean", "[4]") + ", "
-        + input("invvar", "[4]") + ", " + input("w", "[4]") + ", " + input("b", "[4]") + ", "
-        + tuple("bwd", "apex.fused_layer_norm_affine_bwd.default", "[" + n("dy") + ", " + n(meanArg) + ", "
-            + n(invvarArg) + ", " + n("x") + ", [4], " + n("w") + ", " + n("b") + ", 1e-05]")
-        + getitems("bwd",
-            call("dw", "_c10d_functional.all_reduce.default", "[" + n("bwd_1") + ", \"sum\", \"tp\"]", "[4]"),
-            call("db", "_c10d_functional.all_reduce.default", "[" + n("bwd_2") + ", \"sum\", \"tp\"]", "[4]"));
-    return ("{\"format\": \"entangle-fx/1\", \"nodes\": [" + nodes + ", {\"name\": \"output\", \"op\": \"output\","
-        + " \"target\": \"output\", \"args\": [[" + n("bwd_0") + ", " + n("dw") + ", " + n("db") + "]]}]}")
-        .replace("ROWS", "4");
+    List<String> nodes = new ArrayList<>(List.of(input("dy", "[4, 4]"), input("x", "[4, 4]"), input("mean", "[4]"),
+        input("invvar", "[4]"), input("w", "[4]"), input("b", "[4]")));
+    nodes.addAll(gradients("apex.fused_layer_norm_affine_bwd.default", "[" + ref("dy") + ", " + ref(meanArg) + ", "
+        + ref(invvarArg) + ", " + ref("x") + ", [4], " + ref("w") + ", " + ref("b") + ", 1e-05]", 4));
+    nodes.add(call("dw", "_c10d_functional.all_reduce.default", "[" + ref("bwd_1") + ", \"sum\", \"tp\"]", "[4]"));
+    nodes.add(call("db", "_c10d_functional.all_reduce.default", "[" + ref("bwd_2") + ", \"sum\", \"tp\"]", "[4]"));
+    return HandGraphs.graph(nodes, "bwd_0", "dw", "db");
   }
 
   private CliRun check(String rank1Mean, String rank1Invvar) throws IOException {
-    Path gs = Files.writeString(tmp.resolve("gs.json"), gs());
-    Path gd = Files.writeString(tmp.resolve("gd.json"), "{\"format\": \"entangle-fx/1\", \"world_size\": 2, \"ranks\": ["
-        + rank("mean", "invvar") + ", " + rank(rank1Mean, rank1Invvar) + "], \"process_groups\": {\"tp\": [0, 1]}}");
-    Path ri = Files.writeString(tmp.resolve("ri.json"), "{\"format\": \"entangle-relation/1\", \"relations\": ["
-        + "{\"gs\": \"dy\", \"shard\": 0}, {\"gs\": \"x\", \"shard\": 0}, {\"gs\": \"w\", \"replicate\": true},"
+    return HandGraphs.check(tmp, gs(), List.of(rank("mean", "invvar"), rank(rank1Mean, rank1Invvar)),
+        "{\"gs\": \"dy\", \"shard\": 0}, {\"gs\": \"x\", \"shard\": 0}, {\"gs\": \"w\", \"replicate\": true},"
         + " {\"gs\": \"b\", \"replicate\": true},"
         + " {\"gs\": \"mean\", \"gd\": \"unsqueeze(concat(r0.mean, r1.mean, dim=0), 1)\"},"
-        + " {\"gs\": \"rstd\", \"gd\": \"unsqueeze(concat(r0.invvar, r1.invvar, dim=0), 1)\"}]}");
-    return CliRun.check(gs, gd, ri);
+        + " {\"gs\": \"rstd\", \"gd\": \"unsqueeze(concat(r0.invvar, r1.invvar, dim=0), 1)\"}");
   }
 
   @Test

@@ -208,8 +208,7 @@ def vocab_embedding(n=2):
         "the embedding equals the all-reduced sum of the masked partial embeddings")
 
 
-def gpt(n, layers):
-    seq, vocab, hidden, heads, ffn = 24, 48, 24, 12, 48
+def gpt(n, layers, seq=24, vocab=48, hidden=24, heads=12, ffn=48):
     ids = dict(ids=t(seq, dtype=torch.int64), labels=t(seq, dtype=torch.int64))
     gs = tag_outputs(trace(m.GPT(vocab, hidden, heads, ffn, layers), **ids), "loss")
     gd = [tag_outputs(g, "loss") for g in
@@ -478,8 +477,18 @@ def main(argv=None):
     parser.add_argument("--out", default=os.path.join(ROOT, "examples"),
                         help="the folder to write (default: examples/ of the project)")
     parser.add_argument("cases", nargs="*", help="only these cases (default: all)")
+    parser.add_argument("--gpt-sizes", nargs="+", metavar="TPxLAYERS",
+                        help="instead of the examples, the GPT of gpt-* at these sizes (e.g. 8x4),"
+                        " wider so that 2, 4, 6 and 8 ranks divide it (for scripts/bench-scale)")
     args = parser.parse_args(argv)
     fx_collectives.ensure_registered()
+    if args.gpt_sizes:
+        sizes = [s.split("x") for s in args.gpt_sizes]
+        if any(len(s) != 2 or not (s[0].isdigit() and s[1].isdigit()) for s in sizes):
+            parser.error("--gpt-sizes takes TPxLAYERS, e.g. 8x4")
+        write([gpt(int(n), int(layers), 48, 96, 48, 24, 96) for n, layers in sizes], args.out)
+        print(f"wrote {len(sizes)} cases to {os.path.relpath(args.out)}")
+        return 0
     cases = all_cases()
     known = {c.name for c in cases}
     unknown = [c for c in args.cases if c not in known]

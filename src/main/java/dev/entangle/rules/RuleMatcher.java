@@ -11,9 +11,36 @@ import java.util.function.Consumer;
  */
 final class RuleMatcher {
   private final EGraph<?> g;
+  private final long deadlineNanos;
+  private int steps;
+
+  /** Thrown out of a search that ran past its deadline (a pathological pattern must not hang a run). */
+  static final class DeadlinePassed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    DeadlinePassed() {
+      super("the search ran past its deadline", null, false, false);
+    }
+  }
+
+  /** Thrown by a {@link MatchSink} that has seen enough matches; ends the search quietly. */
+  static final class Enough extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    static final Enough INSTANCE = new Enough();
+
+    private Enough() {
+      super("enough matches", null, false, false);
+    }
+  }
 
   RuleMatcher(EGraph<?> g) {
+    this(g, Long.MAX_VALUE);
+  }
+
+  /** A matcher whose searches throw {@link DeadlinePassed} once {@code System.nanoTime()} passes the deadline. */
+  RuleMatcher(EGraph<?> g, long deadlineNanos) {
     this.g = g;
+    this.deadlineNanos = deadlineNanos;
   }
 
   /** Calls {@code out} with (class, bindings) for each match of {@code rule} anywhere. */
@@ -58,6 +85,9 @@ final class RuleMatcher {
     Pat.Node pn = (Pat.Node) p;
     List<ENode> nodes = g.nodes(cls);
     for (int i = 0; i < nodes.size(); i++) {
+      if ((++steps & 0x3fff) == 0 && deadlineNanos != Long.MAX_VALUE && System.nanoTime() > deadlineNanos) {
+        throw new DeadlinePassed();
+      }
       ENode n = nodes.get(i);
       if (!opMatches(pn, n)) {
         continue;

@@ -81,11 +81,22 @@ public final class Saturation {
    * stops with {@link StopReason#GOAL_REACHED}.
    */
   public Report run(EGraph<TypeInfo> g, Limits limits, BooleanSupplier goal) {
-    RuleMatcher matcher = new RuleMatcher(g);
+    RuleMatcher matcher = new RuleMatcher(g, limits.deadlineNanos());
     RuleApplier applier = new RuleApplier(g);
     int[] fired = new int[names.size()];
     int[] skip = new int[rules.size()];
     g.rebuild();
+    int[] iter = {0};
+    try {
+      return iterate(g, limits, goal, matcher, applier, fired, skip, iter);
+    } catch (RuleMatcher.DeadlinePassed e) {
+      g.rebuild();
+      return new Report(StopReason.TIME_LIMIT, iter[0], fired);
+    }
+  }
+
+  private Report iterate(EGraph<TypeInfo> g, Limits limits, BooleanSupplier goal, RuleMatcher matcher,
+      RuleApplier applier, int[] fired, int[] skip, int[] iterations) {
     int iter = 0;
     while (true) {
       if (goal.getAsBoolean()) {
@@ -98,6 +109,7 @@ public final class Saturation {
         return new Report(StopReason.TIME_LIMIT, iter, fired);
       }
       iter++;
+      iterations[0] = iter;
       List<Object[]> found = new ArrayList<>();
       List<int[]> where = new ArrayList<>();
       boolean capped = false;
@@ -106,15 +118,21 @@ public final class Saturation {
         int[] count = {0};
         Rule rule = rules.get(r);
         int from = skip[r];
-        matcher.search(
-            rule,
-            (cls, b) -> {
-              int k = count[0]++;
-              if (k >= from && k < from + limits.matchesPerRule()) {
-                found.add(b);
-                where.add(new int[] {ri, cls});
-              }
-            });
+        try {
+          matcher.search(
+              rule,
+              (cls, b) -> {
+                int k = count[0]++;
+                if (k >= from && k < from + limits.matchesPerRule()) {
+                  found.add(b);
+                  where.add(new int[] {ri, cls});
+                } else if (k >= from + limits.matchesPerRule()) {
+                  throw RuleMatcher.Enough.INSTANCE; // one past the cap tells that more are left
+                }
+              });
+        } catch (RuleMatcher.Enough e) {
+          // the cap is reached; the next iteration goes on from there
+        }
         // past the cap, the next iteration takes the next matches (no match is starved)
         boolean over = count[0] > from + limits.matchesPerRule();
         skip[r] = over ? from + limits.matchesPerRule() : 0;

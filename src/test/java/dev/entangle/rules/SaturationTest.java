@@ -164,6 +164,23 @@ class SaturationTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void aSearchWithTooManyCombinationsStopsAtTheDeadline() {
+    // four children of 150 equal negations each: 150^4 ways to match the pattern, far more than
+    // can be enumerated before the deadline
+    RuleFixture f = new RuleFixture("(rule many (sumn (neg ?a) (neg ?b) (neg ?c) (neg ?d)) ?a)");
+    int first = f.add("(neg x0:f32[2])");
+    for (int i = 1; i < 150; i++) {
+      f.graph().union(first, f.add("(neg x" + i + ":f32[2])"));
+    }
+    f.graph().rebuild();
+    f.add("(sumn (neg x0) (neg x1) (neg x2) (neg x3))");
+    Saturation.Limits soon = new Saturation.Limits(10, 1_000_000, System.nanoTime() + 200_000_000L, 1_000_000_000);
+    Saturation.Report r = new Saturation(f.lemmas).run(f.graph(), soon, () -> false);
+    assertEquals(StopReason.TIME_LIMIT, r.reason());
+  }
+
+  @Test
   void anIfPartsExistRuleBuildsOnlyTheRootOverPartsAlreadyThere() {
     RuleFixture f = new RuleFixture(
         "(rule split (matmul (concat[0] ?as...) ?b) (concat[0] (matmul ?as ?b)...) :if-parts-exist)");

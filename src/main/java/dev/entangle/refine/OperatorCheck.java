@@ -167,7 +167,9 @@ final class OperatorCheck {
     }
     Set<Integer> cleanLeaves = new HashSet<>();
     leaves(new ArrayList<>(outClass.values()), false, cleanLeaves);
-    learnEqualities();
+    List<Integer> learnFrom = new ArrayList<>(outClass.values());
+    learnFrom.addAll(inputClasses.values());
+    learnEqualities(learnFrom);
     return new Outcome(undefined, found, overOutputs, limited, null, exploredLabels, hints, violated, g.nodeCount(),
         cleanLeaves);
   }
@@ -500,44 +502,50 @@ final class OperatorCheck {
   }
 
   /**
-   * Keeps, for the checks that follow, what this e-graph proved about G_d alone: each class that
-   * holds two different G_d tensors, or slices of them, gives a group of equal expressions (e.g.
-   * that two ranks computed the same key head). Their tensors count as related from then on.
+   * Keeps, for the checks that follow, what this e-graph proved about G_d alone: each class of v's
+   * inputs and outputs, or reached from them through clean nodes, that holds two different G_d
+   * tensors, or slices of them, gives a group of equal expressions (e.g. that two ranks computed
+   * the same key head). Classes only explored are left alone: what lies ahead is learned when its
+   * own operator is checked.
    */
-  private void learnEqualities() {
+  private void learnEqualities(List<Integer> roots) {
     g.rebuild();
-    Map<Integer, Set<GdExpr>> members = new HashMap<>();
-    for (int c : g.classesWithOp(Op.TENSOR.id())) {
-      int leaf = usableLeaf(c);
-      if (leaf >= 0) {
-        for (ENode n : g.nodes(c)) {
-          if (n.op() == Op.TENSOR.id() && usable((int) n.attr(0))) {
-            members.computeIfAbsent(c, k -> new LinkedHashSet<>()).add(GdExpr.tensor((int) n.attr(0)));
-          }
-        }
+    BitSet seen = new BitSet();
+    ArrayList<Integer> stack = new ArrayList<>();
+    roots.forEach(r -> stack.add(g.find(r)));
+    List<Set<GdExpr>> groups = new ArrayList<>();
+    while (!stack.isEmpty()) {
+      int c = stack.remove(stack.size() - 1);
+      if (seen.get(c)) {
+        continue;
       }
-    }
-    for (int c : g.classesWithOp(Op.SLICE.id())) {
+      seen.set(c);
+      Set<GdExpr> members = new LinkedHashSet<>();
       for (ENode n : g.nodes(c)) {
+        if (n.op() == Op.TENSOR.id() && usable((int) n.attr(0))) {
+          members.add(GdExpr.tensor((int) n.attr(0)));
+        }
         int leaf = n.op() == Op.SLICE.id() ? usableLeaf(n.child(0)) : -1;
         if (leaf >= 0) {
-          members.computeIfAbsent(c, k -> new LinkedHashSet<>())
-              .add(new GdExpr(Op.SLICE.id(), n.attrs(), List.of(GdExpr.tensor(leaf))));
+          members.add(new GdExpr(Op.SLICE.id(), n.attrs(), List.of(GdExpr.tensor(leaf))));
+        }
+        if (n.op() != Op.TENSOR.id() && CleanCost.isClean(n)) {
+          for (int i = 0; i < n.arity(); i++) {
+            stack.add(g.find(n.child(i)));
+          }
         }
       }
+      groups.add(members);
     }
-    for (Set<GdExpr> group : members.values()) {
+    for (Set<GdExpr> group : groups) {
       Set<Integer> leaves = new HashSet<>();
       group.forEach(e -> e.leaves(leaves));
-      if (worthKeeping(group, leaves) && ctx.equalities.add(new ArrayList<>(group))) {
-        if (TRACE) {
-          StringBuilder sb = new StringBuilder();
-          for (GdExpr e : group) {
-            sb.append("  ").append(dev.entangle.relation.ExprPrinter.print(ctx.terms.toExpr(e)));
-          }
-          System.err.println("  [" + op.name() + "] learned:" + sb);
+      if (worthKeeping(group, leaves) && ctx.equalities.add(new ArrayList<>(group)) && TRACE) {
+        StringBuilder sb = new StringBuilder();
+        for (GdExpr e : group) {
+          sb.append("  ").append(dev.entangle.relation.ExprPrinter.print(ctx.terms.toExpr(e)));
         }
-        leaves.forEach(ctx.related::set);
+        System.err.println("  [" + op.name() + "] learned:" + sb);
       }
     }
   }

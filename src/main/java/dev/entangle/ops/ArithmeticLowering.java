@@ -14,7 +14,20 @@ final class ArithmeticLowering {
     return h == null ? null : new int[] {h};
   }
 
+  /** A value with no defined contents, unique to this node (see {@link AtenNormalizer#UNINITIALIZED}). */
+  private static int undefined(Call c) {
+    long[] shape = c.node.type() != null ? c.node.type().sizes() : new long[0];
+    long[] attrs = new long[shape.length + 2];
+    attrs[0] = c.undefId();
+    attrs[1] = c.outDtype;
+    System.arraycopy(shape, 0, attrs, 2, shape.length);
+    return c.b.add(Op.UNDEF, attrs);
+  }
+
   private Integer single(String base, Call c) {
+    if (AtenNormalizer.UNINITIALIZED.contains(base)) {
+      return undefined(c);
+    }
     switch (base) {
       case "aten.add", "aten.sub" -> {
         Op op = base.equals("aten.add") ? Op.ADD : Op.SUB;
@@ -169,14 +182,6 @@ final class ArithmeticLowering {
       }
       case "aten.scalar_tensor" -> {
         return c.scalar(c.number(0, "s", null), c.outDtype >= 0 ? c.outDtype : Dtype.FLOAT32);
-      }
-      case "aten.empty", "aten.empty_like", "aten.new_empty", "aten.new_empty_strided", "aten.empty_strided" -> {
-        long[] shape = c.node.type() != null ? c.node.type().sizes() : new long[0];
-        long[] attrs = new long[shape.length + 2];
-        attrs[0] = c.undefId();
-        attrs[1] = c.outDtype;
-        System.arraycopy(shape, 0, attrs, 2, shape.length);
-        return c.b.add(Op.UNDEF, attrs);
       }
       case "aten.arange" -> {
         return arange(c);

@@ -79,12 +79,19 @@ public final class AtenNormalizer {
     return out;
   }
 
-  private static final java.util.Set<String> UNINITIALIZED = java.util.Set.of(
-      "aten.empty", "aten.empty_like", "aten.new_empty", "aten.new_empty_strided", "aten.empty_strided");
+  /**
+   * Operators whose result has no defined contents: uninitialized memory, and random samples (each
+   * rank draws its own, so two ranks' samples are never known to be equal).
+   */
+  static final java.util.Set<String> UNINITIALIZED = java.util.Set.of(
+      "aten.empty", "aten.empty_like", "aten.new_empty", "aten.new_empty_strided", "aten.empty_strided",
+      "aten.rand", "aten.rand_like", "aten.randn", "aten.randn_like", "aten.randint", "aten.randint_like",
+      "aten.randperm", "aten.bernoulli", "aten.normal", "aten.uniform", "aten.multinomial", "aten.poisson",
+      "aten.exponential", "aten.geometric", "aten.cauchy", "aten.log_normal", "aten.random", "aten._fused_dropout");
 
   /**
    * Whether a node's value is undefined whatever its inputs: uninitialized memory ({@code empty},
-   * {@code empty_like}, ...) or a dropout mask ({@code native_dropout}'s item 1, given the tuple
+   * {@code empty_like}, ...), a random sample ({@code rand_like}, {@code bernoulli}, ...) or a dropout mask ({@code native_dropout}'s item 1, given the tuple
    * node's target).
    */
   public static boolean isUndefinedSource(Node n, java.util.function.Function<String, Node> lookup) {

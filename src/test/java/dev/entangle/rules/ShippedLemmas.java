@@ -52,7 +52,13 @@ final class ShippedLemmas {
       l = t.add(c.left());
       r = t.add(c.right());
       if (c.given() != null) {
-        t.graph().union(t.add(c.given()[0]), t.add(c.given()[1]));
+        int a = t.add(c.given()[0]);
+        int b = t.add(c.given()[1]);
+        if (!java.util.Arrays.equals(t.graph().data(a).shape(), t.graph().data(b).shape())) {
+          throw new IllegalArgumentException("the given sides have different shapes, " + t.graph().data(a) + " and "
+              + t.graph().data(b));
+        }
+        t.graph().union(a, b);
         t.graph().rebuild();
       }
     } catch (IllegalArgumentException e) {

@@ -64,8 +64,10 @@ final class ConcatParts implements NativeRule {
     }
     int d = (int) a.attr(0);
     for (int k = 0; k < a.arity(); k++) {
-      if (g.data(a.child(k)).shape()[d] != g.data(b.child(k)).shape()[d]) {
-        return false;
+      TypeInfo x = g.data(a.child(k));
+      TypeInfo y = g.data(b.child(k));
+      if (x.shape()[d] != y.shape()[d] || x.dtype() != y.dtype()) {
+        return false; // a concat of mixed dtypes promotes, which may round: parts equal only as promoted
       }
     }
     return true;

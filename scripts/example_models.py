@@ -522,3 +522,36 @@ class SequenceParallelLayerNormGrad(LayerNormGrad):
             dw = dist.all_reduce(dw, "sum", GROUP)
             db = dist.all_reduce(db, "sum", GROUP)
         return dx, dw, db
+
+
+# ---------------------------------------------------------------------------
+# The table gradient of a vocabulary-parallel embedding
+
+
+class EmbeddingGrad(Embedding):
+    """The gradient of the table of an embedding lookup, given the upstream gradient ``dy``."""
+
+    def forward(self, ids, dy):
+        with torch.enable_grad():  # tracing runs under no_grad
+            weight = self.weight.detach().requires_grad_(True)
+            return torch.autograd.grad(F.embedding(ids, weight), weight, dy)[0]
+
+
+class VocabParallelEmbeddingGrad(VocabParallelEmbedding):
+    """Each rank's gradient of its rows of the table (Megatron's backward: the upstream gradient
+    is the same on every rank). ``mask_output=False`` forgets to zero the looked-up rows of
+    out-of-range ids, so their gradients land in the shard's row 0."""
+
+    def __init__(self, vocab, hidden, rank, world_size, mask_output=True):
+        super().__init__(vocab, hidden, rank, world_size)
+        self.mask_output = mask_output
+
+    def forward(self, ids, dy):
+        with torch.enable_grad():
+            weight = self.weight.detach().requires_grad_(True)
+            mask = (ids < self.start) | (ids >= self.end)
+            local = (ids - self.start).masked_fill(mask, 0)
+            out = F.embedding(local, weight)
+            if self.mask_output:
+                out = out.masked_fill(mask.unsqueeze(-1), 0.0)
+            return torch.autograd.grad(out, weight, dy)[0]

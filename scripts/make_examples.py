@@ -254,6 +254,26 @@ def sp_layernorm_grad(name, reduce_grads):
         expect=expect)
 
 
+def vocab_embedding_grad(name, n, mask_output=True):
+    vocab, dim = 16, 8
+    gs = tag_outputs(trace(m.EmbeddingGrad(vocab, dim), ids=t(2, 4, dtype=torch.int64), dy=t(2, 4, dim)),
+                     "grad_weight")
+    gd = [tag_outputs(g, "grad_weight") for g in
+          trace_ranks(n, lambda r: m.VocabParallelEmbeddingGrad(vocab, dim, r, n, mask_output),
+                      lambda r: dict(ids=t(2, 4, dtype=torch.int64), dy=t(2, 4, dim)))]
+    relations = [replicate("ids"), replicate("dy"), shard("weight", 0)]
+    if mask_output:
+        return Case(
+            name, f"the table gradient of a vocabulary-parallel embedding over TP={n}"
+            " (embedding_dense_backward on each shard, out-of-range rows zeroed first)", gs, gd,
+            relations, "refines", "the table gradient is the concat of the shards' gradients")
+    return Case(
+        name, "vocab-embedding-grad-tp2 without zeroing the looked-up rows of out-of-range ids:"
+        " their gradients land in each shard's row 0", gs, gd, relations, "not-refined",
+        "row 0 of each shard also sums the gradients of the ids other shards hold",
+        operator=node_name(gs, "aten.embedding_dense_backward.default"))
+
+
 def grad_accum(name, scale_loss):
     batch, dim_in, dim_out, micro = 8, HIDDEN, 4, 2
     gs = tag_outputs(trace(m.RegressionStep(dim_in, dim_out), x=t(batch, dim_in),
@@ -344,6 +364,9 @@ def all_cases():
         sp_narrow_tp2(),
         vocab_embedding(2),
         vocab_embedding(4),
+        vocab_embedding_grad("vocab-embedding-grad-tp2", 2),
+        vocab_embedding_grad("vocab-embedding-grad-tp4", 4),
+        vocab_embedding_grad("bug-vocab-embedding-grad-unmasked", 2, mask_output=False),
         gpt(4, 2),
         sp_layernorm_grad("sp-layernorm-grad-tp2", True),
         sp_layernorm_grad("bug-sp-layernorm-grad-unreduced", False),

@@ -150,6 +150,15 @@ final class ArithmeticLowering {
       case "aten.embedding" -> {
         return c.b.add(Op.EMBEDDING, new long[0], c.tensor(0, "weight"), c.tensor(1, "indices"));
       }
+      case "aten.embedding_dense_backward" -> {
+        // (grad_output, indices, num_weights, padding_idx, scale_grad_by_freq); a padding row or
+        // frequency scaling keep it opaque
+        if (c.integer(3, "padding_idx", -1L) >= 0 || c.bool(4, "scale_grad_by_freq", false)) {
+          return null;
+        }
+        return c.b.add(Op.EMBEDDING_GRAD, new long[] {0, c.integer(2, "num_weights", null)},
+            c.tensor(0, "grad_output"), c.tensor(1, "indices"));
+      }
       case "aten.index" -> {
         return index(c);
       }

@@ -141,6 +141,12 @@ public enum Op {
    * attrs: [lo, hi].
    */
   PICK_RANGE(2, Kind.OTHER),
+  /**
+   * The gradient of a table's rows [lo, hi) from an embedding lookup: row v is the sum of the
+   * gradient rows g[p] at the positions p where ids[p] = lo + v (embedding_dense_backward of a
+   * [hi - lo, H] table when lo = 0). grad[..., H], ids[...]; result [hi - lo, H]. attrs: [lo, hi].
+   */
+  EMBEDDING_GRAD(2, Kind.OTHER),
   /** Whether each integer id lies outside [lo, hi): the mask of a vocabulary shard. attrs: [lo, hi]. */
   OUT_OF_RANGE(1, Kind.OTHER),
   /**

@@ -101,6 +101,15 @@ public final class Shapes {
         }
         yield embedding(c[0], c[1]);
       }
+      case EMBEDDING_GRAD -> {
+        long[] g = c[0].shape();
+        long[] ids = c[1].shape();
+        if (a[1] < a[0] || g.length != ids.length + 1 || !Arrays.equals(Arrays.copyOf(g, ids.length), ids)) {
+          throw new ShapeException("embedding_grad [" + a[0] + ", " + a[1] + ") of a gradient " + Arrays.toString(g)
+              + " by ids of shape " + Arrays.toString(ids));
+        }
+        yield TypeInfo.tensor(new long[] {a[1] - a[0], g[g.length - 1]}, c[0].dtype());
+      }
       case OUT_OF_RANGE -> TypeInfo.tensor(c[0].shape(), Dtype.BOOL);
       case ROPE -> {
         if (c[0].rank() < 1 || c[0].size(c[0].rank() - 1) % a[0] != 0) {

@@ -27,5 +27,6 @@ public interface NativeRule {
   /** Every native lemma, by name. */
   Map<String, NativeRule> REGISTRY =
       Map.of(SliceTiling.NAME, new SliceTiling(), RangeTiling.NAME, new RangeTiling(),
-          SliceOfConcat.NAME, new SliceOfConcat(), ConcatParts.NAME, new ConcatParts());
+          SliceOfConcat.NAME, new SliceOfConcat(), ConcatParts.NAME, new ConcatParts(),
+          GradRangeTiling.NAME, new GradRangeTiling());
 }

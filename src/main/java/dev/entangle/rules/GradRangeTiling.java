@@ -1,13 +1,9 @@
 package dev.entangle.rules;
 
 import dev.entangle.egraph.EGraph;
-import dev.entangle.egraph.ENode;
 import dev.entangle.ops.Op;
 import dev.entangle.ops.TypeInfo;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntBinaryOperator;
 
@@ -32,28 +28,7 @@ final class GradRangeTiling implements NativeRule {
 
   @Override
   public List<Consumer<IntBinaryOperator>> search(EGraph<TypeInfo> g) {
-    Map<Long, List<Tiling.Piece>> byOperands = new LinkedHashMap<>();
-    for (int c : g.classesWithOp(Op.EMBEDDING_GRAD.id())) {
-      for (ENode n : g.nodes(c)) {
-        if (n.op() == Op.EMBEDDING_GRAD.id()) {
-          long key = ((long) g.find(n.child(0)) << 32) | g.find(n.child(1));
-          byOperands.computeIfAbsent(key, k -> new ArrayList<>()).add(new Tiling.Piece(n.attr(0), n.attr(1), g.find(c)));
-        }
-      }
-    }
-    List<Consumer<IntBinaryOperator>> out = new ArrayList<>();
-    for (List<Tiling.Piece> pieces : byOperands.values()) {
-      if (pieces.size() < 3) {
-        continue;
-      }
-      for (Tiling.Piece whole : pieces) {
-        List<Tiling.Piece> chain = Tiling.cover(pieces, whole.start(), whole.end());
-        if (chain != null) {
-          int[] parts = chain.stream().mapToInt(Tiling.Piece::cls).toArray();
-          out.add(unions -> unions.applyAsInt(whole.cls(), g.add(new ENode(Op.CONCAT.id(), new long[] {0}, parts))));
-        }
-      }
-    }
-    return out;
+    return Tiling.ranges(g, Op.EMBEDDING_GRAD.id(), n -> ((long) g.find(n.child(0)) << 32) | g.find(n.child(1)),
+        Op.CONCAT.id(), new long[] {0});
   }
 }

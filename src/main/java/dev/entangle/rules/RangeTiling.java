@@ -1,13 +1,9 @@
 package dev.entangle.rules;
 
 import dev.entangle.egraph.EGraph;
-import dev.entangle.egraph.ENode;
 import dev.entangle.ops.Op;
 import dev.entangle.ops.TypeInfo;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntBinaryOperator;
 
@@ -32,31 +28,6 @@ final class RangeTiling implements NativeRule {
 
   @Override
   public List<Consumer<IntBinaryOperator>> search(EGraph<TypeInfo> g) {
-    Map<Integer, List<Tiling.Piece>> byInput = new LinkedHashMap<>();
-    Map<Integer, List<long[]>> wholes = new LinkedHashMap<>();
-    for (int c : g.classesWithOp(Op.OUT_OF_RANGE.id())) {
-      for (ENode n : g.nodes(c)) {
-        if (n.op() == Op.OUT_OF_RANGE.id()) {
-          int x = g.find(n.child(0));
-          byInput.computeIfAbsent(x, k -> new ArrayList<>()).add(new Tiling.Piece(n.attr(0), n.attr(1), g.find(c)));
-          wholes.computeIfAbsent(x, k -> new ArrayList<>()).add(new long[] {n.attr(0), n.attr(1), g.find(c)});
-        }
-      }
-    }
-    List<Consumer<IntBinaryOperator>> out = new ArrayList<>();
-    for (var e : byInput.entrySet()) {
-      if (e.getValue().size() < 3) {
-        continue;
-      }
-      for (long[] whole : wholes.get(e.getKey())) {
-        List<Tiling.Piece> chain = Tiling.cover(e.getValue(), whole[0], whole[1]);
-        if (chain != null) {
-          int[] parts = chain.stream().mapToInt(Tiling.Piece::cls).toArray();
-          int target = (int) whole[2];
-          out.add(unions -> unions.applyAsInt(target, g.add(new ENode(Op.MINN.id(), new long[0], parts))));
-        }
-      }
-    }
-    return out;
+    return Tiling.ranges(g, Op.OUT_OF_RANGE.id(), n -> g.find(n.child(0)), Op.MINN.id(), new long[0]);
   }
 }

@@ -1,7 +1,15 @@
 package dev.entangle.rules;
 
+import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.ENode;
+import dev.entangle.ops.TypeInfo;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.IntBinaryOperator;
+import java.util.function.ToLongFunction;
 
 /** Finding existing intervals that cover a range exactly, for the tiling lemmas. */
 final class Tiling {
@@ -17,6 +25,37 @@ final class Tiling {
   static List<Piece> cover(List<Piece> pieces, long from, long to) {
     List<Piece> chain = new ArrayList<>();
     return extend(pieces, from, from, to, chain, 0) && chain.size() >= 2 ? chain : null;
+  }
+
+  /**
+   * For the nodes of operator {@code op} whose attributes 0 and 1 are a range [lo, hi), grouped by
+   * {@code operands} (a key of their operand classes): each node equals {@code combine} (with
+   * {@code attrs}) of other nodes of its group whose ranges tile its own.
+   */
+  static List<Consumer<IntBinaryOperator>> ranges(EGraph<TypeInfo> g, int op, ToLongFunction<ENode> operands,
+      int combine, long[] attrs) {
+    Map<Long, List<Piece>> groups = new LinkedHashMap<>();
+    for (int c : g.classesWithOp(op)) {
+      for (ENode n : g.nodes(c)) {
+        if (n.op() == op) {
+          groups.computeIfAbsent(operands.applyAsLong(n), k -> new ArrayList<>()).add(new Piece(n.attr(0), n.attr(1), g.find(c)));
+        }
+      }
+    }
+    List<Consumer<IntBinaryOperator>> out = new ArrayList<>();
+    for (List<Piece> pieces : groups.values()) {
+      if (pieces.size() < 3) {
+        continue;
+      }
+      for (Piece whole : pieces) {
+        List<Piece> chain = cover(pieces, whole.start(), whole.end());
+        if (chain != null) {
+          int[] parts = chain.stream().mapToInt(Piece::cls).toArray();
+          out.add(unions -> unions.applyAsInt(whole.cls(), g.add(new ENode(combine, attrs, parts))));
+        }
+      }
+    }
+    return out;
   }
 
   private static boolean extend(List<Piece> pieces, long start, long at, long to, List<Piece> chain, int depth) {

@@ -169,7 +169,7 @@ final class OperatorCheck {
     leaves(new ArrayList<>(outClass.values()), false, cleanLeaves);
     List<Integer> learnFrom = new ArrayList<>(outClass.values());
     learnFrom.addAll(inputClasses.values());
-    learnEqualities(learnFrom);
+    EqualityLearner.learn(ctx, g, learnFrom, TRACE ? op.name() : null);
     return new Outcome(undefined, found, overOutputs, limited, null, exploredLabels, hints, violated, g.nodeCount(),
         cleanLeaves);
   }
@@ -499,90 +499,5 @@ final class OperatorCheck {
       equalitiesLookedUp.set(leaf);
       candidates.addAll(ctx.equalities.touching(leaf));
     }
-  }
-
-  /**
-   * Keeps, for the checks that follow, what this e-graph proved about G_d alone: each class of v's
-   * inputs and outputs, or reached from them through clean nodes, that holds two different G_d
-   * tensors, or slices of them, gives a group of equal expressions (e.g. that two ranks computed
-   * the same key head). Classes only explored are left alone: what lies ahead is learned when its
-   * own operator is checked.
-   */
-  private void learnEqualities(List<Integer> roots) {
-    g.rebuild();
-    BitSet seen = new BitSet();
-    ArrayList<Integer> stack = new ArrayList<>();
-    roots.forEach(r -> stack.add(g.find(r)));
-    List<Set<GdExpr>> groups = new ArrayList<>();
-    while (!stack.isEmpty()) {
-      int c = stack.remove(stack.size() - 1);
-      if (seen.get(c)) {
-        continue;
-      }
-      seen.set(c);
-      Set<GdExpr> members = new LinkedHashSet<>();
-      for (ENode n : g.nodes(c)) {
-        if (n.op() == Op.TENSOR.id() && usable((int) n.attr(0))) {
-          members.add(GdExpr.tensor((int) n.attr(0)));
-        }
-        int leaf = n.op() == Op.SLICE.id() ? usableLeaf(n.child(0)) : -1;
-        if (leaf >= 0) {
-          members.add(new GdExpr(Op.SLICE.id(), n.attrs(), List.of(GdExpr.tensor(leaf))));
-        }
-        if (n.op() != Op.TENSOR.id() && CleanCost.isClean(n)) {
-          for (int i = 0; i < n.arity(); i++) {
-            stack.add(g.find(n.child(i)));
-          }
-        }
-      }
-      groups.add(members);
-    }
-    for (Set<GdExpr> group : groups) {
-      Set<Integer> leaves = new HashSet<>();
-      group.forEach(e -> e.leaves(leaves));
-      if (worthKeeping(group, leaves) && ctx.equalities.add(new ArrayList<>(group)) && TRACE) {
-        StringBuilder sb = new StringBuilder();
-        for (GdExpr e : group) {
-          sb.append("  ").append(dev.entangle.relation.ExprPrinter.print(ctx.terms.toExpr(e)));
-        }
-        System.err.println("  [" + op.name() + "] learned:" + sb);
-      }
-    }
-  }
-
-  /**
-   * Whether a group tells later checks something their own e-graphs would not: it spans ranks
-   * (what one rank computes, its own definitions give), and it relates a slice, or a tensor that
-   * R relates to nothing yet (replicas that R relates already meet in the G_s values' classes).
-   */
-  private boolean worthKeeping(Set<GdExpr> group, Set<Integer> leaves) {
-    int rank = -1;
-    boolean ranks = false;
-    boolean news = false;
-    for (int l : leaves) {
-      int r = ctx.gd.value(l).rank();
-      ranks |= rank >= 0 && r != rank;
-      rank = r;
-      news |= !ctx.related.get(l);
-    }
-    for (GdExpr e : group) {
-      news |= !e.isTensor();
-    }
-    return ranks && news;
-  }
-
-  /** The lowest-numbered G_d value of a class that may stand in an equality, or -1. */
-  private int usableLeaf(int c) {
-    int best = -1;
-    for (ENode n : g.nodes(c)) {
-      if (n.op() == Op.TENSOR.id() && usable((int) n.attr(0)) && (best < 0 || n.attr(0) < best)) {
-        best = (int) n.attr(0);
-      }
-    }
-    return best;
-  }
-
-  private boolean usable(int id) {
-    return !ctx.gd.constant[id] && !ctx.gd.undefined[id];
   }
 }

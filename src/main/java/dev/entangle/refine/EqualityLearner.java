@@ -1,0 +1,106 @@
+package dev.entangle.refine;
+
+import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.ENode;
+import dev.entangle.ops.Op;
+import dev.entangle.ops.TypeInfo;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Finds, after an operator's check, the equalities between G_d tensors of different ranks that its
+ * e-graph proved, and keeps them in {@link Context#equalities} ({@link GdEqualities}).
+ */
+final class EqualityLearner {
+  private EqualityLearner() {}
+
+  /**
+   * Keeps, for the checks that follow, what an operator's e-graph proved about G_d alone: each
+   * class of its inputs and outputs ({@code roots}), or reached from them through clean nodes,
+   * that holds two different G_d tensors, or slices of them, gives a group of equal expressions
+   * (e.g. that two ranks computed the same key head). Classes only explored are left alone: what
+   * lies ahead is learned when its own operator is checked. {@code trace} names the operator in
+   * trace output, or is null for none.
+   */
+  static void learn(Context ctx, EGraph<TypeInfo> g, List<Integer> roots, String trace) {
+    g.rebuild();
+    BitSet seen = new BitSet();
+    ArrayList<Integer> stack = new ArrayList<>();
+    roots.forEach(r -> stack.add(g.find(r)));
+    List<Set<GdExpr>> groups = new ArrayList<>();
+    while (!stack.isEmpty()) {
+      int c = stack.remove(stack.size() - 1);
+      if (seen.get(c)) {
+        continue;
+      }
+      seen.set(c);
+      Set<GdExpr> members = new LinkedHashSet<>();
+      for (ENode n : g.nodes(c)) {
+        if (n.op() == Op.TENSOR.id() && usable(ctx, (int) n.attr(0))) {
+          members.add(GdExpr.tensor((int) n.attr(0)));
+        }
+        int leaf = n.op() == Op.SLICE.id() ? usableLeaf(ctx, g, n.child(0)) : -1;
+        if (leaf >= 0) {
+          members.add(new GdExpr(Op.SLICE.id(), n.attrs(), List.of(GdExpr.tensor(leaf))));
+        }
+        if (n.op() != Op.TENSOR.id() && CleanCost.isClean(n)) {
+          for (int i = 0; i < n.arity(); i++) {
+            stack.add(g.find(n.child(i)));
+          }
+        }
+      }
+      groups.add(members);
+    }
+    for (Set<GdExpr> group : groups) {
+      Set<Integer> leaves = new HashSet<>();
+      group.forEach(e -> e.leaves(leaves));
+      if (worthKeeping(ctx, group, leaves) && ctx.equalities.add(new ArrayList<>(group)) && trace != null) {
+        StringBuilder sb = new StringBuilder();
+        for (GdExpr e : group) {
+          sb.append("  ").append(dev.entangle.relation.ExprPrinter.print(ctx.terms.toExpr(e)));
+        }
+        System.err.println("  [" + trace + "] learned:" + sb);
+      }
+    }
+  }
+
+  /**
+   * Whether a group tells later checks something their own e-graphs would not: it spans ranks
+   * (what one rank computes, its own definitions give), and it relates a slice, or a tensor that
+   * R relates to nothing yet (replicas that R relates already meet in the G_s values' classes).
+   */
+  private static boolean worthKeeping(Context ctx, Set<GdExpr> group, Set<Integer> leaves) {
+    int rank = -1;
+    boolean ranks = false;
+    boolean news = false;
+    for (int l : leaves) {
+      int r = ctx.gd.value(l).rank();
+      ranks |= rank >= 0 && r != rank;
+      rank = r;
+      news |= !ctx.related.get(l);
+    }
+    for (GdExpr e : group) {
+      news |= !e.isTensor();
+    }
+    return ranks && news;
+  }
+
+  /** The lowest-numbered G_d value of a class that may stand in an equality, or -1. */
+  private static int usableLeaf(Context ctx, EGraph<TypeInfo> g, int c) {
+    int best = -1;
+    for (ENode n : g.nodes(c)) {
+      if (n.op() == Op.TENSOR.id() && usable(ctx, (int) n.attr(0)) && (best < 0 || n.attr(0) < best)) {
+        best = (int) n.attr(0);
+      }
+    }
+    return best;
+  }
+
+  private static boolean usable(Context ctx, int id) {
+    return !ctx.gd.constant[id] && !ctx.gd.undefined[id];
+  }
+}

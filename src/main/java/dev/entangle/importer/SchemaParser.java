@@ -109,49 +109,32 @@ final class SchemaParser {
     if (s.isBlank()) {
       return out;
     }
-    int depth = 0;
     int start = 0;
-    char quote = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (quote != 0) {
-        if (c == quote) {
-          quote = 0;
-        }
-      } else if (c == '"' || c == '\'') {
-        quote = c;
-      } else if (c == '(' || c == '[') {
-        depth++;
-      } else if (c == ')' || c == ']') {
-        depth--;
-      } else if (c == ',' && depth == 0) {
-        out.add(s.substring(start, i).trim());
-        start = i + 1;
-      }
+    for (int comma = topLevel(s, 0, ','); comma >= 0; comma = topLevel(s, start, ',')) {
+      out.add(s.substring(start, comma).trim());
+      start = comma + 1;
     }
     out.add(s.substring(start).trim());
     return out;
   }
 
   private static int topLevelEquals(String s) {
-    int depth = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '(' || c == '[') {
-        depth++;
-      } else if (c == ')' || c == ']') {
-        depth--;
-      } else if (c == '=' && depth == 0) {
-        return i;
-      }
-    }
-    return -1;
+    return topLevel(s, 0, '=');
   }
 
+  /** The index of the bracket closing the one at {@code open}, or -1. */
   private static int closing(String s, int open) {
+    return topLevel(s, open + 1, s.charAt(open) == '[' ? ']' : ')');
+  }
+
+  /**
+   * The index of the first {@code target} from {@code from} outside quotes and outside brackets
+   * opened after {@code from}, or -1.
+   */
+  private static int topLevel(String s, int from, char target) {
     int depth = 0;
     char quote = 0;
-    for (int i = open; i < s.length(); i++) {
+    for (int i = from; i < s.length(); i++) {
       char c = s.charAt(i);
       if (quote != 0) {
         if (c == quote) {
@@ -159,13 +142,12 @@ final class SchemaParser {
         }
       } else if (c == '"' || c == '\'') {
         quote = c;
-      } else if (c == '(') {
+      } else if (depth == 0 && c == target) {
+        return i;
+      } else if (c == '(' || c == '[') {
         depth++;
-      } else if (c == ')') {
+      } else if (c == ')' || c == ']') {
         depth--;
-        if (depth == 0) {
-          return i;
-        }
       }
     }
     return -1;

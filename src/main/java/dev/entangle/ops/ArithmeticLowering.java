@@ -14,19 +14,9 @@ final class ArithmeticLowering {
     return h == null ? null : new int[] {h};
   }
 
-  /** A value with no defined contents, unique to this node (see {@link AtenNormalizer#UNINITIALIZED}). */
-  private static int undefined(Call c) {
-    long[] shape = c.node.type() != null ? c.node.type().sizes() : new long[0];
-    long[] attrs = new long[shape.length + 2];
-    attrs[0] = c.undefId();
-    attrs[1] = c.outDtype;
-    System.arraycopy(shape, 0, attrs, 2, shape.length);
-    return c.b.add(Op.UNDEF, attrs);
-  }
-
   private Integer single(String base, Call c) {
     if (AtenNormalizer.UNINITIALIZED.contains(base)) {
-      return undefined(c);
+      return c.undefined(c.node.type() != null ? c.node.type().sizes() : new long[0], c.outDtype);
     }
     switch (base) {
       case "aten.add", "aten.sub" -> {

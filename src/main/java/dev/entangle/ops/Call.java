@@ -143,8 +143,17 @@ final class Call {
     return -1;
   }
 
+  /** A value with no defined contents, unique to this node: uninitialized memory, a random sample. */
+  int undefined(long[] shape, int dtype) {
+    long[] attrs = new long[shape.length + 2];
+    attrs[0] = undefId();
+    attrs[1] = dtype;
+    System.arraycopy(shape, 0, attrs, 2, shape.length);
+    return b.add(Op.UNDEF, attrs);
+  }
+
   /** A deterministic id unique to this node among all graphs of a run. */
-  long undefId() {
+  private long undefId() {
     return ((long) inputs.graphId() << 32) | node.index();
   }
 

@@ -187,12 +187,7 @@ final class LayoutLowering {
       }
       case "aten.native_dropout" -> {
         int x = c.tensor(0, "input");
-        long[] shape = c.shape(x);
-        long[] attrs = new long[shape.length + 2];
-        attrs[0] = c.undefId();
-        attrs[1] = Dtype.BOOL;
-        System.arraycopy(shape, 0, attrs, 2, shape.length);
-        return new int[] {x, c.b.add(Op.UNDEF, attrs)};
+        return new int[] {x, c.undefined(c.shape(x), Dtype.BOOL)};
       }
       default -> {
         return null;

@@ -22,22 +22,11 @@ final class GdEqualities {
   private final List<List<GdExpr>> groups = new ArrayList<>();
   private final Map<Integer, List<Integer>> byLeaf = new HashMap<>();
   private final Map<GdExpr, List<Integer>> byMember = new HashMap<>();
-  private int given;
 
   GdEqualities(List<List<GdExpr>> fromRelationFile) {
     for (List<GdExpr> g : fromRelationFile) {
       add(g);
     }
-    given = groups.size();
-  }
-
-  int size() {
-    return groups.size();
-  }
-
-  /** How many groups were proved by the checks (the rest came from the relation file). */
-  int learned() {
-    return groups.size() - given;
   }
 
   List<GdExpr> group(int i) {

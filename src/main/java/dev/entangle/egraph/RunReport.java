@@ -1,32 +1,23 @@
 package dev.entangle.egraph;
 
-import java.time.Duration;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 
 /**
- * The outcome of a {@link Runner} run.
+ * The outcome of a {@link Runner} run: why it stopped, how many iterations it started and how
+ * often each rewrite changed the e-graph.
  *
  * @param stopReason why the run ended
  * @param iterations the iterations started
- * @param applications per rule, in rule order: how many matches changed the e-graph
- * @param nodeCount the e-graph's node count at the end
- * @param classCount the e-graph's class count at the end
- * @param elapsed the wall-clock time of the run
+ * @param applied per rewrite, in the order of {@link #names}: how many matches merged classes
+ * @param names the rewrites' names
  */
-public record RunReport(
-    StopReason stopReason,
-    int iterations,
-    Map<String, Integer> applications,
-    int nodeCount,
-    int classCount,
-    Duration elapsed) {
+public record RunReport(StopReason stopReason, int iterations, int[] applied, List<String> names) {
   public RunReport {
-    applications = Collections.unmodifiableMap(new LinkedHashMap<>(applications));
+    applied = applied.clone();
+    names = List.copyOf(names);
   }
 
-  /** Whether the run saturated: the rules can prove nothing more. */
+  /** Whether the run saturated: the rewrites can prove nothing more. */
   public boolean saturated() {
     return stopReason == StopReason.SATURATED;
   }
@@ -34,5 +25,10 @@ public record RunReport(
   /** Whether a resource limit (iterations, nodes, time) ended the run. */
   public boolean hitLimit() {
     return stopReason != StopReason.SATURATED && stopReason != StopReason.GOAL_REACHED;
+  }
+
+  /** How often rewrite {@code i} merged classes. */
+  public int applied(int i) {
+    return applied[i];
   }
 }

@@ -1,259 +1,174 @@
 package dev.entangle.egraph;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
- * Runs rewrites to a fixed point (equality saturation) within limits. Immutable configuration: the
- * {@code with...} methods return a changed copy.
+ * Runs rewrites over an e-graph until nothing changes or a limit is reached (equality
+ * saturation, egg's loop). Each iteration first searches every rewrite on the clean e-graph, then
+ * applies the matches in rewrite order, then rebuilds. A run always says why it stopped
+ * ({@link RunReport#stopReason}) and how often each rewrite fired.
  *
- * <p>Each iteration searches every rule over the clean e-graph, then applies the matches (rule
- * order, then match order), performs the unions and rebuilds. The run stops when an iteration
- * changes nothing ({@link StopReason#SATURATED}), when a limit is hit, or when the caller's stop
- * condition holds after an iteration ({@link StopReason#GOAL_REACHED}; it is also checked once
- * before the first iteration).
+ * <p>A rewrite contributes at most {@link Limits#matchesPerRule} matches per iteration so that one
+ * rule cannot flood the e-graph; the next iteration continues from where the cap cut it off, so no
+ * match is starved. When an iteration changes nothing while some rewrite was capped, every match of
+ * every rewrite is applied once before the run may call the e-graph saturated: {@link
+ * StopReason#SATURATED} always means that every match was applied.
  *
- * <p>A rule yields at most {@code matchLimit} matches per iteration so one rule cannot flood the
- * graph. A capped rule blocks saturation: if an iteration changes nothing while a rule was capped,
- * that rule's cap doubles and the run goes on, so {@code SATURATED} always means that every match
- * was applied.
- *
- * <p>Limits are checked before each iteration and between rules (a single rule's search or
- * application is not interrupted); the node limit is exceeded by at most one rule's additions.
+ * <p>Limits are checked before each iteration and after each application; searches stop at the
+ * deadline ({@link DeadlinePassed}). The e-graph is clean when the run returns.
  */
 public final class Runner {
-  private final int iterLimit;
-  private final int nodeLimit;
-  private final Duration timeLimit;
-  private final long deadline;
-  private final boolean hasDeadline;
-  private final int matchLimit;
-
-  /** Defaults: 30 iterations, 10,000 nodes, 5 seconds, 10,000 matches per rule per iteration. */
-  public Runner() {
-    this(30, 10_000, Duration.ofSeconds(5), 0, false, 10_000);
-  }
-
-  private Runner(
-      int iterLimit,
-      int nodeLimit,
-      Duration timeLimit,
-      long deadline,
-      boolean hasDeadline,
-      int matchLimit) {
-    this.iterLimit = iterLimit;
-    this.nodeLimit = nodeLimit;
-    this.timeLimit = timeLimit;
-    this.deadline = deadline;
-    this.hasDeadline = hasDeadline;
-    this.matchLimit = matchLimit;
-  }
-
-  /** At most this many iterations. */
-  public Runner withIterLimit(int limit) {
-    requirePositive(limit, "iteration limit");
-    return new Runner(limit, nodeLimit, timeLimit, deadline, hasDeadline, matchLimit);
-  }
-
-  /** Stop once the e-graph holds more than this many nodes. */
-  public Runner withNodeLimit(int limit) {
-    requirePositive(limit, "node limit");
-    return new Runner(iterLimit, limit, timeLimit, deadline, hasDeadline, matchLimit);
-  }
-
-  /** Stop once a run has taken this long. */
-  public Runner withTimeLimit(Duration limit) {
-    if (limit.isNegative()) {
-      throw new IllegalArgumentException("negative time limit " + limit);
+  /**
+   * @param iterations most iterations
+   * @param nodes most e-nodes; the run stops once the e-graph is larger
+   * @param deadlineNanos the {@link System#nanoTime} after which the run stops
+   * @param matchesPerRule most matches of one rewrite applied per iteration
+   */
+  public record Limits(int iterations, int nodes, long deadlineNanos, int matchesPerRule) {
+    public Limits {
+      if (iterations <= 0 || nodes <= 0 || matchesPerRule <= 0) {
+        throw new IllegalArgumentException("limits must be positive: " + iterations + ", " + nodes + ", " + matchesPerRule);
+      }
     }
-    return new Runner(iterLimit, nodeLimit, limit, deadline, hasDeadline, matchLimit);
   }
 
-  /** Also stop at this absolute {@link System#nanoTime()} value (a budget shared across runs). */
-  public Runner withDeadline(long nanoTime) {
-    return new Runner(iterLimit, nodeLimit, timeLimit, nanoTime, true, matchLimit);
-  }
-
-  /** At most this many matches per rule per iteration (doubling while it blocks saturation). */
-  public Runner withMatchLimit(int limit) {
-    requirePositive(limit, "match limit");
-    return new Runner(iterLimit, nodeLimit, timeLimit, deadline, hasDeadline, limit);
-  }
-
-  public int iterLimit() {
-    return iterLimit;
-  }
-
-  public int nodeLimit() {
-    return nodeLimit;
-  }
-
-  public Duration timeLimit() {
-    return timeLimit;
-  }
-
-  public int matchLimit() {
-    return matchLimit;
-  }
-
-  /** Runs {@code rules} on {@code g} without a stop condition. */
-  public <D> RunReport run(EGraph<D> g, List<Rewrite> rules) {
-    return run(g, rules, () -> false);
-  }
+  private Runner() {}
 
   /**
-   * Runs {@code rules} on {@code g}; the e-graph is clean afterwards.
+   * Runs {@code rewrites} on {@code g}. {@code goal} is asked before each iteration and when the
+   * run would end saturated; when it answers true the run stops with {@link StopReason#GOAL_REACHED}.
    *
-   * @param stopWhen checked before the first iteration and after each one; true ends the run with
-   *     {@link StopReason#GOAL_REACHED}
-   * @throws IllegalArgumentException when two rules share a name
-   * @throws AnalysisConflict when the rules merge classes with contradictory facts (the e-graph
+   * @throws AnalysisConflict when the rewrites merge classes with contradictory facts (the e-graph
    *     must then be discarded)
    */
-  public <D> RunReport run(EGraph<D> g, List<Rewrite> rules, BooleanSupplier stopWhen) {
-    Objects.requireNonNull(stopWhen, "stopWhen");
-    long start = System.nanoTime();
-    long budget = saturatingNanos(timeLimit);
-    if (hasDeadline) {
-      budget = Math.min(budget, deadline - start);
+  public static <D> RunReport run(EGraph<D> g, List<Rewrite<D>> rewrites, Limits limits, BooleanSupplier goal) {
+    Run<D> run = new Run<>(g, rewrites, limits);
+    g.rebuild();
+    StopReason reason;
+    try {
+      reason = run.iterate(goal);
+    } catch (DeadlinePassed e) {
+      g.rebuild();
+      reason = StopReason.TIME_LIMIT;
     }
-    int n = rules.size();
-    checkNames(rules);
-    int[] caps = new int[n];
-    Arrays.fill(caps, matchLimit);
-    int[] applied = new int[n];
-    List<List<Match>> found = new ArrayList<>(Collections.nCopies(n, List.of()));
-    boolean[] merged = new boolean[1];
-    Applier.Unions unions =
-        (a, b) -> {
-          if (g.union(a, b)) {
+    return new RunReport(reason, run.iterations, run.applied, rewrites.stream().map(Rewrite::name).toList());
+  }
+
+  /** The state of one run. */
+  private static final class Run<D> {
+    final EGraph<D> g;
+    final List<Rewrite<D>> rewrites;
+    final Limits limits;
+    final int[] applied;
+    /** Per rewrite: how many matches to pass over before taking any (the cap's continuation). */
+    final int[] skip;
+    int iterations;
+    boolean changed;
+
+    Run(EGraph<D> g, List<Rewrite<D>> rewrites, Limits limits) {
+      this.g = g;
+      this.rewrites = rewrites;
+      this.limits = limits;
+      this.applied = new int[rewrites.size()];
+      this.skip = new int[rewrites.size()];
+    }
+
+    /** One found match: which rewrite, where, with which bindings. */
+    private record Found(int rewrite, int eclass, Object bindings) {}
+
+    StopReason iterate(BooleanSupplier goal) {
+      while (true) {
+        if (goal.getAsBoolean()) {
+          return StopReason.GOAL_REACHED;
+        }
+        if (iterations >= limits.iterations()) {
+          return StopReason.ITERATION_LIMIT;
+        }
+        if (System.nanoTime() > limits.deadlineNanos()) {
+          return StopReason.TIME_LIMIT;
+        }
+        iterations++;
+        List<Found> found = new ArrayList<>();
+        boolean capped = searchCapped(found);
+        int before = g.nodeCount();
+        changed = false;
+        if (!applyAll(found)) {
+          g.rebuild();
+          return StopReason.NODE_LIMIT;
+        }
+        g.rebuild();
+        if (!changed && g.nodeCount() == before && capped) {
+          // nothing changed, but some matches were held back: apply them all once before calling
+          // the e-graph saturated
+          List<Found> all = new ArrayList<>();
+          for (int r = 0; r < rewrites.size(); r++) {
+            final int ri = r;
+            rewrites.get(r).searcher().search(g, limits.deadlineNanos(), (c, b) -> all.add(new Found(ri, c, b)));
+          }
+          boolean withinLimit = applyAll(all);
+          g.rebuild();
+          Arrays.fill(skip, 0);
+          if (!withinLimit || g.nodeCount() > limits.nodes()) {
+            return StopReason.NODE_LIMIT;
+          }
+        }
+        if (!changed && g.nodeCount() == before) {
+          return goal.getAsBoolean() ? StopReason.GOAL_REACHED : StopReason.SATURATED;
+        }
+      }
+    }
+
+    /**
+     * Searches every rewrite, taking at most the cap of each, from where the last capped search
+     * stopped; returns whether any rewrite had matches left over or started past its first.
+     */
+    private boolean searchCapped(List<Found> found) {
+      boolean capped = false;
+      int cap = limits.matchesPerRule();
+      for (int r = 0; r < rewrites.size(); r++) {
+        final int ri = r;
+        final int from = skip[r];
+        int[] count = {0};
+        rewrites.get(r).searcher().search(g, limits.deadlineNanos(), (c, b) -> {
+          int k = count[0]++;
+          if (k < from) {
+            return true;
+          }
+          if (k < from + cap) {
+            found.add(new Found(ri, c, b));
+            return true;
+          }
+          return false; // one past the cap tells that more are left
+        });
+        boolean over = count[0] > from + cap;
+        skip[r] = over ? from + cap : 0;
+        capped |= over || from > 0;
+      }
+      return capped;
+    }
+
+    /** Applies matches in order; false when the e-graph grew past the node limit (the rest are skipped). */
+    private boolean applyAll(List<Found> found) {
+      for (Found f : found) {
+        boolean[] merged = {false};
+        rewrites.get(f.rewrite()).applier().apply(g, f.eclass(), f.bindings(), (a, b) -> {
+          if (g.find(a) != g.find(b)) {
+            g.union(a, b);
             merged[0] = true;
           }
-        };
-
-    g.rebuild();
-    int iterations = 0;
-    StopReason reason = stopWhen.getAsBoolean() ? StopReason.GOAL_REACHED : null;
-    while (reason == null) {
-      if (iterations >= iterLimit) {
-        reason = StopReason.ITERATION_LIMIT;
-        break;
-      }
-      if (g.nodeCount() > nodeLimit) {
-        reason = StopReason.NODE_LIMIT;
-        break;
-      }
-      if (System.nanoTime() - start >= budget) {
-        reason = StopReason.TIME_LIMIT;
-        break;
-      }
-      iterations++;
-
-      boolean capped = false;
-      boolean[] cappedRule = new boolean[n];
-      for (int i = 0; i < n && reason == null; i++) {
-        int ask = caps[i] == Integer.MAX_VALUE ? caps[i] : caps[i] + 1;
-        List<Match> ms = rules.get(i).matcher().search(g, ask);
-        if (ms.size() > caps[i]) {
-          ms = ms.subList(0, caps[i]);
-          capped = cappedRule[i] = true;
+        });
+        if (merged[0]) {
+          applied[f.rewrite()]++;
+          changed = true;
         }
-        found.set(i, ms);
-        if (System.nanoTime() - start >= budget) {
-          reason = StopReason.TIME_LIMIT;
+        if (g.nodeCount() > limits.nodes()) {
+          return false;
         }
       }
-      if (reason != null) {
-        break; // nothing applied: the graph is as it was
-      }
-
-      int nodesBefore = g.nodeCount();
-      int classesBefore = g.classCount();
-      boolean changed = false;
-      for (int i = 0; i < n && reason == null; i++) {
-        Rewrite rule = rules.get(i);
-        for (Match m : found.get(i)) {
-          if (!rule.condition().test(g, m)) {
-            continue;
-          }
-          int before = g.nodeCount();
-          merged[0] = false;
-          rule.applier().apply(g, m, unions);
-          if (merged[0] || g.nodeCount() != before) {
-            applied[i]++;
-            changed = true;
-          }
-        }
-        found.set(i, List.of());
-        if (g.nodeCount() > nodeLimit) {
-          reason = StopReason.NODE_LIMIT;
-        } else if (System.nanoTime() - start >= budget) {
-          reason = StopReason.TIME_LIMIT;
-        }
-      }
-      g.rebuild();
-      if (stopWhen.getAsBoolean()) {
-        reason = StopReason.GOAL_REACHED;
-        break;
-      }
-      if (reason != null) {
-        break;
-      }
-      changed |= g.nodeCount() != nodesBefore || g.classCount() != classesBefore;
-      if (!changed) {
-        if (!capped) {
-          reason = StopReason.SATURATED;
-        } else {
-          for (int i = 0; i < n; i++) {
-            if (cappedRule[i]) {
-              caps[i] = caps[i] > Integer.MAX_VALUE / 2 ? Integer.MAX_VALUE : caps[i] * 2;
-            }
-          }
-        }
-      }
-    }
-    Map<String, Integer> counts = new LinkedHashMap<>();
-    for (int i = 0; i < n; i++) {
-      counts.put(rules.get(i).name(), applied[i]);
-    }
-    return new RunReport(
-        reason,
-        iterations,
-        counts,
-        g.nodeCount(),
-        g.classCount(),
-        Duration.ofNanos(System.nanoTime() - start));
-  }
-
-  private static void checkNames(List<Rewrite> rules) {
-    Set<String> names = new HashSet<>();
-    for (Rewrite r : rules) {
-      if (!names.add(r.name())) {
-        throw new IllegalArgumentException("two rewrites are named " + r.name());
-      }
-    }
-  }
-
-  private static long saturatingNanos(Duration d) {
-    try {
-      return d.toNanos();
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
-    }
-  }
-
-  private static void requirePositive(int value, String what) {
-    if (value <= 0) {
-      throw new IllegalArgumentException(what + " must be positive, got " + value);
+      return true;
     }
   }
 }

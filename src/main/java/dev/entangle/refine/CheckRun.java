@@ -269,7 +269,7 @@ final class CheckRun {
       throw new IllegalStateException("refines without a complete output relation");
     }
     Map<String, Integer> fired = new LinkedHashMap<>();
-    List<String> names = ctx.saturation.names();
+    List<String> names = ctx.lemmas.names();
     for (int i = 0; i < names.size(); i++) {
       if (ctx.fired[i] > 0) {
         fired.put(names.get(i), ctx.fired[i]);

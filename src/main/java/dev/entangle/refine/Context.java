@@ -4,7 +4,7 @@ import dev.entangle.ops.AtenNormalizer;
 import dev.entangle.ops.OpTable;
 import dev.entangle.ops.Shapes;
 import dev.entangle.ops.TypeAnalysis;
-import dev.entangle.rules.Saturation;
+import dev.entangle.rules.Lemmas;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +17,7 @@ final class Context {
   final Shapes shapes;
   final TypeAnalysis analysis;
   final AtenNormalizer normalizer;
-  final Saturation saturation;
+  final Lemmas lemmas;
   final RelationTerms terms;
   final CheckOptions options;
   final long deadline;
@@ -42,7 +42,7 @@ final class Context {
   final GdEqualities equalities;
   final int[] fired;
 
-  Context(GsModel gs, GdModel gd, AtenNormalizer normalizer, Shapes shapes, Saturation saturation,
+  Context(GsModel gs, GdModel gd, AtenNormalizer normalizer, Shapes shapes, Lemmas lemmas,
       RelationTerms terms, CheckOptions options, long deadline, List<List<GdExpr>> equalities) {
     this.gs = gs;
     this.gd = gd;
@@ -50,11 +50,11 @@ final class Context {
     this.shapes = shapes;
     this.analysis = new TypeAnalysis(shapes);
     this.normalizer = normalizer;
-    this.saturation = saturation;
+    this.lemmas = lemmas;
     this.terms = terms;
     this.options = options;
     this.deadline = deadline;
     this.equalities = new GdEqualities(equalities);
-    this.fired = new int[saturation.names().size()];
+    this.fired = new int[lemmas.rewrites().size()];
   }
 }

@@ -4,12 +4,13 @@ import dev.entangle.collectives.CollectiveLowering;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.egraph.Extractor;
+import dev.entangle.egraph.RunReport;
+import dev.entangle.egraph.Runner;
 import dev.entangle.egraph.StopReason;
 import dev.entangle.graph.Node;
 import dev.entangle.ops.AtenNormalizer;
 import dev.entangle.ops.Op;
 import dev.entangle.ops.TypeInfo;
-import dev.entangle.rules.Saturation;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -333,23 +334,23 @@ final class OperatorCheck {
   private boolean explore(List<Integer> termClasses) {
     boolean limited = false;
     while (true) {
-      Saturation.Report report = ctx.saturation.run(g, limits(), () -> false);
+      RunReport report = Runner.run(g, ctx.lemmas.rewrites(), limits(), () -> false);
       if (TRACE) {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < report.fired().length; i++) {
-          if (report.fired()[i] > 0) {
-            sb.append(' ').append(ctx.saturation.names().get(i)).append('=').append(report.fired()[i]);
+        for (int i = 0; i < report.names().size(); i++) {
+          if (report.applied(i) > 0) {
+            sb.append(' ').append(report.names().get(i)).append('=').append(report.applied(i));
           }
         }
         System.err.printf("  [%s] %s after %d iterations, %d nodes, %d classes, %d explored:%s%n", op.name(),
-            report.reason(), report.iterations(), g.nodeCount(), g.classCount(), broughtIn.size(), sb);
+            report.stopReason(), report.iterations(), g.nodeCount(), g.classCount(), broughtIn.size(), sb);
       }
-      for (int i = 0; i < report.fired().length; i++) {
-        ctx.fired[i] += report.fired()[i];
+      for (int i = 0; i < ctx.fired.length; i++) {
+        ctx.fired[i] += report.applied(i);
       }
-      if (report.reason() != StopReason.SATURATED && report.reason() != StopReason.GOAL_REACHED) {
+      if (report.stopReason() != StopReason.SATURATED && report.stopReason() != StopReason.GOAL_REACHED) {
         limited = true;
-        if (report.reason() != StopReason.ITERATION_LIMIT) {
+        if (report.stopReason() != StopReason.ITERATION_LIMIT) {
           return true;
         }
       }
@@ -360,14 +361,14 @@ final class OperatorCheck {
         return limited;
       }
       if (broughtIn.size() > ctx.options.exploreLimit() || System.nanoTime() > ctx.deadline) {
-        ctx.saturation.run(g, limits(), () -> false);
+        Runner.run(g, ctx.lemmas.rewrites(), limits(), () -> false);
         return true;
       }
     }
   }
 
-  private Saturation.Limits limits() {
-    return new Saturation.Limits(ctx.options.iterationLimit(), ctx.options.nodeLimit(), ctx.deadline, 20_000);
+  private Runner.Limits limits() {
+    return new Runner.Limits(ctx.options.iterationLimit(), ctx.options.nodeLimit(), ctx.deadline, 20_000);
   }
 
   /**

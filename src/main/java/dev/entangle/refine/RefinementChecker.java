@@ -14,7 +14,6 @@ import dev.entangle.relation.RelationEntry;
 import dev.entangle.relation.RelationFile;
 import dev.entangle.relation.RelationValidator;
 import dev.entangle.rules.Lemmas;
-import dev.entangle.rules.Saturation;
 import dev.entangle.util.InputException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -96,8 +95,7 @@ public final class RefinementChecker {
     }
 
     GsModel gsm = new GsModel(gs, inputRelation.keySet(), new ArrayList<>(wanted));
-    Saturation saturation = new Saturation(rules);
-    Context ctx = new Context(gsm, gdm, normalizer, shapes, saturation, terms, options, deadline, equalities);
+    Context ctx = new Context(gsm, gdm, normalizer, shapes, rules, terms, options, deadline, equalities);
     inputRelation.forEach(ctx::relate);
     return new CheckRun(ctx, required, expects, progress, start).go();
   }

@@ -7,7 +7,7 @@ import dev.entangle.ops.TypeInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.IntBinaryOperator;
+import dev.entangle.egraph.Applier.Unions;
 
 /**
  * Two concats along one dim that are equal, and whose parts have the same sizes along it, are
@@ -30,8 +30,8 @@ final class ConcatParts implements NativeRule {
   }
 
   @Override
-  public List<Consumer<IntBinaryOperator>> search(EGraph<TypeInfo> g) {
-    List<Consumer<IntBinaryOperator>> out = new ArrayList<>();
+  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
+    List<Consumer<Unions>> out = new ArrayList<>();
     for (int c : g.classesWithOp(Op.CONCAT.id())) {
       List<ENode> cats = new ArrayList<>();
       for (ENode n : g.nodes(c)) {
@@ -48,7 +48,7 @@ final class ConcatParts implements NativeRule {
               int x = a.child(k);
               int y = b.child(k);
               if (g.find(x) != g.find(y)) {
-                out.add(unions -> unions.applyAsInt(x, y));
+                out.add(unions -> unions.union(x, y));
               }
             }
           }

@@ -5,7 +5,7 @@ import dev.entangle.ops.Op;
 import dev.entangle.ops.TypeInfo;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.IntBinaryOperator;
+import dev.entangle.egraph.Applier.Unions;
 
 /**
  * {@code embedding_grad[lo, hi](g, ids) = concat(embedding_grad[lo, m1](g, ids), ...,
@@ -27,7 +27,7 @@ final class GradRangeTiling implements NativeRule {
   }
 
   @Override
-  public List<Consumer<IntBinaryOperator>> search(EGraph<TypeInfo> g) {
+  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
     return Tiling.ranges(g, Op.EMBEDDING_GRAD.id(), n -> ((long) g.find(n.child(0)) << 32) | g.find(n.child(1)),
         Op.CONCAT.id(), new long[] {0});
   }

@@ -1,19 +1,60 @@
 package dev.entangle.rules;
 
+import dev.entangle.egraph.Applier.Unions;
+import dev.entangle.egraph.Rewrite;
+import dev.entangle.ops.TypeInfo;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
-/** A loaded lemma library: the rules written in lemma files and the native lemmas they enable. */
-public record Lemmas(List<Rule> rules, List<NativeRule> natives) {
+/**
+ * A loaded lemma library: the rules written in lemma files and the native lemmas they enable, and
+ * the same as rewrites for the {@link dev.entangle.egraph.Runner}.
+ */
+public record Lemmas(List<Rule> rules, List<NativeRule> natives, List<Rewrite<TypeInfo>> rewrites) {
+  public Lemmas(List<Rule> rules, List<NativeRule> natives) {
+    this(List.copyOf(rules), List.copyOf(natives), rewritesOf(rules, natives));
+  }
+
   public Lemmas {
     rules = List.copyOf(rules);
     natives = List.copyOf(natives);
+    rewrites = List.copyOf(rewrites);
   }
 
-  /** Every lemma's name, rules first, in the order their application counts are reported. */
+  /** Every lemma's name, rules first, in the order of {@link #rewrites}. */
   public List<String> names() {
-    List<String> out = new java.util.ArrayList<>();
-    rules.forEach(r -> out.add(r.name()));
-    natives.forEach(n -> out.add(n.name()));
+    return rewrites.stream().map(Rewrite::name).toList();
+  }
+
+  /** Rules first, then natives: natives see the rules' additions of the same iteration. */
+  private static List<Rewrite<TypeInfo>> rewritesOf(List<Rule> rules, List<NativeRule> natives) {
+    List<Rewrite<TypeInfo>> out = new ArrayList<>();
+    for (Rule r : rules) {
+      out.add(new Rewrite<>(r.name(),
+          (g, deadline, sink) -> new RuleMatcher(g, deadline).search(r, sink),
+          (g, cls, bindings, unions) -> {
+            int rhs = new RuleApplier(g).apply(r, (Object[]) bindings);
+            if (rhs >= 0) {
+              unions.union(cls, rhs);
+            }
+          }));
+    }
+    for (NativeRule n : natives) {
+      out.add(new Rewrite<>(n.name(),
+          (g, deadline, sink) -> {
+            for (Consumer<Unions> action : n.search(g)) {
+              if (!sink.match(-1, action)) {
+                return;
+              }
+            }
+          },
+          (g, cls, action, unions) -> {
+            @SuppressWarnings("unchecked")
+            Consumer<Unions> a = (Consumer<Unions>) action;
+            a.accept(unions);
+          }));
+    }
     return out;
   }
 }

@@ -4,7 +4,8 @@ import dev.entangle.egraph.EGraph;
 import dev.entangle.ops.TypeInfo;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntBinaryOperator;
+import dev.entangle.egraph.Applier.Unions;
+import java.util.function.Consumer;
 
 /**
  * A lemma whose left side is a variable number of existing terms, which the pattern language
@@ -22,7 +23,7 @@ public interface NativeRule {
    * Finds this lemma's instances on a clean e-graph; returns actions that, when run, add terms and
    * report pairs of classes to union.
    */
-  List<java.util.function.Consumer<IntBinaryOperator>> search(EGraph<TypeInfo> g);
+  List<Consumer<Unions>> search(EGraph<TypeInfo> g);
 
   /** Every native lemma, by name. */
   Map<String, NativeRule> REGISTRY =

@@ -5,7 +5,7 @@ import dev.entangle.ops.Op;
 import dev.entangle.ops.TypeInfo;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.IntBinaryOperator;
+import dev.entangle.egraph.Applier.Unions;
 
 /**
  * {@code out_of_range[lo, hi](x) = min(out_of_range[lo, m1](x), ..., out_of_range[mk, hi](x))}
@@ -27,7 +27,7 @@ final class RangeTiling implements NativeRule {
   }
 
   @Override
-  public List<Consumer<IntBinaryOperator>> search(EGraph<TypeInfo> g) {
+  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
     return Tiling.ranges(g, Op.OUT_OF_RANGE.id(), n -> g.find(n.child(0)), Op.MINN.id(), new long[0]);
   }
 }

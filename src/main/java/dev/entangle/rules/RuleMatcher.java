@@ -1,6 +1,8 @@
 package dev.entangle.rules;
 
+import dev.entangle.egraph.DeadlinePassed;
 import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.Searcher.MatchSink;
 import dev.entangle.egraph.ENode;
 import java.util.List;
 import java.util.function.Consumer;
@@ -14,17 +16,8 @@ final class RuleMatcher {
   private final long deadlineNanos;
   private int steps;
 
-  /** Thrown out of a search that ran past its deadline (a pathological pattern must not hang a run). */
-  static final class DeadlinePassed extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    DeadlinePassed() {
-      super("the search ran past its deadline", null, false, false);
-    }
-  }
-
-  /** Thrown by a {@link MatchSink} that has seen enough matches; ends the search quietly. */
-  static final class Enough extends RuntimeException {
+  /** Thrown by the search when its sink has seen enough matches; ends the search quietly. */
+  private static final class Enough extends RuntimeException {
     private static final long serialVersionUID = 1L;
     static final Enough INSTANCE = new Enough();
 
@@ -43,31 +36,42 @@ final class RuleMatcher {
     this.deadlineNanos = deadlineNanos;
   }
 
-  /** Calls {@code out} with (class, bindings) for each match of {@code rule} anywhere. */
+  /** Calls {@code out} with (class, bindings) for each match of {@code rule} anywhere, until it returns false. */
   void search(Rule rule, MatchSink out) {
     Pat.Node root = rule.lhs;
-    if (root.op() >= 0) {
-      for (int cls : g.classesWithOp(root.op())) {
-        searchClass(rule, cls, out);
-      }
-    } else {
-      for (int op : root.opChoices()) {
-        for (int cls : g.classesWithOp(op)) {
-          searchClass(rule, cls, out);
+    try {
+      if (root.op() >= 0) {
+        for (int cls : g.classesWithOp(root.op())) {
+          searchAt(rule, cls, out);
+        }
+      } else {
+        for (int op : root.opChoices()) {
+          for (int cls : g.classesWithOp(op)) {
+            searchAt(rule, cls, out);
+          }
         }
       }
+    } catch (Enough e) {
+      // the sink has seen enough
     }
   }
 
-  /** Matches of the rule at one class. */
+  /** Matches of the rule at one class, until {@code out} returns false. */
   void searchClass(Rule rule, int cls, MatchSink out) {
-    int c = g.find(cls);
-    matchClass(rule.lhs, c, new Object[rule.slotCount()], b -> out.match(c, b));
+    try {
+      searchAt(rule, cls, out);
+    } catch (Enough e) {
+      // the sink has seen enough
+    }
   }
 
-  /** Receives matches. */
-  interface MatchSink {
-    void match(int cls, Object[] bindings);
+  private void searchAt(Rule rule, int cls, MatchSink out) {
+    int c = g.find(cls);
+    matchClass(rule.lhs, c, new Object[rule.slotCount()], b -> {
+      if (!out.match(c, b)) {
+        throw Enough.INSTANCE;
+      }
+    });
   }
 
   private void matchClass(Pat p, int cls, Object[] b, Consumer<Object[]> k) {

@@ -7,7 +7,7 @@ import dev.entangle.ops.TypeInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.IntBinaryOperator;
+import dev.entangle.egraph.Applier.Unions;
 
 /**
  * {@code slice(concat(x1, ..., xn, dim=d), dim=d, start=s, end=e)} is the concat of the parts the
@@ -29,8 +29,8 @@ final class SliceOfConcat implements NativeRule {
   }
 
   @Override
-  public List<Consumer<IntBinaryOperator>> search(EGraph<TypeInfo> g) {
-    List<Consumer<IntBinaryOperator>> out = new ArrayList<>();
+  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
+    List<Consumer<Unions>> out = new ArrayList<>();
     for (int c : g.classesWithOp(Op.SLICE.id())) {
       for (ENode s : g.nodes(c)) {
         if (s.op() != Op.SLICE.id() || s.attr(3) != 1) {
@@ -43,7 +43,7 @@ final class SliceOfConcat implements NativeRule {
           if (cat.op() == Op.CONCAT.id() && cat.attr(0) == d) {
             long[][] pieces = pieces(g, cat, (int) d, from, to);
             int target = g.find(c);
-            out.add(unions -> unions.applyAsInt(target, build(g, pieces, d)));
+            out.add(unions -> unions.union(target, build(g, pieces, d)));
           }
         }
       }

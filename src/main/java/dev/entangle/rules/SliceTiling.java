@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.IntBinaryOperator;
+import dev.entangle.egraph.Applier.Unions;
 
 /**
  * {@code x = concat(x[a0:a1], x[a1:a2], ..., dim=d)} when those slices of x already exist and
@@ -31,7 +31,7 @@ final class SliceTiling implements NativeRule {
   }
 
   @Override
-  public List<Consumer<IntBinaryOperator>> search(EGraph<TypeInfo> g) {
+  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
     Map<Long, List<Tiling.Piece>> groups = new LinkedHashMap<>();
     for (int c : g.classesWithOp(Op.SLICE.id())) {
       for (ENode n : g.nodes(c)) {
@@ -42,7 +42,7 @@ final class SliceTiling implements NativeRule {
         groups.computeIfAbsent(key, k -> new ArrayList<>()).add(new Tiling.Piece(n.attr(1), n.attr(2), g.find(c)));
       }
     }
-    List<Consumer<IntBinaryOperator>> out = new ArrayList<>();
+    List<Consumer<Unions>> out = new ArrayList<>();
     for (var e : groups.entrySet()) {
       if (e.getValue().size() < 2) {
         continue;
@@ -55,7 +55,7 @@ final class SliceTiling implements NativeRule {
         int[] parts = chain.stream().mapToInt(Tiling.Piece::cls).toArray();
         out.add(unions -> {
           int cat = g.add(new ENode(Op.CONCAT.id(), new long[] {d}, parts));
-          unions.applyAsInt(x, cat);
+          unions.union(x, cat);
         });
       }
     }

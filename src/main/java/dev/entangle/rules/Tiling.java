@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.IntBinaryOperator;
+import dev.entangle.egraph.Applier.Unions;
 import java.util.function.ToLongFunction;
 
 /** Finding existing intervals that cover a range exactly, for the tiling lemmas. */
@@ -32,7 +32,7 @@ final class Tiling {
    * {@code operands} (a key of their operand classes): each node equals {@code combine} (with
    * {@code attrs}) of other nodes of its group whose ranges tile its own.
    */
-  static List<Consumer<IntBinaryOperator>> ranges(EGraph<TypeInfo> g, int op, ToLongFunction<ENode> operands,
+  static List<Consumer<Unions>> ranges(EGraph<TypeInfo> g, int op, ToLongFunction<ENode> operands,
       int combine, long[] attrs) {
     Map<Long, List<Piece>> groups = new LinkedHashMap<>();
     for (int c : g.classesWithOp(op)) {
@@ -42,7 +42,7 @@ final class Tiling {
         }
       }
     }
-    List<Consumer<IntBinaryOperator>> out = new ArrayList<>();
+    List<Consumer<Unions>> out = new ArrayList<>();
     for (List<Piece> pieces : groups.values()) {
       if (pieces.size() < 3) {
         continue;
@@ -51,7 +51,7 @@ final class Tiling {
         List<Piece> chain = cover(pieces, whole.start(), whole.end());
         if (chain != null) {
           int[] parts = chain.stream().mapToInt(Piece::cls).toArray();
-          out.add(unions -> unions.applyAsInt(whole.cls(), g.add(new ENode(combine, attrs, parts))));
+          out.add(unions -> unions.union(whole.cls(), g.add(new ENode(combine, attrs, parts))));
         }
       }
     }

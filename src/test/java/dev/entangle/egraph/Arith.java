@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * A tiny arithmetic language for engine tests: {@code (+ a b)}, {@code (* a b)}, integer literals
  * ({@code num} with the value as attribute) and symbols ({@code var} with the name's hash as
- * attribute). In patterns, {@code ?x} is a class variable.
+ * attribute), with a handful of hand-written rewrites over it.
  */
 final class Arith {
   static final int ADD = 0;
@@ -26,21 +26,36 @@ final class Arith {
     };
   }
 
-  /** Parses a pattern; symbols become {@code var} leaves, {@code ?x} a class variable. */
-  static Pattern pattern(String text) {
-    Parser p = new Parser(text);
-    Pattern result = p.pattern();
-    p.end();
-    return result;
+  /** Adds a ground term such as {@code (+ x (* 2 y))} to the e-graph and returns its class. */
+  static int add(EGraph<?> g, String text) {
+    List<String> tokens = new ArrayList<>();
+    for (String t : text.replace("(", " ( ").replace(")", " ) ").trim().split("\\s+")) {
+      tokens.add(t);
+    }
+    int[] pos = {0};
+    int c = parse(g, tokens, pos);
+    if (pos[0] != tokens.size()) {
+      throw new IllegalArgumentException("trailing input in " + text);
+    }
+    return c;
   }
 
-  /** Adds a ground term to the e-graph and returns its class. */
-  static int add(EGraph<?> g, String text) {
-    Pattern p = pattern(text);
-    if (!p.classVars().isEmpty()) {
-      throw new IllegalArgumentException("not a ground term: " + text);
+  private static int parse(EGraph<?> g, List<String> tokens, int[] pos) {
+    String t = tokens.get(pos[0]++);
+    if (t.equals("(")) {
+      int op = switch (tokens.get(pos[0]++)) {
+        case "+" -> ADD;
+        case "*" -> MUL;
+        default -> throw new IllegalArgumentException("unknown operator " + tokens.get(pos[0] - 1));
+      };
+      int a = parse(g, tokens, pos);
+      int b = parse(g, tokens, pos);
+      if (!tokens.get(pos[0]++).equals(")")) {
+        throw new IllegalArgumentException("expected )");
+      }
+      return g.add(ENode.of(op, a, b));
     }
-    return Instantiator.instantiate(g, p, Subst.EMPTY);
+    return g.add(t.matches("-?\\d+") ? num(Long.parseLong(t)) : var(t));
   }
 
   static ENode num(long value) {
@@ -60,22 +75,80 @@ final class Arith {
     };
   }
 
-  static Rewrite rule(String name, String lhs, String rhs) {
-    return Rewrite.of(name, pattern(lhs), pattern(rhs));
+  /** The nodes of one operator in a class. */
+  static List<ENode> nodes(EGraph<?> g, int cls, int op) {
+    List<ENode> out = new ArrayList<>();
+    for (ENode n : g.nodes(cls)) {
+      if (n.op() == op) {
+        out.add(n);
+      }
+    }
+    return out;
   }
 
-  /** Commutativity, associativity, distributivity (both ways) and units. */
-  static List<Rewrite> rules() {
+  /** Whether a class holds the literal {@code v}. */
+  static boolean holds(EGraph<?> g, int cls, long v) {
+    return nodes(g, cls, NUM).stream().anyMatch(n -> n.attr(0) == v);
+  }
+
+  /** A rewrite matching every node of {@code op}; the applier gets the node's children. */
+  interface Rhs {
+    /** The class the match equals, or -1 for none. */
+    int build(EGraph<?> g, int[] children);
+  }
+
+  static <D> Rewrite<D> onNodes(String name, int op, Rhs rhs) {
+    return new Rewrite<>(name,
+        (g, deadline, sink) -> {
+          for (int c : g.classesWithOp(op)) {
+            for (ENode n : nodes(g, c, op)) {
+              if (!sink.match(c, n.children())) {
+                return;
+              }
+            }
+          }
+        },
+        (g, cls, bindings, unions) -> {
+          int r = rhs.build(g, (int[]) bindings);
+          if (r >= 0) {
+            unions.union(cls, r);
+          }
+        });
+  }
+
+  /** A rewrite matching {@code (outer a (inner b c))}; the applier gets a, b, c. */
+  static <D> Rewrite<D> nested(String name, int outer, int inner, Rhs rhs) {
+    return new Rewrite<>(name,
+        (g, deadline, sink) -> {
+          for (int c : g.classesWithOp(outer)) {
+            for (ENode n : nodes(g, c, outer)) {
+              for (ENode m : nodes(g, n.child(1), inner)) {
+                if (!sink.match(c, new int[] {n.child(0), m.child(0), m.child(1)})) {
+                  return;
+                }
+              }
+            }
+          }
+        },
+        (g, cls, bindings, unions) -> {
+          int r = rhs.build(g, (int[]) bindings);
+          if (r >= 0) {
+            unions.union(cls, r);
+          }
+        });
+  }
+
+  /** Commutativity, associativity, distributivity and units. */
+  static <D> List<Rewrite<D>> rules() {
     return List.of(
-        rule("comm-add", "(+ ?a ?b)", "(+ ?b ?a)"),
-        rule("comm-mul", "(* ?a ?b)", "(* ?b ?a)"),
-        rule("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)"),
-        rule("assoc-mul", "(* ?a (* ?b ?c))", "(* (* ?a ?b) ?c)"),
-        rule("distribute", "(* ?a (+ ?b ?c))", "(+ (* ?a ?b) (* ?a ?c))"),
-        rule("factor", "(+ (* ?a ?b) (* ?a ?c))", "(* ?a (+ ?b ?c))"),
-        rule("add-zero", "(+ ?a 0)", "?a"),
-        rule("mul-one", "(* ?a 1)", "?a"),
-        rule("mul-zero", "(* ?a 0)", "0"));
+        onNodes("comm-add", ADD, (g, x) -> g.add(ENode.of(ADD, x[1], x[0]))),
+        onNodes("comm-mul", MUL, (g, x) -> g.add(ENode.of(MUL, x[1], x[0]))),
+        nested("assoc-add", ADD, ADD, (g, x) -> g.add(ENode.of(ADD, g.add(ENode.of(ADD, x[0], x[1])), x[2]))),
+        nested("distribute", MUL, ADD,
+            (g, x) -> g.add(ENode.of(ADD, g.add(ENode.of(MUL, x[0], x[1])), g.add(ENode.of(MUL, x[0], x[2]))))),
+        onNodes("add-zero", ADD, (g, x) -> holds(g, x[1], 0) ? x[0] : -1),
+        onNodes("mul-one", MUL, (g, x) -> holds(g, x[1], 1) ? x[0] : -1),
+        onNodes("mul-zero", MUL, (g, x) -> holds(g, x[1], 0) ? g.add(num(0)) : -1));
   }
 
   /** Constant folding: a class's fact is its value when known, else null. */
@@ -111,53 +184,6 @@ final class Arith {
       Long value = g.data(classId);
       if (value != null) {
         g.union(classId, g.add(num(value)));
-      }
-    }
-  }
-
-  private static final class Parser {
-    private final List<String> tokens = new ArrayList<>();
-    private int pos;
-
-    Parser(String text) {
-      for (String t : text.replace("(", " ( ").replace(")", " ) ").trim().split("\\s+")) {
-        tokens.add(t);
-      }
-    }
-
-    Pattern pattern() {
-      String t = tokens.get(pos++);
-      if (t.equals("(")) {
-        String op = tokens.get(pos++);
-        int id =
-            switch (op) {
-              case "+" -> ADD;
-              case "*" -> MUL;
-              default -> throw new IllegalArgumentException("unknown operator " + op);
-            };
-        Pattern a = pattern();
-        Pattern b = pattern();
-        expect(")");
-        return Pattern.node(id, a, b);
-      }
-      if (t.startsWith("?")) {
-        return Pattern.var(t.substring(1));
-      }
-      if (t.matches("-?\\d+")) {
-        return Pattern.node(NUM, List.of(AttrPattern.lit(Long.parseLong(t))));
-      }
-      return Pattern.node(VAR, List.of(AttrPattern.lit(t.hashCode())));
-    }
-
-    void end() {
-      if (pos != tokens.size()) {
-        throw new IllegalArgumentException("trailing input at token " + tokens.get(pos));
-      }
-    }
-
-    private void expect(String s) {
-      if (!tokens.get(pos++).equals(s)) {
-        throw new IllegalArgumentException("expected " + s);
       }
     }
   }

@@ -40,7 +40,7 @@ final class RuleFixture {
   List<String> matches(String ruleName, int cls) {
     Rule r = rule(ruleName);
     List<String> out = new ArrayList<>();
-    new RuleMatcher(graph()).searchClass(r, cls, (c, b) -> out.add(render(r, b)));
+    new RuleMatcher(graph()).searchClass(r, cls, (c, b) -> out.add(render(r, (Object[]) b)));
     return out;
   }
 
@@ -58,7 +58,7 @@ final class RuleFixture {
   int applyFirst(String ruleName, int cls) {
     Rule r = rule(ruleName);
     List<Object[]> found = new ArrayList<>();
-    new RuleMatcher(graph()).searchClass(r, cls, (c, b) -> found.add(b));
+    new RuleMatcher(graph()).searchClass(r, cls, (c, b) -> found.add((Object[]) b));
     if (found.isEmpty()) {
       throw new AssertionError(ruleName + " does not match " + terms.nameOf(cls));
     }
@@ -74,7 +74,7 @@ final class RuleFixture {
     int cls = f.add(term);
     Rule r = f.rule("probe");
     List<Object[]> found = new ArrayList<>();
-    new RuleMatcher(f.graph()).searchClass(r, cls, (c, b) -> found.add(b));
+    new RuleMatcher(f.graph()).searchClass(r, cls, (c, b) -> found.add((Object[]) b));
     if (found.isEmpty()) {
       throw new AssertionError(pattern + " does not match " + term);
     }

@@ -1,5 +1,8 @@
 package dev.entangle.rules;
 
+import dev.entangle.egraph.RunReport;
+import dev.entangle.egraph.Runner;
+
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.entangle.util.InputException;
@@ -241,11 +244,11 @@ class RuleFunctionsTest {
     int relu = f.applyFirst("rank3", neg3);
     assertEquals(f.graph().lookup(new ENode(Op.RELU.id(), ENode.NO_ATTRS, new int[] {f.terms.leaf("b")})), relu);
 
-    Saturation.Report r = new Saturation(f.lemmas).run(f.graph(), ShippedLemmas.limits(10), () -> false);
-    assertEquals(StopReason.SATURATED, r.reason());
-    assertEquals(1, r.fired()[0]);
-    assertEquals(0, r.fired()[1]);
-    assertEquals(0, r.fired()[2]);
+    RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), ShippedLemmas.limits(10), () -> false);
+    assertEquals(StopReason.SATURATED, r.stopReason());
+    assertEquals(1, r.applied()[0]);
+    assertEquals(0, r.applied()[1]);
+    assertEquals(0, r.applied()[2]);
     assertNotEquals(f.graph().find(neg2), f.graph().find(f.add("(relu a)")));
   }
 
@@ -271,7 +274,7 @@ class RuleFunctionsTest {
    * (count 3)} or {@code (count (head ?xs))} compiles and then throws ClassCastException in the
    * middle of a run (RuleApplier only turns NoMatch and ArithmeticException into "no match").
    * Expected: a compile error ("count takes a list variable") or no match. Actual:
-   * ClassCastException out of Saturation.run.
+   * ClassCastException out of Runner.run.
    */
   @Test
   void countOfSomethingOtherThanAVariableIsNotACrash() {
@@ -284,7 +287,7 @@ class RuleFunctionsTest {
     f.add("(neg a:f32[2])");
     RuleFixture g = f;
     org.junit.jupiter.api.Assertions.assertDoesNotThrow(
-        () -> new Saturation(g.lemmas).run(g.graph(), ShippedLemmas.limits(5), () -> false));
+        () -> Runner.run(g.graph(), g.lemmas.rewrites(), ShippedLemmas.limits(5), () -> false));
   }
 
   /**

@@ -1,5 +1,8 @@
 package dev.entangle.rules;
 
+import dev.entangle.egraph.RunReport;
+import dev.entangle.egraph.Runner;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -18,18 +21,18 @@ class SaturationTest {
   /** exp(x) = exp(relu(x)) over and over: one new class per iteration, forever. */
   private static final String GROW = "(rule grow (exp ?x) (exp (relu ?x)))";
 
-  private static Saturation.Limits limits(int iterations, int nodes) {
-    return new Saturation.Limits(iterations, nodes, System.nanoTime() + 5_000_000_000L, 1_000);
+  private static Runner.Limits limits(int iterations, int nodes) {
+    return new Runner.Limits(iterations, nodes, System.nanoTime() + 5_000_000_000L, 1_000);
   }
 
   @Test
   void aRunThatChangesNothingMoreIsSaturated() {
     RuleFixture f = new RuleFixture("(rule neg-neg (neg (neg ?x)) ?x)");
     int nn = f.add("(neg (neg a:f32[2]))");
-    Saturation.Report r = new Saturation(f.lemmas).run(f.graph(), limits(10, 1000), () -> false);
-    assertEquals(StopReason.SATURATED, r.reason());
+    RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), limits(10, 1000), () -> false);
+    assertEquals(StopReason.SATURATED, r.stopReason());
     assertEquals(2, r.iterations(), "one to rewrite, one to see nothing change");
-    assertArrayEquals(new int[] {1}, r.fired());
+    assertArrayEquals(new int[] {1}, r.applied());
     assertEquals(f.graph().find(nn), f.graph().find(f.terms.leaf("a")));
   }
 
@@ -37,10 +40,10 @@ class SaturationTest {
   void aGrowingRunStopsAtTheIterationLimit() {
     RuleFixture f = new RuleFixture(GROW);
     f.add("(exp a:f32[2])");
-    Saturation.Report r = new Saturation(f.lemmas).run(f.graph(), limits(4, 1000), () -> false);
-    assertEquals(StopReason.ITERATION_LIMIT, r.reason());
+    RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), limits(4, 1000), () -> false);
+    assertEquals(StopReason.ITERATION_LIMIT, r.stopReason());
     assertEquals(4, r.iterations());
-    assertArrayEquals(new int[] {4}, r.fired());
+    assertArrayEquals(new int[] {4}, r.applied());
     assertEquals(2 + 2 * 4, f.graph().nodeCount(), "each iteration adds a relu and an exp");
   }
 
@@ -48,8 +51,8 @@ class SaturationTest {
   void aGrowingRunStopsAtTheNodeLimit() {
     RuleFixture f = new RuleFixture(GROW);
     f.add("(exp a:f32[2])");
-    Saturation.Report r = new Saturation(f.lemmas).run(f.graph(), limits(100, 7), () -> false);
-    assertEquals(StopReason.NODE_LIMIT, r.reason());
+    RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), limits(100, 7), () -> false);
+    assertEquals(StopReason.NODE_LIMIT, r.stopReason());
     assertEquals(3, r.iterations(), "8 nodes after the third iteration");
     assertTrue(f.graph().isClean(), "the e-graph is rebuilt before the run returns");
   }
@@ -58,11 +61,11 @@ class SaturationTest {
   void aRunPastItsDeadlineStopsAtTheTimeLimit() {
     RuleFixture f = new RuleFixture(GROW);
     f.add("(exp a:f32[2])");
-    Saturation.Limits past = new Saturation.Limits(100, 1000, System.nanoTime() - 1, 1_000);
-    Saturation.Report r = new Saturation(f.lemmas).run(f.graph(), past, () -> false);
-    assertEquals(StopReason.TIME_LIMIT, r.reason());
+    Runner.Limits past = new Runner.Limits(100, 1000, System.nanoTime() - 1, 1_000);
+    RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), past, () -> false);
+    assertEquals(StopReason.TIME_LIMIT, r.stopReason());
     assertEquals(0, r.iterations());
-    assertArrayEquals(new int[] {0}, r.fired());
+    assertArrayEquals(new int[] {0}, r.applied());
   }
 
   @Test
@@ -71,9 +74,9 @@ class SaturationTest {
     int nn = f.add("(neg (neg a:f32[2]))");
     f.add("(exp a)");
     int a = f.terms.leaf("a");
-    Saturation.Report r = new Saturation(f.lemmas).run(
-        f.graph(), limits(100, 1000), () -> f.graph().find(nn) == f.graph().find(a));
-    assertEquals(StopReason.GOAL_REACHED, r.reason());
+    RunReport r = Runner.run(
+        f.graph(), f.lemmas.rewrites(), limits(100, 1000), () -> f.graph().find(nn) == f.graph().find(a));
+    assertEquals(StopReason.GOAL_REACHED, r.stopReason());
     assertEquals(1, r.iterations());
   }
 
@@ -82,10 +85,10 @@ class SaturationTest {
     RuleFixture f = new RuleFixture("(rule neg-relu (neg ?x) (relu ?x))");
     f.add("(neg a:f32[2])");
     f.add("(neg b:f32[2])");
-    Saturation.Limits capped = new Saturation.Limits(1, 1000, System.nanoTime() + 5_000_000_000L, 1);
-    Saturation.Report r = new Saturation(f.lemmas).run(f.graph(), capped, () -> false);
-    assertNotEquals(StopReason.SATURATED, r.reason(), "one iteration with a cap of one cannot apply both");
-    assertEquals(1, r.fired()[0]);
+    Runner.Limits capped = new Runner.Limits(1, 1000, System.nanoTime() + 5_000_000_000L, 1);
+    RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), capped, () -> false);
+    assertNotEquals(StopReason.SATURATED, r.stopReason(), "one iteration with a cap of one cannot apply both");
+    assertEquals(1, r.applied()[0]);
   }
 
   /**
@@ -101,12 +104,12 @@ class SaturationTest {
     RuleFixture f = new RuleFixture("(rule neg-relu (neg ?x) (relu ?x))");
     int na = f.add("(neg a:f32[2])");
     int nb = f.add("(neg b:f32[2])");
-    Saturation.Limits capped = new Saturation.Limits(100, 1000, System.nanoTime() + 5_000_000_000L, 1);
-    Saturation.Report r = new Saturation(f.lemmas).run(f.graph(), capped, () -> false);
+    Runner.Limits capped = new Runner.Limits(100, 1000, System.nanoTime() + 5_000_000_000L, 1);
+    RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), capped, () -> false);
     assertEquals(f.graph().find(nb), f.graph().find(f.add("(relu b)")));
     assertEquals(f.graph().find(na), f.graph().find(f.add("(relu a)")));
-    assertEquals(StopReason.SATURATED, r.reason());
-    assertArrayEquals(new int[] {2}, r.fired());
+    assertEquals(StopReason.SATURATED, r.stopReason());
+    assertArrayEquals(new int[] {2}, r.applied());
   }
 
   @Test
@@ -115,7 +118,7 @@ class SaturationTest {
     sources.put("a.lemmas", "(native slice-tiling)\n(rule neg-neg (neg (neg ?x)) ?x)\n");
     sources.put("b.lemmas", "(rule never (sigmoid ?x) ?x)\n(rule relu-relu (relu (relu ?x)) (relu ?x))\n");
     Lemmas lemmas = LemmaLibrary.parse(sources);
-    Saturation s = new Saturation(lemmas);
+    Lemmas s = lemmas;
     assertEquals(List.of("neg-neg", "never", "relu-relu", "slice-tiling"), lemmas.names());
     assertEquals(lemmas.names(), s.names());
 
@@ -124,17 +127,17 @@ class SaturationTest {
     t.add("(neg (neg b:f32[4,2]))");
     t.add("(relu (relu a))");
     t.add("(concat[0] (slice[0 0 1 1] a) (slice[0 1 4 1] a))");
-    Saturation.Report r = s.run(t.graph(), limits(10, 1000), () -> false);
-    assertEquals(StopReason.SATURATED, r.reason());
-    assertArrayEquals(new int[] {2, 0, 1, 1}, r.fired());
+    RunReport r = Runner.run(t.graph(), s.rewrites(), limits(10, 1000), () -> false);
+    assertEquals(StopReason.SATURATED, r.stopReason());
+    assertArrayEquals(new int[] {2, 0, 1, 1}, r.applied());
   }
 
   @Test
   void aLemmaThatFindsNothingNewDoesNotCount() {
     RuleFixture f = new RuleFixture("(rule neg-neg (neg (neg ?x)) ?x)\n(rule neg-neg-again (neg (neg ?x)) ?x)");
     f.add("(neg (neg a:f32[2]))");
-    Saturation.Report r = new Saturation(f.lemmas).run(f.graph(), limits(10, 1000), () -> false);
-    assertArrayEquals(new int[] {1, 0}, r.fired(), "the second rule finds the classes already equal");
+    RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), limits(10, 1000), () -> false);
+    assertArrayEquals(new int[] {1, 0}, r.applied(), "the second rule finds the classes already equal");
   }
 
   @Test
@@ -142,9 +145,9 @@ class SaturationTest {
     RuleFixture f = new RuleFixture("(rule slice-exp (slice[?d ?s ?e ?k] (exp ?x)) (exp (slice[?d ?s ?e ?k] ?x)) :if-exists)");
     int lhs = f.add("(slice[0 0 1 1] (exp a:f32[2,3]))");
     int nodes = f.graph().nodeCount();
-    Saturation.Report r = new Saturation(f.lemmas).run(f.graph(), limits(10, 1000), () -> false);
-    assertEquals(StopReason.SATURATED, r.reason());
-    assertArrayEquals(new int[] {0}, r.fired());
+    RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), limits(10, 1000), () -> false);
+    assertEquals(StopReason.SATURATED, r.stopReason());
+    assertArrayEquals(new int[] {0}, r.applied());
     assertEquals(nodes, f.graph().nodeCount());
     assertEquals(-1, f.graph().lookup(new ENode(Op.SLICE.id(), new long[] {0, 0, 1, 1}, new int[] {f.terms.leaf("a")})));
   }
@@ -156,8 +159,8 @@ class SaturationTest {
     int other = f.add("(slice[0 1 2 1] (exp a))");
     int rhs = f.add("(exp (slice[0 0 1 1] a))");
     int nodes = f.graph().nodeCount();
-    Saturation.Report r = new Saturation(f.lemmas).run(f.graph(), limits(10, 1000), () -> false);
-    assertArrayEquals(new int[] {1}, r.fired());
+    RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), limits(10, 1000), () -> false);
+    assertArrayEquals(new int[] {1}, r.applied());
     assertEquals(f.graph().find(lhs), f.graph().find(rhs));
     assertNotEquals(f.graph().find(lhs), f.graph().find(other));
     assertEquals(nodes, f.graph().nodeCount(), "the slice of a at 1:2 is not built");
@@ -175,9 +178,9 @@ class SaturationTest {
     }
     f.graph().rebuild();
     f.add("(sumn (neg x0) (neg x1) (neg x2) (neg x3))");
-    Saturation.Limits soon = new Saturation.Limits(10, 1_000_000, System.nanoTime() + 200_000_000L, 1_000_000_000);
-    Saturation.Report r = new Saturation(f.lemmas).run(f.graph(), soon, () -> false);
-    assertEquals(StopReason.TIME_LIMIT, r.reason());
+    Runner.Limits soon = new Runner.Limits(10, 1_000_000, System.nanoTime() + 200_000_000L, 1_000_000_000);
+    RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), soon, () -> false);
+    assertEquals(StopReason.TIME_LIMIT, r.stopReason());
   }
 
   @Test

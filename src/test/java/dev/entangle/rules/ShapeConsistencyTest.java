@@ -1,5 +1,8 @@
 package dev.entangle.rules;
 
+import dev.entangle.egraph.RunReport;
+import dev.entangle.egraph.Runner;
+
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -21,7 +24,7 @@ import org.junit.jupiter.api.TestFactory;
  * lemma-case files, and random terms, are run through the whole library to saturation or a limit.
  */
 class ShapeConsistencyTest {
-  private static final Saturation SATURATION = new Saturation(ShippedLemmas.LEMMAS);
+  private static final Lemmas SATURATION = (ShippedLemmas.LEMMAS);
   private static final int RANDOM_GRAPHS = 60;
 
   /**
@@ -30,7 +33,7 @@ class ShapeConsistencyTest {
    */
   private static final Set<String> KNOWN_CONFLICTS = Set.of();
 
-  private static final Saturation WITHOUT_KNOWN_CONFLICTS = new Saturation(new Lemmas(
+  private static final Lemmas WITHOUT_KNOWN_CONFLICTS = (new Lemmas(
       ShippedLemmas.LEMMAS.rules().stream().filter(r -> !KNOWN_CONFLICTS.contains(r.name())).toList(),
       ShippedLemmas.LEMMAS.natives()));
 
@@ -61,7 +64,7 @@ class ShapeConsistencyTest {
     }
   }
 
-  private static void randomGraph(int seed, Saturation saturation) {
+  private static void randomGraph(int seed, Lemmas saturation) {
     RandomTerms gen = new RandomTerms(seed);
     TermReader t = new TermReader();
     List<String> terms = new ArrayList<>();
@@ -110,9 +113,9 @@ class ShapeConsistencyTest {
     saturate(SATURATION, t, what, iterations);
   }
 
-  private static void saturate(Saturation saturation, TermReader t, String what, int iterations) {
+  private static void saturate(Lemmas saturation, TermReader t, String what, int iterations) {
     try {
-      saturation.run(t.graph(), ShippedLemmas.limits(iterations), () -> false);
+      Runner.run(t.graph(), saturation.rewrites(), ShippedLemmas.limits(iterations), () -> false);
     } catch (AnalysisConflict e) {
       fail(what + "\n  a lemma equated values of different types: " + e.getMessage());
     }

@@ -1,5 +1,8 @@
 package dev.entangle.rules;
 
+import dev.entangle.egraph.RunReport;
+import dev.entangle.egraph.Runner;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
@@ -25,8 +28,8 @@ final class ShippedLemmas {
   }
 
   /** Limits for one case: generous for terms of a few nodes, small enough to keep the suite fast. */
-  static Saturation.Limits limits(int iterations) {
-    return new Saturation.Limits(iterations, 20_000, System.nanoTime() + 5_000_000_000L, 1_000);
+  static Runner.Limits limits(int iterations) {
+    return new Runner.Limits(iterations, 20_000, System.nanoTime() + 5_000_000_000L, 1_000);
   }
 
   /** A case's two sides built into a fresh e-graph. */

@@ -1,5 +1,8 @@
 package dev.entangle.rules;
 
+import dev.entangle.egraph.RunReport;
+import dev.entangle.egraph.Runner;
+
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -21,7 +24,7 @@ import org.junit.jupiter.api.TestFactory;
  * and no lemma is without a positive case.
  */
 class ShippedLemmasTest {
-  private static final Saturation SATURATION = new Saturation(ShippedLemmas.LEMMAS);
+  private static final Lemmas SATURATION = (ShippedLemmas.LEMMAS);
 
   @TestFactory
   Stream<DynamicTest> positiveCasesAreProvedByTheirLemma() {
@@ -87,25 +90,25 @@ class ShippedLemmasTest {
 
   private static void provePositive(LemmaCase c) {
     ShippedLemmas.Sides s = ShippedLemmas.build(c);
-    Saturation.Report r;
+    RunReport r;
     try {
-      r = SATURATION.run(s.graph(), ShippedLemmas.limits(30), s::equal);
+      r = Runner.run(s.graph(), SATURATION.rewrites(), ShippedLemmas.limits(30), s::equal);
     } catch (AnalysisConflict e) {
       fail(c.where() + ": a lemma equated values of different types: " + e.getMessage());
       return;
     }
-    assertTrue(s.equal(), c.where() + ": not proved; stopped with " + r.reason() + " after "
+    assertTrue(s.equal(), c.where() + ": not proved; stopped with " + r.stopReason() + " after "
         + r.iterations() + " iterations, " + s.graph().nodeCount() + " nodes; fired " + fired(r));
     int i = SATURATION.names().indexOf(c.lemma());
     assertTrue(i >= 0, c.where() + ": no shipped lemma named " + c.lemma());
-    assertTrue(r.fired()[i] > 0, c.where() + ": proved without " + c.lemma() + "; fired " + fired(r));
+    assertTrue(r.applied()[i] > 0, c.where() + ": proved without " + c.lemma() + "; fired " + fired(r));
   }
 
   private static void refuteNegative(LemmaCase c) {
     ShippedLemmas.Sides s = ShippedLemmas.build(c);
-    Saturation.Report r;
+    RunReport r;
     try {
-      r = SATURATION.run(s.graph(), ShippedLemmas.limits(30), s::equal);
+      r = Runner.run(s.graph(), SATURATION.rewrites(), ShippedLemmas.limits(30), s::equal);
     } catch (AnalysisConflict e) {
       fail(c.where() + ": a lemma equated values of different types: " + e.getMessage());
       return;
@@ -114,11 +117,11 @@ class ShippedLemmasTest {
   }
 
   /** The lemmas that fired, with their counts, for failure messages. */
-  static String fired(Saturation.Report r) {
+  static String fired(RunReport r) {
     StringBuilder sb = new StringBuilder("{");
-    for (int i = 0; i < r.fired().length; i++) {
-      if (r.fired()[i] > 0) {
-        sb.append(sb.length() > 1 ? ", " : "").append(SATURATION.names().get(i)).append('=').append(r.fired()[i]);
+    for (int i = 0; i < r.applied().length; i++) {
+      if (r.applied()[i] > 0) {
+        sb.append(sb.length() > 1 ? ", " : "").append(SATURATION.names().get(i)).append('=').append(r.applied()[i]);
       }
     }
     return sb.append('}').toString();

@@ -3,12 +3,24 @@ package dev.entangle.cli;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.GraphJson;
+import dev.entangle.lower.CoreProgram;
+import dev.entangle.lower.CoreRelation;
+import dev.entangle.lower.Lowering;
+import dev.entangle.lower.ProgramDump;
+import dev.entangle.lower.RelationLowering;
+import dev.entangle.lower.TermText;
+import dev.entangle.ops.OpTable;
+import dev.entangle.refine.CheckListener;
 import dev.entangle.refine.CheckOptions;
 import dev.entangle.refine.CheckResult;
-import dev.entangle.refine.ProgressListener;
 import dev.entangle.refine.RefinementChecker;
+import dev.entangle.refine.Verdict;
 import dev.entangle.relation.RelationFile;
 import dev.entangle.relation.RelationReader;
+import dev.entangle.relation.RelationValidator;
+import dev.entangle.util.InputException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
 import dev.entangle.rules.LemmaLibrary;
 import dev.entangle.rules.Lemmas;
 import java.nio.file.Path;
@@ -64,6 +76,9 @@ final class CheckCommand implements Callable<Integer> {
   @Option(names = "--debug", description = "print stack traces of internal errors")
   boolean debug;
 
+  @Option(names = "--dump-core", description = "print both graphs as lowered into the core language, then stop")
+  boolean dumpCore;
+
   @Override
   public Integer call() {
     if (timeout <= 0 || nodeLimit <= 0) {
@@ -72,8 +87,8 @@ final class CheckCommand implements Callable<Integer> {
     }
     for (Path p : new Path[] {json, writeRelation}) {
       Path parent = p == null ? null : p.toAbsolutePath().getParent();
-      if (parent != null && !java.nio.file.Files.isDirectory(parent)) {
-        throw new dev.entangle.util.InputException("cannot write " + p + ": the folder " + parent
+      if (parent != null && !Files.isDirectory(parent)) {
+        throw new InputException("cannot write " + p + ": the folder " + parent
             + " does not exist; create it or choose another path.");
       }
     }
@@ -87,18 +102,32 @@ final class CheckCommand implements Callable<Integer> {
     CheckOptions options = CheckOptions.defaults()
         .withTimeout(Duration.ofMillis((long) (timeout * 1000)))
         .withNodeLimit(nodeLimit);
-    var err = spec.commandLine().getErr();
-    ProgressListener progress = verbose ? new VerboseProgress(err) : ProgressBar.forTerminal(err);
-    CheckResult result = RefinementChecker.check(g, d, r, rules, options, progress);
-    progress.operatorDone(-1, 0, null, null);
-    var out = spec.commandLine().getOut();
-    TextReport.print(result, out);
+    long start = System.nanoTime();
+    RelationValidator.validate(g, d, r);
+    OpTable table = new OpTable();
+    CoreProgram gsp = Lowering.sequential(g, table);
+    CoreProgram gdp = Lowering.distributed(d, table);
+    PrintWriter out = spec.commandLine().getOut();
+    if (dumpCore) {
+      ProgramDump.print(gsp, "G_s", out);
+      ProgramDump.print(gdp, "G_d", out);
+      return ExitCodes.REFINES;
+    }
+    CoreRelation relation = RelationLowering.lower(r, g, d, gsp, gdp);
+    PrintWriter err = spec.commandLine().getErr();
+    TermText text = new TermText(gdp);
+    CheckListener listener = Listeners.of(
+        verbose ? new VerboseProgress(err, gsp, text) : ProgressBar.forTerminal(err),
+        Trace.enabled() ? new Trace(err, text) : CheckListener.NONE);
+    CheckResult result = RefinementChecker.check(gsp, gdp, relation, rules, options, listener, start);
+    Report report = Report.of(result, gsp, gdp);
+    TextReport.print(report, out);
     if (json != null) {
-      JsonReport.write(result, json);
+      JsonReport.write(report, json);
     }
-    if (writeRelation != null && result.verdict() == dev.entangle.refine.Verdict.REFINES) {
-      JsonReport.writeRelation(result, writeRelation);
+    if (writeRelation != null && result.verdict() == Verdict.REFINES) {
+      JsonReport.writeRelation(report, writeRelation);
     }
-    return result.verdict().exitCode();
+    return ExitCodes.of(result.verdict());
   }
 }

@@ -10,7 +10,7 @@ import picocli.CommandLine;
  * under {@code --debug}) and also exits 2.
  */
 final class ErrorHandling {
-  static final int INPUT_ERROR = 2;
+  static final int INPUT_ERROR = ExitCodes.INPUT_ERROR;
 
   private ErrorHandling() {}
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.entangle.graph.JsonFiles;
-import dev.entangle.refine.CheckResult;
 import dev.entangle.util.InputException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -15,14 +14,14 @@ final class JsonReport {
 
   private JsonReport() {}
 
-  static ObjectNode toJson(CheckResult r) {
+  static ObjectNode toJson(Report r) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("verdict", r.verdict().json());
     root.set("output_relation", relation(r));
     ArrayNode nc = root.putArray("not_checked");
     r.notChecked().forEach(nc::add);
     if (r.failure() != null) {
-      CheckResult.Failure f = r.failure();
+      Report.FailureText f = r.failure();
       ObjectNode fo = root.putObject("failure");
       fo.put("operator", f.operator());
       fo.put("target", f.target());
@@ -34,7 +33,7 @@ final class JsonReport {
         fo.put("expected", f.expected());
       }
       ArrayNode ins = fo.putArray("inputs");
-      for (CheckResult.InputRelation i : f.inputs()) {
+      for (Report.Input i : f.inputs()) {
         ObjectNode io = ins.addObject();
         io.put("name", i.name());
         ArrayNode gd = io.putArray("gd");
@@ -52,9 +51,9 @@ final class JsonReport {
     return root;
   }
 
-  private static ArrayNode relation(CheckResult r) {
+  private static ArrayNode relation(Report r) {
     ArrayNode rel = MAPPER.createArrayNode();
-    for (CheckResult.OutputEntry e : r.outputRelation()) {
+    for (Report.Entry e : r.outputRelation()) {
       ObjectNode o = rel.addObject();
       o.put("gs", e.gs());
       o.put("gd", e.gd());
@@ -62,12 +61,12 @@ final class JsonReport {
     return rel;
   }
 
-  static void write(CheckResult r, Path file) {
+  static void write(Report r, Path file) {
     writeJson(toJson(r), file);
   }
 
   /** A relation file whose relations are the output relation. */
-  static void writeRelation(CheckResult r, Path file) {
+  static void writeRelation(Report r, Path file) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("format", "entangle-relation/1");
     root.set("relations", relation(r));

@@ -1,6 +1,5 @@
 package dev.entangle.cli;
 
-import dev.entangle.refine.CheckResult;
 import dev.entangle.refine.Verdict;
 import java.io.PrintWriter;
 
@@ -8,15 +7,15 @@ import java.io.PrintWriter;
 final class TextReport {
   private TextReport() {}
 
-  static void print(CheckResult r, PrintWriter out) {
+  static void print(Report r, PrintWriter out) {
     out.println(r.verdict().json());
     if (r.verdict() == Verdict.REFINES) {
       out.println("output relation (G_s output: clean expression over G_d outputs):");
-      for (CheckResult.OutputEntry e : r.outputRelation()) {
+      for (Report.Entry e : r.outputRelation()) {
         out.println("  " + e.gs() + ": " + e.gd());
       }
     } else if (r.failure() != null) {
-      CheckResult.Failure f = r.failure();
+      Report.FailureText f = r.failure();
       out.println(switch (r.verdict()) {
         case EXPECTATION_VIOLATED -> "An expectation on the output relation does not hold:";
         case INCONCLUSIVE -> "A limit was reached while checking this G_s operator:";
@@ -37,7 +36,7 @@ final class TextReport {
       if (!f.inputs().isEmpty()) {
         out.println("  its inputs, as related to G_d:");
         int w = f.inputs().stream().mapToInt(i -> i.name().length()).max().orElse(0);
-        for (CheckResult.InputRelation i : f.inputs()) {
+        for (Report.Input i : f.inputs()) {
           String exprs = i.gd().isEmpty() ? "(no relation)" : String.join("  |  ", i.gd());
           out.printf("    %-" + w + "s = %s%n", i.name(), exprs);
         }
@@ -47,7 +46,7 @@ final class TextReport {
       }
       if (!r.outputRelation().isEmpty()) {
         out.println("output relation found so far:");
-        for (CheckResult.OutputEntry e : r.outputRelation()) {
+        for (Report.Entry e : r.outputRelation()) {
           out.println("  " + e.gs() + ": " + e.gd());
         }
       }
@@ -56,8 +55,8 @@ final class TextReport {
       out.println("not checked (no defined value: dropout masks, uninitialized buffers): "
           + String.join(", ", r.notChecked()));
     }
-    CheckResult.Stats s = r.stats();
-    out.printf("checked %d G_s operators against %d G_d operators in %.2f s%n", s.gsOperators(), s.gdOperators(), s.seconds());
+    out.printf("checked %d G_s operators against %d G_d operators in %.2f s%n", r.stats().gsOperators(),
+        r.stats().gdOperators(), r.stats().seconds());
     out.flush();
   }
 }

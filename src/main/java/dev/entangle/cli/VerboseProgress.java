@@ -1,22 +1,30 @@
 package dev.entangle.cli;
 
-import dev.entangle.refine.ProgressListener;
+import dev.entangle.lower.CoreOp;
+import dev.entangle.lower.CoreProgram;
+import dev.entangle.lower.TermText;
+import dev.entangle.refine.CheckListener;
 import java.io.PrintWriter;
 
-/** {@code --verbose}: one line per operator. */
-final class VerboseProgress implements ProgressListener {
+/** {@code --verbose}: one line per operator: its target, e-graph size, exploration, time and first mapping. */
+final class VerboseProgress implements CheckListener {
   private final PrintWriter err;
+  private final CoreProgram gs;
+  private final TermText text;
 
-  VerboseProgress(PrintWriter err) {
+  VerboseProgress(PrintWriter err, CoreProgram gs, TermText text) {
     this.err = err;
+    this.gs = gs;
+    this.text = text;
   }
 
   @Override
-  public void operatorDone(int index, int total, String operator, String detail) {
-    if (index < 0) {
-      return;
-    }
-    err.printf("[%d/%d] %s: %s%n", index + 1, total, operator, detail);
+  public void operatorChecked(int index, int total, CoreOp op, OperatorSummary o) {
+    String detail = o.mapped()
+        ? String.format("%d e-nodes, %d G_d values explored (%.0f ms)", o.nodes(), o.explored(), o.millis())
+            + (o.firstTerm() == null ? "" : "; " + gs.value(o.firstOutput()).name() + " = " + text.relation(o.firstTerm()))
+        : "no clean expression found";
+    err.printf("[%d/%d] %s: %s%n", index + 1, total, op.name(), op.target() + ": " + detail);
     err.flush();
   }
 }

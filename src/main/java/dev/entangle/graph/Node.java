@@ -38,6 +38,26 @@ public record Node(
     return kwargs.get(key);
   }
 
+  /** Calls {@code f} with the name of every node the arguments refer to (lists included), in order. */
+  public void forEachRef(java.util.function.Consumer<String> f) {
+    for (Arg a : args) {
+      refs(a, f);
+    }
+    for (Arg a : kwargs.values()) {
+      refs(a, f);
+    }
+  }
+
+  private static void refs(Arg a, java.util.function.Consumer<String> f) {
+    if (a instanceof Arg.NodeRef r) {
+      f.accept(r.name());
+    } else if (a instanceof Arg.ListArg l) {
+      for (Arg x : l.items()) {
+        refs(x, f);
+      }
+    }
+  }
+
   /** The single result type (see {@link Meta#type()}). */
   public TensorType type() {
     return meta.type();

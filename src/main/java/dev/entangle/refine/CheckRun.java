@@ -1,72 +1,79 @@
 package dev.entangle.refine;
 
-import dev.entangle.graph.Arg;
-import dev.entangle.graph.Node;
-import dev.entangle.relation.ExprPrinter;
+import dev.entangle.lower.CoreOp;
+import dev.entangle.lower.CoreProgram;
+import dev.entangle.lower.CoreRelation;
+import dev.entangle.lower.CoreTerm;
+import dev.entangle.lower.CoreValue;
+import dev.entangle.lower.ValueKind;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** One check's walk over G_s: operators in order, deferral of chains, the result. */
+/** One check's walk over G_s: operations in order, deferral of chains, the result. */
 final class CheckRun {
-  private final Context ctx;
-  private final List<String> required;
-  private final Map<String, List<OperatorCheck.Expect>> expects;
-  private final ProgressListener progress;
-  private final long start;
-  private final Map<String, GdExpr> overOutputs = new HashMap<>();
-  private final Set<String> undefined = new LinkedHashSet<>();
-  private final Map<String, Node> chainRoot = new HashMap<>();
-  private final Map<String, Integer> chainLength = new HashMap<>();
-  private final Map<String, OperatorCheck.Outcome> failedAt = new HashMap<>();
-
-  /** Most G_s operators one deferred chain may span before the check gives up on it. */
+  /** Most G_s operations one deferred chain may span before the check gives up on it. */
   static final int MAX_CHAIN = 12;
-  private final List<OperatorCheck.Expect> violated = new ArrayList<>();
-  private Node violatedAt;
 
-  CheckRun(Context ctx, List<String> required, Map<String, List<OperatorCheck.Expect>> expects,
-      ProgressListener progress, long start) {
+  private final Context ctx;
+  private final CoreProgram gs;
+  private final List<Integer> required;
+  private final Map<Integer, List<CoreRelation.Expect>> expects;
+  private final long start;
+  private final Map<Integer, CoreTerm> overOutputs = new HashMap<>();
+  private final Set<Integer> undefined = new LinkedHashSet<>();
+  private final Map<Integer, CoreOp> chainRoot = new HashMap<>();
+  private final Map<Integer, Integer> chainLength = new HashMap<>();
+  private final Map<Integer, OperatorCheck.Outcome> failedAt = new HashMap<>();
+  private final List<CoreRelation.Expect> violated = new ArrayList<>();
+  private CoreOp violatedAt;
+
+  CheckRun(Context ctx, List<Integer> required, Map<Integer, List<CoreRelation.Expect>> expects, long start) {
     this.ctx = ctx;
+    this.gs = ctx.gs.program;
     this.required = required;
     this.expects = expects;
-    this.progress = progress;
     this.start = start;
   }
 
   CheckResult go() {
-    List<Node> ops = ctx.gs.operators;
-    undefined.addAll(ctx.gs.undefined);
-    Set<String> requiredSet = new LinkedHashSet<>(required);
+    List<CoreOp> ops = ctx.gs.operators;
+    for (CoreValue v : gs.values()) {
+      if (v.kind() == ValueKind.UNDEFINED) {
+        undefined.add(v.id());
+      }
+    }
+    Set<Integer> requiredSet = new LinkedHashSet<>(required);
     for (int i = 0; i < ops.size(); i++) {
-      Node op = ops.get(i);
-      List<Node> outs = ctx.gs.outputs(op);
-      List<OperatorCheck.Expect> ex = new ArrayList<>();
+      CoreOp op = ops.get(i);
+      List<Integer> outs = ctx.gs.outputs(op);
+      List<CoreRelation.Expect> ex = new ArrayList<>();
       boolean req = false;
-      for (Node o : outs) {
-        ex.addAll(expects.getOrDefault(o.name(), List.of()));
-        req |= requiredSet.contains(o.name());
+      for (int o : outs) {
+        ex.addAll(expects.getOrDefault(o, List.of()));
+        req |= requiredSet.contains(o);
       }
       long opStart = System.nanoTime();
       OperatorCheck.Outcome out = new OperatorCheck(ctx, op).run(outs, ex, req);
-      String took = String.format(" (%.0f ms)", (System.nanoTime() - opStart) / 1e6);
+      double millis = (System.nanoTime() - opStart) / 1e6;
       if (!out.mapped(outs)) {
-        progress.operatorDone(i, ops.size(), op.name(), op.target() + ": no clean expression found");
-        if (out.limited() || out.missingInput() != null || !defer(op, outs, out)) {
-          Node root = rootOf(op);
-          OperatorCheck.Outcome rootOut = failedAt.getOrDefault(root.name(), out);
+        ctx.listener.operatorChecked(i, ops.size(), op,
+            new CheckListener.OperatorSummary(false, out.nodes(), out.explored().size(), millis, -1, null));
+        if (out.limited() || out.missingInput() >= 0 || !defer(op, outs, out)) {
+          CoreOp root = rootOf(op);
+          OperatorCheck.Outcome rootOut = failedAt.getOrDefault(root.id(), out);
           Verdict v = out.limited() ? Verdict.INCONCLUSIVE : Verdict.NOT_REFINED;
-          return result(v, failure(root, rootOut, reason(root, ctx.gs.outputs(root), rootOut)
-              + chainNote(root, op)));
+          return result(v, failure(root, rootOut, root == op ? -1 : op.id()));
         }
         continue;
       }
-      for (Node o : outs) {
-        ctx.relate(o.name(), out.found().get(o.name()));
+      for (int o : outs) {
+        ctx.relate(o, out.found().get(o));
       }
       overOutputs.putAll(out.overOutputs());
       out.cleanLeaves().forEach(ctx.related::set);
@@ -75,23 +82,33 @@ final class CheckRun {
         violated.addAll(out.violated());
         violatedAt = op;
       }
-      progress.operatorDone(i, ops.size(), op.name(), op.target() + ": " + out.nodes() + " e-nodes, "
-          + out.explored().size() + " G_d values explored" + took + firstMapping(outs, out));
+      int first = -1;
+      CoreTerm firstTerm = null;
+      for (int o : outs) {
+        List<CoreTerm> found = out.found().getOrDefault(o, List.of());
+        if (!found.isEmpty()) {
+          first = o;
+          firstTerm = found.get(0);
+          break;
+        }
+      }
+      ctx.listener.operatorChecked(i, ops.size(), op,
+          new CheckListener.OperatorSummary(true, out.nodes(), out.explored().size(), millis, first, firstTerm));
     }
     // required outputs computed from constants alone match G_d's constant outputs
-    for (String o : required) {
-      if (!overOutputs.containsKey(o) && ctx.gs.constant.contains(o)) {
-        GdExpr e = OperatorCheck.matchConstant(ctx, ctx.gs.gs.node(o));
+    for (int o : required) {
+      if (!overOutputs.containsKey(o) && gs.value(o).kind() == ValueKind.CONSTANT) {
+        CoreTerm e = OperatorCheck.matchConstant(ctx, o);
         if (e != null) {
           overOutputs.put(o, e);
         }
       }
     }
     // required outputs that are inputs or cut points map through their given relation
-    for (String o : required) {
+    for (int o : required) {
       if (!overOutputs.containsKey(o)) {
-        for (GdExpr e : ctx.relation.getOrDefault(o, List.of())) {
-          Set<Integer> leaves = new java.util.HashSet<>();
+        for (CoreTerm e : ctx.relation.getOrDefault(o, List.of())) {
+          Set<Integer> leaves = new HashSet<>();
           e.leaves(leaves);
           if (leaves.stream().allMatch(ctx.gd::available)) {
             overOutputs.put(o, e);
@@ -100,46 +117,42 @@ final class CheckRun {
         }
       }
     }
-    for (String o : required) {
-      Node root = chainRoot.get(o);
+    for (int o : required) {
+      CoreOp root = chainRoot.get(o);
       if (root != null) {
-        OperatorCheck.Outcome rootOut = failedAt.get(root.name());
-        Node last = producer(ctx.gs.gs.node(o));
-        return result(Verdict.NOT_REFINED, failure(root, rootOut,
-            reason(root, ctx.gs.outputs(root), rootOut) + chainNote(root, last)));
+        OperatorCheck.Outcome rootOut = failedAt.get(root.id());
+        CoreOp last = gs.definition(o);
+        return result(Verdict.NOT_REFINED, failure(root, rootOut, root == last ? -1 : last.id()));
       }
     }
-    for (String o : required) {
+    for (int o : required) {
       if (!overOutputs.containsKey(o) && !undefined.contains(o)) {
-        Node producer = producer(ctx.gs.gs.node(o));
-        String reason = "G_s output '" + o + "' equals " + describe(ctx.relation.get(o))
-            + " in terms of G_d tensors, but no clean expression over G_d's outputs (and inputs) equals it: G_d does not "
-            + "return what is needed to rebuild it (a missing collective, or an output G_d does not return?).";
-        return result(Verdict.NOT_REFINED, new CheckResult.Failure(producer.name(), producer.target(),
-            producer.meta().stackTrace(), reason, inputRelations(producer), List.of(), null));
+        CoreOp producer = gs.definition(o);
+        return result(Verdict.NOT_REFINED, new Failure.OutputNotReturned(producer == null ? -1 : producer.id(), o,
+            first(ctx.relation.get(o)), producer == null ? List.of() : inputRelations(producer)));
       }
     }
     if (!violated.isEmpty()) {
-      OperatorCheck.Expect e = violated.get(0);
-      String reason = "the output relation exists, but the expectation " + e.gs() + " = " + e.text()
-          + " could not be proved: " + e.gs() + " equals " + describe(ctx.relation.get(e.gs())) + ".";
-      return result(Verdict.EXPECTATION_VIOLATED, new CheckResult.Failure(violatedAt.name(), violatedAt.target(),
-          violatedAt.meta().stackTrace(), reason, inputRelations(violatedAt), List.of(), e.text()));
+      CoreRelation.Expect e = violated.get(0);
+      return result(Verdict.EXPECTATION_VIOLATED, new Failure.ExpectationViolated(violatedAt.id(), e,
+          first(ctx.relation.get(e.gs())), inputRelations(violatedAt)));
     }
     return result(Verdict.REFINES, null);
   }
 
+  private static CoreTerm first(List<CoreTerm> terms) {
+    return terms == null || terms.isEmpty() ? null : terms.get(0);
+  }
+
   /**
-   * Defers an operator whose outputs have no clean expression: consumers see its term instead,
-   * so a chain of G_s operators that only maps as a whole (a vocabulary shard's shifted targets,
-   * say) is checked as a chain. Refused past {@link #MAX_CHAIN} operators.
+   * Defers an operation whose outputs have no clean expression: consumers see its term instead,
+   * so a chain of G_s operations that only maps as a whole (a vocabulary shard's shifted targets,
+   * say) is checked as a chain. Refused past {@link #MAX_CHAIN} operations.
    */
-  private boolean defer(Node op, List<Node> outs, OperatorCheck.Outcome out) {
+  private boolean defer(CoreOp op, List<Integer> outs, OperatorCheck.Outcome out) {
     int length = 1;
-    Node root = rootOf(op);
-    Set<String> inputs = new LinkedHashSet<>();
-    NodeRefs.forEach(op, inputs::add);
-    for (String in : inputs) {
+    CoreOp root = rootOf(op);
+    for (int in : op.reads()) {
       if (chainRoot.containsKey(in)) {
         length = Math.max(length, chainLength.get(in) + 1);
       }
@@ -148,123 +161,64 @@ final class CheckRun {
       return false;
     }
     if (root == op) {
-      failedAt.put(op.name(), out);
+      failedAt.put(op.id(), out);
     }
-    for (Node o : outs) {
-      ctx.deferred.add(o.name());
-      chainRoot.put(o.name(), root);
-      chainLength.put(o.name(), length);
+    for (int o : outs) {
+      ctx.deferred.add(o);
+      chainRoot.put(o, root);
+      chainLength.put(o, length);
     }
     return true;
   }
 
-  private Node rootOf(Node op) {
-    Node root = op;
-    Set<String> inputs = new LinkedHashSet<>();
-    NodeRefs.forEach(op, inputs::add);
-    for (String in : inputs) {
-      Node p = chainRoot.get(in);
-      if (p != null && p.index() < root.index()) {
+  private CoreOp rootOf(CoreOp op) {
+    CoreOp root = op;
+    for (int in : op.reads()) {
+      CoreOp p = chainRoot.get(in);
+      if (p != null && p.id() < root.id()) {
         root = p;
       }
     }
     return root;
   }
 
-  private String chainNote(Node root, Node last) {
-    if (root == last) {
-      return "";
+  private Failure failure(CoreOp op, OperatorCheck.Outcome out, int chainEnd) {
+    List<Integer> explored = out.explored().size() > 60 ? out.explored().subList(0, 60) : out.explored();
+    List<Failure.InputRelation> inputs = inputRelations(op);
+    if (out.missingInput() >= 0) {
+      return new Failure.MissingInput(op.id(), out.missingInput(), undefined.contains(out.missingInput()), chainEnd,
+          inputs, explored);
     }
-    return " The operators after it that use its result could not be mapped either, up to " + last.name()
-        + " (" + last.target() + ").";
-  }
-
-  private String firstMapping(List<Node> outs, OperatorCheck.Outcome out) {
-    for (Node o : outs) {
-      List<GdExpr> found = out.found().getOrDefault(o.name(), List.of());
-      if (!found.isEmpty()) {
-        return "; " + o.name() + " = " + print(found.get(0));
+    List<Failure.OutputTerm> terms = new ArrayList<>();
+    List<Integer> outs = ctx.gs.outputs(op);
+    for (int o : outs) {
+      CoreTerm hint = out.hints().get(o);
+      if (hint != null && out.found().getOrDefault(o, List.of()).isEmpty()) {
+        terms.add(new Failure.OutputTerm(o, hint));
       }
     }
-    return "";
+    return new Failure.NoCleanExpression(op.id(), outs.size(), terms, out.limit(), chainEnd, inputs, explored);
   }
 
-  private Node producer(Node n) {
-    if (n != null && n.target().equals("getitem")) {
-      return ctx.gs.gs.node(((Arg.NodeRef) n.arg(0)).name());
-    }
-    return n;
-  }
-
-  private String reason(Node op, List<Node> outs, OperatorCheck.Outcome out) {
-    if (out.missingInput() != null && undefined.contains(out.missingInput())) {
-      return "its input '" + out.missingInput() + "' has no defined value (a dropout mask or an uninitialized "
-          + "buffer), so nothing computed from it can be related to G_d.";
-    }
-    if (out.missingInput() != null) {
-      return "its input '" + out.missingInput() + "' is related to no G_d tensor; add it to the relation file "
-          + "(a graph input) or check why it is not computed.";
-    }
-    StringBuilder sb = new StringBuilder();
-    sb.append("no clean expression (concat, slice, transpose, reshape, sums across ranks) of G_d tensors equals ");
-    sb.append(outs.size() == 1 ? "its output" : "its outputs");
-    if (out.limited()) {
-      sb.append(" within the limits (the e-graph or time limit was reached first; try --timeout or --node-limit)");
-    }
-    sb.append('.');
-    for (Node o : outs) {
-      String hint = out.hints().get(o.name());
-      if (hint != null && out.found().getOrDefault(o.name(), List.of()).isEmpty()) {
-        sb.append(" In terms of G_d tensors, ").append(o.name()).append(" = ").append(hint)
-            .append(", which G_d never computes.");
-      }
-    }
-    return sb.toString();
-  }
-
-  private CheckResult.Failure failure(Node op, OperatorCheck.Outcome out, String reason) {
-    List<String> explored = out.explored().size() > 60 ? out.explored().subList(0, 60) : out.explored();
-    return new CheckResult.Failure(op.name(), op.target(), op.meta().stackTrace(), reason, inputRelations(op),
-        explored, null);
-  }
-
-  private List<CheckResult.InputRelation> inputRelations(Node op) {
-    List<CheckResult.InputRelation> out = new ArrayList<>();
-    Set<String> seen = new LinkedHashSet<>();
-    NodeRefs.forEach(op, seen::add);
-    for (String name : seen) {
-      List<String> exprs = new ArrayList<>();
-      for (GdExpr e : ctx.relation.getOrDefault(name, List.of())) {
-        exprs.add(print(e));
-      }
-      if (exprs.isEmpty() && ctx.gs.constant.contains(name)) {
-        exprs.add("(a constant)");
-      }
-      out.add(new CheckResult.InputRelation(name, exprs));
+  private List<Failure.InputRelation> inputRelations(CoreOp op) {
+    List<Failure.InputRelation> out = new ArrayList<>();
+    for (int v : op.reads()) {
+      List<CoreTerm> terms = ctx.relation.getOrDefault(v, List.of());
+      boolean constant = terms.isEmpty() && gs.value(v).kind() == ValueKind.CONSTANT;
+      out.add(new Failure.InputRelation(v, terms, constant));
     }
     return out;
   }
 
-  private String describe(List<GdExpr> exprs) {
-    if (exprs == null || exprs.isEmpty()) {
-      return "nothing";
-    }
-    return print(exprs.get(0));
-  }
-
-  private String print(GdExpr e) {
-    return ExprPrinter.print(ctx.terms.toExpr(e));
-  }
-
-  private CheckResult result(Verdict v, CheckResult.Failure f) {
+  private CheckResult result(Verdict v, Failure f) {
     List<CheckResult.OutputEntry> rel = new ArrayList<>();
-    for (String o : required) {
-      GdExpr e = overOutputs.get(o);
+    for (int o : required) {
+      CoreTerm e = overOutputs.get(o);
       if (e != null) {
-        rel.add(new CheckResult.OutputEntry(o, print(e)));
+        rel.add(new CheckResult.OutputEntry(o, e));
       }
     }
-    List<String> notChecked = required.stream().filter(undefined::contains).distinct().toList();
+    List<Integer> notChecked = required.stream().filter(undefined::contains).distinct().toList();
     if (v == Verdict.REFINES && rel.size() + notChecked.size() < required.size()) {
       throw new IllegalStateException("refines without a complete output relation");
     }
@@ -276,6 +230,7 @@ final class CheckRun {
       }
     }
     double secs = (System.nanoTime() - start) / 1e9;
-    return new CheckResult(v, rel, notChecked, f, new CheckResult.Stats(ctx.gs.operators.size(), ctx.gd.operators, secs, fired));
+    return new CheckResult(v, rel, notChecked, f,
+        new CheckResult.Stats(ctx.gs.operators.size(), ctx.gd.program.callCount(), secs, fired));
   }
 }

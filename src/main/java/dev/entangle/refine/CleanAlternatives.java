@@ -3,6 +3,7 @@ package dev.entangle.refine;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.egraph.Extractor;
+import dev.entangle.lower.CoreTerm;
 import dev.entangle.ops.Op;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,24 +20,24 @@ final class CleanAlternatives {
    * The clean expressions to keep for a class: every G_d value in it, then up to {@code k} more,
    * the cheapest term rooted at each other clean node, cheapest first.
    */
-  static List<GdExpr> of(EGraph<?> g, Extractor ex, int c, int k) {
+  static List<CoreTerm> of(EGraph<?> g, Extractor ex, int c, int k) {
     if (ex.bestNode(c) == null) {
       return List.of();
     }
     List<long[]> ranked = new ArrayList<>();
-    List<GdExpr> exprs = new ArrayList<>();
-    List<GdExpr> leaves = new ArrayList<>();
+    List<CoreTerm> exprs = new ArrayList<>();
+    List<CoreTerm> leaves = new ArrayList<>();
     int root = g.find(c);
     for (ENode n : g.nodes(c)) {
       if (!CleanCost.isClean(n) || refersTo(g, n, root)) {
         continue;
       }
       if (n.op() == Op.TENSOR.id()) {
-        leaves.add(GdExpr.tensor((int) n.attr(0)));
+        leaves.add(CoreTerm.tensor((int) n.attr(0)));
         continue;
       }
       long cost = 1;
-      List<GdExpr> kids = new ArrayList<>();
+      List<CoreTerm> kids = new ArrayList<>();
       boolean ok = true;
       for (int i = 0; i < n.arity(); i++) {
         if (ex.bestNode(n.child(i)) == null) {
@@ -44,19 +45,19 @@ final class CleanAlternatives {
           break;
         }
         cost += ex.cost(n.child(i));
-        kids.add(GdExpr.of(ex.extract(n.child(i))));
+        kids.add(CoreTerm.of(ex.extract(n.child(i))));
       }
       if (!ok) {
         continue;
       }
-      GdExpr e = new GdExpr(n.op(), n.attrs(), kids);
+      CoreTerm e = new CoreTerm(n.op(), n.attrs(), kids);
       if (!exprs.contains(e)) {
         ranked.add(new long[] {cost, exprs.size()});
         exprs.add(e);
       }
     }
     ranked.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
-    List<GdExpr> out = new ArrayList<>(leaves);
+    List<CoreTerm> out = new ArrayList<>(leaves);
     for (long[] r : ranked) {
       if (out.size() >= k + leaves.size()) {
         break;

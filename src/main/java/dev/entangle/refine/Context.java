@@ -1,60 +1,60 @@
 package dev.entangle.refine;
 
-import dev.entangle.ops.AtenNormalizer;
+import dev.entangle.lower.CoreProgram;
+import dev.entangle.lower.CoreTerm;
 import dev.entangle.ops.OpTable;
 import dev.entangle.ops.Shapes;
 import dev.entangle.ops.TypeAnalysis;
 import dev.entangle.rules.Lemmas;
+import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-/** What every operator's check shares: both graphs, the lemmas, the relation found so far. */
+/** What every operator's check shares: both programs, the lemmas, the relation found so far. */
 final class Context {
-  final GsModel gs;
+  final GsWalk gs;
   final GdModel gd;
   final OpTable table;
-  final Shapes shapes;
   final TypeAnalysis analysis;
-  final AtenNormalizer normalizer;
   final Lemmas lemmas;
-  final RelationTerms terms;
   final CheckOptions options;
+  final CheckListener listener;
   final long deadline;
-  /** R: for each G_s value, the clean G_d expressions known to equal it. */
-  final Map<String, List<GdExpr>> relation = new HashMap<>();
+  /** R: for each G_s value, the clean G_d terms known to equal it. */
+  final Map<Integer, List<CoreTerm>> relation = new HashMap<>();
   /** G_s values whose operator found no clean expression; consumers use their terms instead. */
-  final java.util.Set<String> deferred = new java.util.HashSet<>();
+  final Set<Integer> deferred = new HashSet<>();
   /** G_d values that R relates to some G_s value: a G_d computation over them is worth a look. */
-  final java.util.BitSet related = new java.util.BitSet();
-
-  /** Records R(name) and the G_d values it uses. */
-  void relate(String name, List<GdExpr> exprs) {
-    relation.put(name, exprs);
-    java.util.Set<Integer> leaves = new java.util.HashSet<>();
-    for (GdExpr e : exprs) {
-      e.leaves(leaves);
-    }
-    leaves.forEach(related::set);
-  }
-
+  final BitSet related = new BitSet();
   /** G_d equalities: the relation file's and those proved so far. */
   final GdEqualities equalities;
+  /** How often each lemma fired, in the order of {@link Lemmas#names()}. */
   final int[] fired;
 
-  Context(GsModel gs, GdModel gd, AtenNormalizer normalizer, Shapes shapes, Lemmas lemmas,
-      RelationTerms terms, CheckOptions options, long deadline, List<List<GdExpr>> equalities) {
+  Context(GsWalk gs, GdModel gd, Lemmas lemmas, CheckOptions options, CheckListener listener, long deadline,
+      List<List<CoreTerm>> equalities) {
     this.gs = gs;
     this.gd = gd;
-    this.table = normalizer.table();
-    this.shapes = shapes;
-    this.analysis = new TypeAnalysis(shapes);
-    this.normalizer = normalizer;
+    this.table = gd.program.table();
+    this.analysis = new TypeAnalysis(new Shapes(table, id -> gd.program.value((int) id).type()));
     this.lemmas = lemmas;
-    this.terms = terms;
     this.options = options;
+    this.listener = listener;
     this.deadline = deadline;
     this.equalities = new GdEqualities(equalities);
     this.fired = new int[lemmas.rewrites().size()];
+  }
+
+  /** Records R(v) and the G_d values it uses. */
+  void relate(int gsValue, List<CoreTerm> terms) {
+    relation.put(gsValue, terms);
+    Set<Integer> leaves = new HashSet<>();
+    for (CoreTerm e : terms) {
+      e.leaves(leaves);
+    }
+    leaves.forEach(related::set);
   }
 }

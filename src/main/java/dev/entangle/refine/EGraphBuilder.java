@@ -6,7 +6,7 @@ import dev.entangle.ops.Op;
 import dev.entangle.ops.TermBuilder;
 import dev.entangle.ops.TypeInfo;
 
-/** Builds normalized terms straight into an e-graph; handles are e-class ids. */
+/** Builds core terms straight into an e-graph; handles are e-class ids. */
 final class EGraphBuilder implements TermBuilder {
   final EGraph<TypeInfo> g;
 
@@ -26,9 +26,5 @@ final class EGraphBuilder implements TermBuilder {
   @Override
   public TypeInfo type(int handle) {
     return g.data(handle);
-  }
-
-  int leaf(int tensorId) {
-    return add(Op.TENSOR, new long[] {tensorId});
   }
 }

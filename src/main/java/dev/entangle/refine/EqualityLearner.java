@@ -2,6 +2,8 @@ package dev.entangle.refine;
 
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
+import dev.entangle.lower.CoreOp;
+import dev.entangle.lower.CoreTerm;
 import dev.entangle.ops.Op;
 import dev.entangle.ops.TypeInfo;
 import java.util.ArrayList;
@@ -12,40 +14,39 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Finds, after an operator's check, the equalities between G_d tensors of different ranks that its
+ * Finds, after an operation's check, the equalities between G_d tensors of different ranks that its
  * e-graph proved, and keeps them in {@link Context#equalities} ({@link GdEqualities}).
  */
 final class EqualityLearner {
   private EqualityLearner() {}
 
   /**
-   * Keeps, for the checks that follow, what an operator's e-graph proved about G_d alone: each
+   * Keeps, for the checks that follow, what an operation's e-graph proved about G_d alone: each
    * class of its inputs and outputs ({@code roots}), or reached from them through clean nodes,
-   * that holds two different G_d tensors, or slices of them, gives a group of equal expressions
-   * (e.g. that two ranks computed the same key head). Classes only explored are left alone: what
-   * lies ahead is learned when its own operator is checked. {@code trace} names the operator in
-   * trace output, or is null for none.
+   * that holds two different G_d tensors, or slices of them, gives a group of equal terms (e.g.
+   * that two ranks computed the same key head). Classes only explored are left alone: what lies
+   * ahead is learned when its own operation is checked.
    */
-  static void learn(Context ctx, EGraph<TypeInfo> g, List<Integer> roots, String trace) {
+  static void learn(Context ctx, EGraph<TypeInfo> g, List<Integer> roots, CoreOp op) {
     g.rebuild();
     BitSet seen = new BitSet();
     ArrayList<Integer> stack = new ArrayList<>();
     roots.forEach(r -> stack.add(g.find(r)));
-    List<Set<GdExpr>> groups = new ArrayList<>();
+    List<Set<CoreTerm>> groups = new ArrayList<>();
     while (!stack.isEmpty()) {
       int c = stack.remove(stack.size() - 1);
       if (seen.get(c)) {
         continue;
       }
       seen.set(c);
-      Set<GdExpr> members = new LinkedHashSet<>();
+      Set<CoreTerm> members = new LinkedHashSet<>();
       for (ENode n : g.nodes(c)) {
         if (n.op() == Op.TENSOR.id() && usable(ctx, (int) n.attr(0))) {
-          members.add(GdExpr.tensor((int) n.attr(0)));
+          members.add(CoreTerm.tensor((int) n.attr(0)));
         }
         int leaf = n.op() == Op.SLICE.id() ? usableLeaf(ctx, g, n.child(0)) : -1;
         if (leaf >= 0) {
-          members.add(new GdExpr(Op.SLICE.id(), n.attrs(), List.of(GdExpr.tensor(leaf))));
+          members.add(new CoreTerm(Op.SLICE.id(), n.attrs(), List.of(CoreTerm.tensor(leaf))));
         }
         if (n.op() != Op.TENSOR.id() && CleanCost.isClean(n)) {
           for (int i = 0; i < n.arity(); i++) {
@@ -55,15 +56,12 @@ final class EqualityLearner {
       }
       groups.add(members);
     }
-    for (Set<GdExpr> group : groups) {
+    for (Set<CoreTerm> group : groups) {
       Set<Integer> leaves = new HashSet<>();
       group.forEach(e -> e.leaves(leaves));
-      if (worthKeeping(ctx, group, leaves) && ctx.equalities.add(new ArrayList<>(group)) && trace != null) {
-        StringBuilder sb = new StringBuilder();
-        for (GdExpr e : group) {
-          sb.append("  ").append(dev.entangle.relation.ExprPrinter.print(ctx.terms.toExpr(e)));
-        }
-        System.err.println("  [" + trace + "] learned:" + sb);
+      List<CoreTerm> list = new ArrayList<>(group);
+      if (worthKeeping(ctx, group, leaves) && ctx.equalities.add(list)) {
+        ctx.listener.learned(op, list);
       }
     }
   }
@@ -73,17 +71,17 @@ final class EqualityLearner {
    * (what one rank computes, its own definitions give), and it relates a slice, or a tensor that
    * R relates to nothing yet (replicas that R relates already meet in the G_s values' classes).
    */
-  private static boolean worthKeeping(Context ctx, Set<GdExpr> group, Set<Integer> leaves) {
+  private static boolean worthKeeping(Context ctx, Set<CoreTerm> group, Set<Integer> leaves) {
     int rank = -1;
     boolean ranks = false;
     boolean news = false;
     for (int l : leaves) {
-      int r = ctx.gd.value(l).rank();
+      int r = ctx.gd.value(l).graph();
       ranks |= rank >= 0 && r != rank;
       rank = r;
       news |= !ctx.related.get(l);
     }
-    for (GdExpr e : group) {
+    for (CoreTerm e : group) {
       news |= !e.isTensor();
     }
     return ranks && news;

@@ -1,5 +1,6 @@
 package dev.entangle.refine;
 
+import dev.entangle.lower.CoreTerm;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,17 +20,17 @@ import java.util.Set;
  * {@link #touching}).
  */
 final class GdEqualities {
-  private final List<List<GdExpr>> groups = new ArrayList<>();
+  private final List<List<CoreTerm>> groups = new ArrayList<>();
   private final Map<Integer, List<Integer>> byLeaf = new HashMap<>();
-  private final Map<GdExpr, List<Integer>> byMember = new HashMap<>();
+  private final Map<CoreTerm, List<Integer>> byMember = new HashMap<>();
 
-  GdEqualities(List<List<GdExpr>> fromRelationFile) {
-    for (List<GdExpr> g : fromRelationFile) {
+  GdEqualities(List<List<CoreTerm>> fromRelationFile) {
+    for (List<CoreTerm> g : fromRelationFile) {
       add(g);
     }
   }
 
-  List<GdExpr> group(int i) {
+  List<CoreTerm> group(int i) {
     return groups.get(i);
   }
 
@@ -42,14 +43,14 @@ final class GdEqualities {
    * Keeps a group of at least two expressions unless one known group already holds them all.
    * Returns whether it was kept.
    */
-  boolean add(List<GdExpr> group) {
+  boolean add(List<CoreTerm> group) {
     if (group.size() < 2 || covered(group)) {
       return false;
     }
     int i = groups.size();
     groups.add(List.copyOf(group));
     Set<Integer> leaves = new HashSet<>();
-    for (GdExpr e : group) {
+    for (CoreTerm e : group) {
       e.leaves(leaves);
       byMember.computeIfAbsent(e, k -> new ArrayList<>()).add(i);
     }
@@ -59,7 +60,7 @@ final class GdEqualities {
     return true;
   }
 
-  private boolean covered(List<GdExpr> group) {
+  private boolean covered(List<CoreTerm> group) {
     for (int i : byMember.getOrDefault(group.get(0), List.of())) {
       if (groups.get(i).containsAll(group)) {
         return true;

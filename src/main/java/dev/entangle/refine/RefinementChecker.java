@@ -1,103 +1,50 @@
 package dev.entangle.refine;
 
-import dev.entangle.collectives.CollectiveGroups;
-import dev.entangle.graph.Arg;
-import dev.entangle.graph.DistributedGraph;
-import dev.entangle.graph.Graph;
-import dev.entangle.graph.Node;
-import dev.entangle.ops.AtenNormalizer;
-import dev.entangle.ops.OpTable;
-import dev.entangle.ops.Shapes;
-import dev.entangle.ops.TypeInfo;
-import dev.entangle.relation.ExprPrinter;
-import dev.entangle.relation.RelationEntry;
-import dev.entangle.relation.RelationFile;
-import dev.entangle.relation.RelationValidator;
+import dev.entangle.lower.CoreProgram;
+import dev.entangle.lower.CoreRelation;
+import dev.entangle.lower.CoreTerm;
 import dev.entangle.rules.Lemmas;
-import dev.entangle.util.InputException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Checks that G_d refines G_s (the paper's Listing 1): processes G_s's operators in topological
+ * Checks that G_d refines G_s (the paper's Listing 1): processes G_s's operations in topological
  * order, computes each one's clean output relation with {@link OperatorCheck}, and stops at the
- * first operator whose outputs map to no G_d tensor. {@code refines} is returned only with the
+ * first operation whose outputs map to no G_d tensor. {@code refines} is returned only with the
  * output relation in hand.
  */
 public final class RefinementChecker {
   private RefinementChecker() {}
 
   /**
-   * Runs a check; the relation is validated against both graphs first. Input problems throw
-   * {@link InputException}.
+   * Runs a check over the lowered programs.
+   *
+   * @param startNanos {@link System#nanoTime} when the check began (reading and lowering included);
+   *     the timeout counts from there
    */
-  public static CheckResult check(Graph gs, DistributedGraph gd, RelationFile rel, Lemmas rules,
-      CheckOptions options, ProgressListener progress) {
-    long start = System.nanoTime();
-    long deadline = start + options.timeout().toNanos();
-    RelationValidator.validate(gs, gd, rel);
-    OpTable table = new OpTable();
-    AtenNormalizer normalizer = new AtenNormalizer(table);
-    Shapes plainShapes = new Shapes(table, id -> {
-      throw new IllegalStateException("no G_d tensors while checking shapes");
-    });
-    ShapeCheck.check(gs, gs.source(), -1, normalizer, plainShapes);
-    for (int r = 0; r < gd.worldSize(); r++) {
-      ShapeCheck.check(gd.rank(r), gd.source(), r, normalizer, plainShapes);
+  public static CheckResult check(CoreProgram gs, CoreProgram gd, CoreRelation rel, Lemmas lemmas,
+      CheckOptions options, CheckListener listener, long startNanos) {
+    long deadline = startNanos + options.timeout().toNanos();
+    List<Integer> required = new ArrayList<>(rel.outputs() != null ? rel.outputs() : results(gs));
+    Map<Integer, List<CoreRelation.Expect>> expects = new HashMap<>();
+    Set<Integer> wanted = new LinkedHashSet<>(required);
+    for (CoreRelation.Expect e : rel.expects()) {
+      expects.computeIfAbsent(e.gs(), k -> new ArrayList<>()).add(e);
+      wanted.add(e.gs());
     }
-    CollectiveGroups collectives = CollectiveGroups.of(gd);
-    GdModel gdm = new GdModel(gd, collectives);
-    Shapes shapes = new Shapes(table, id -> gdm.types.get((int) id));
-    RelationTerms terms = new RelationTerms(gdm, shapes);
-
-    Map<String, List<GdExpr>> inputRelation = new LinkedHashMap<>();
-    for (RelationEntry e : rel.relations()) {
-      Node n = resolveGs(gs, e.gs(), rel.source() + ": " + e.where());
-      RelationTerms.Typed t = terms.resolve(e.gd(), rel.source() + ": " + e.where());
-      List<GdExpr> list = inputRelation.computeIfAbsent(n.name(), k -> new ArrayList<>());
-      if (!list.contains(t.expr())) {
-        list.add(t.expr());
-      }
+    GsWalk walk = new GsWalk(gs, rel.inputs().keySet(), new ArrayList<>(wanted));
+    Context ctx = new Context(walk, new GdModel(gd), lemmas, options, listener, deadline, rel.equalities());
+    for (Map.Entry<Integer, List<CoreTerm>> e : rel.inputs().entrySet()) {
+      ctx.relate(e.getKey(), e.getValue());
     }
-    List<List<GdExpr>> equalities = new ArrayList<>();
-    for (int i = 0; i < rel.equalities().size(); i++) {
-      List<GdExpr> group = new ArrayList<>();
-      for (var x : rel.equalities().get(i)) {
-        group.add(terms.resolve(x, rel.source() + ": equalities[" + i + "]").expr());
-      }
-      equalities.add(group);
-    }
-
-    List<String> required = new ArrayList<>();
-    if (rel.outputs() != null) {
-      for (String o : rel.outputs()) {
-        required.add(resolveGs(gs, o, rel.source() + ": outputs").name());
-      }
-    } else {
-      required.addAll(results(gs));
-    }
-    Map<String, List<OperatorCheck.Expect>> expects = new HashMap<>();
-    Set<String> wanted = new LinkedHashSet<>(required);
-    for (int i = 0; i < rel.expect().size(); i++) {
-      RelationEntry e = rel.expect().get(i);
-      String where = rel.source() + ": expect[" + i + "]";
-      Node n = resolveGs(gs, e.gs(), where);
-      RelationTerms.Typed t = terms.resolve(e.gd(), where);
-      expects.computeIfAbsent(n.name(), k -> new ArrayList<>())
-          .add(new OperatorCheck.Expect(n.name(), t.expr(), ExprPrinter.print(e.gd())));
-      wanted.add(n.name());
-    }
-
-    GsModel gsm = new GsModel(gs, inputRelation.keySet(), new ArrayList<>(wanted));
-    Context ctx = new Context(gsm, gdm, normalizer, shapes, rules, terms, options, deadline, equalities);
-    inputRelation.forEach(ctx::relate);
-    return new CheckRun(ctx, required, expects, progress, start).go();
+    CheckResult result = new CheckRun(ctx, required, expects, startNanos).go();
+    listener.finished();
+    return result;
   }
 
   /**
@@ -105,33 +52,19 @@ public final class RefinementChecker {
    * consumes as well is an activation it saves for backward (G_d saves its own, sharded form), not
    * a result of the model.
    */
-  static List<String> results(Graph gs) {
-    Set<String> used = new java.util.HashSet<>();
-    for (Node n : gs.nodes()) {
-      if (n.op() != dev.entangle.graph.NodeOp.OUTPUT) {
-        NodeRefs.forEach(n, used::add);
+  static List<Integer> results(CoreProgram gs) {
+    Set<Integer> used = new HashSet<>();
+    gs.ops().forEach(op -> {
+      for (int r : op.reads()) {
+        used.add(r);
       }
-    }
-    List<String> out = new ArrayList<>();
-    for (Arg a : gs.outputs()) {
-      if (a instanceof Arg.NodeRef r && gs.node(r.name()) != null && gs.node(r.name()).type() != null
-          && !used.contains(r.name()) && !out.contains(r.name())) {
-        out.add(r.name());
+    });
+    List<Integer> out = new ArrayList<>();
+    for (int v : gs.outputs(-1)) {
+      if (!used.contains(v) && !out.contains(v)) {
+        out.add(v);
       }
     }
     return out;
-  }
-
-  static Node resolveGs(Graph gs, String name, String where) {
-    Node n = gs.resolve(name);
-    if (n == null) {
-      throw new InputException(where + ": G_s has no tensor named or tagged '" + name + "'; check the name against "
-          + gs.source() + ".");
-    }
-    if (n.type() == null) {
-      throw new InputException(where + ": '" + name + "' in G_s is not a single tensor (a tuple or the output node); "
-          + "relate its getitem results instead.");
-    }
-    return n;
   }
 }

@@ -1,25 +1,20 @@
 package dev.entangle.refine;
 
-/** The outcome of a check, with its exit code and its name in the JSON report (FORMATS.md section 4). */
+/** The outcome of a check, with its name in reports (FORMATS.md section 4). */
 public enum Verdict {
-  REFINES("refines", 0),
-  NOT_REFINED("not-refined", 1),
-  EXPECTATION_VIOLATED("expectation-violated", 1),
-  INCONCLUSIVE("inconclusive", 3);
+  REFINES("refines"),
+  NOT_REFINED("not-refined"),
+  EXPECTATION_VIOLATED("expectation-violated"),
+  INCONCLUSIVE("inconclusive");
 
   private final String json;
-  private final int exitCode;
 
-  Verdict(String json, int exitCode) {
+  Verdict(String json) {
     this.json = json;
-    this.exitCode = exitCode;
   }
 
+  /** The verdict's name in reports, e.g. {@code not-refined}. */
   public String json() {
     return json;
-  }
-
-  public int exitCode() {
-    return exitCode;
   }
 }

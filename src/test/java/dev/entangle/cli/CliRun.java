@@ -79,4 +79,14 @@ public record CliRun(String args, int exitCode, String out, String err) {
     }
     return this;
   }
+
+  /** The exit code the contract gives a verdict (FORMATS.md section 4). */
+  public static int exitCodeOf(String verdict) {
+    return switch (verdict) {
+      case "refines" -> 0;
+      case "not-refined", "expectation-violated" -> 1;
+      case "inconclusive", "unproved" -> 3;
+      default -> throw new AssertionError("unknown verdict " + verdict);
+    };
+  }
 }

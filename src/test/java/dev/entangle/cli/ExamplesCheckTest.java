@@ -11,7 +11,6 @@ import dev.entangle.graph.Graph;
 import dev.entangle.graph.GraphJson;
 import dev.entangle.graph.Node;
 import dev.entangle.graph.NodeOp;
-import dev.entangle.refine.Verdict;
 import dev.entangle.relation.Expr;
 import dev.entangle.relation.ExprParser;
 import dev.entangle.relation.RelationEntry;
@@ -70,12 +69,7 @@ class ExamplesCheckTest {
   }
 
   private static int exitCodeOf(String verdict) {
-    for (Verdict v : Verdict.values()) {
-      if (v.json().equals(verdict)) {
-        return v.exitCode();
-      }
-    }
-    throw new AssertionError("unknown verdict " + verdict);
+    return CliRun.exitCodeOf(verdict);
   }
 
   /** The output relation covers every required G_s output with a clean expression over G_d outputs. */

@@ -1,0 +1,21 @@
+package dev.entangle.cli;
+
+import dev.entangle.refine.Verdict;
+
+/** The command line's exit codes (FORMATS.md section 4), decided in one place. */
+final class ExitCodes {
+  static final int REFINES = 0;
+  static final int NOT_REFINED = 1;
+  static final int INPUT_ERROR = 2;
+  static final int INCONCLUSIVE = 3;
+
+  private ExitCodes() {}
+
+  static int of(Verdict v) {
+    return switch (v) {
+      case REFINES -> REFINES;
+      case NOT_REFINED, EXPECTATION_VIOLATED -> NOT_REFINED;
+      case INCONCLUSIVE -> INCONCLUSIVE;
+    };
+  }
+}

@@ -1,0 +1,50 @@
+package dev.entangle.cli;
+
+import dev.entangle.egraph.RunReport;
+import dev.entangle.lower.CoreOp;
+import dev.entangle.lower.CoreTerm;
+import dev.entangle.lower.TermText;
+import dev.entangle.refine.CheckListener;
+import java.io.PrintWriter;
+import java.util.List;
+
+/**
+ * {@code ENTANGLE_TRACE=1}: for lemma authors, every saturation's outcome (why it stopped, which
+ * lemmas fired) and every G_d equality learned, on stderr.
+ */
+final class Trace implements CheckListener {
+  private final PrintWriter err;
+  private final TermText text;
+
+  Trace(PrintWriter err, TermText text) {
+    this.err = err;
+    this.text = text;
+  }
+
+  static boolean enabled() {
+    return System.getenv("ENTANGLE_TRACE") != null;
+  }
+
+  @Override
+  public void saturated(CoreOp op, RunReport report, int nodes, int classes, int explored) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < report.names().size(); i++) {
+      if (report.applied(i) > 0) {
+        sb.append(' ').append(report.names().get(i)).append('=').append(report.applied(i));
+      }
+    }
+    err.printf("  [%s] %s after %d iterations, %d nodes, %d classes, %d explored:%s%n", op == null ? "-" : op.name(),
+        report.stopReason(), report.iterations(), nodes, classes, explored, sb);
+    err.flush();
+  }
+
+  @Override
+  public void learned(CoreOp op, List<CoreTerm> group) {
+    StringBuilder sb = new StringBuilder();
+    for (CoreTerm e : group) {
+      sb.append("  ").append(text.relation(e));
+    }
+    err.println("  [" + op.name() + "] learned:" + sb);
+    err.flush();
+  }
+}

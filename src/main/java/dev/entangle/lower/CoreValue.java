@@ -1,0 +1,25 @@
+package dev.entangle.lower;
+
+import dev.entangle.ops.TypeInfo;
+
+/**
+ * One tensor value of a core program: a node's result, or one item of a node's tuple result.
+ *
+ * @param id dense id within its program
+ * @param graph the G_d rank holding it, or -1 in G_s
+ * @param name the node name (of the {@code getitem} node for a tuple item)
+ * @param tag the node's {@code meta.tag}, or null
+ * @param type the type the graph records for it
+ * @param kind input, constant, undefined or computed
+ * @param op the operation defining it ({@link CoreProgram#op}), or -1 for an input
+ * @param item which of the operation's results it is
+ * @param output whether the graph returns it
+ */
+public record CoreValue(
+    int id, int graph, String name, String tag, TypeInfo type, ValueKind kind, int op, int item, boolean output) {
+
+  /** How reports name it: {@code name} in G_s, {@code rK.name} in G_d. */
+  public String label() {
+    return graph < 0 ? name : "r" + graph + "." + name;
+  }
+}

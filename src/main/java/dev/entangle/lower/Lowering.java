@@ -1,0 +1,497 @@
+package dev.entangle.lower;
+
+import dev.entangle.collectives.Collective;
+import dev.entangle.collectives.CollectiveGroups;
+import dev.entangle.collectives.CollectiveLowering;
+import dev.entangle.graph.Arg;
+import dev.entangle.graph.DistributedGraph;
+import dev.entangle.graph.Graph;
+import dev.entangle.graph.Node;
+import dev.entangle.graph.NodeOp;
+import dev.entangle.graph.TensorType;
+import dev.entangle.ops.AtenNormalizer;
+import dev.entangle.ops.LoweringException;
+import dev.entangle.ops.Op;
+import dev.entangle.ops.OpTable;
+import dev.entangle.ops.ShapeException;
+import dev.entangle.ops.Shapes;
+import dev.entangle.ops.TypeInfo;
+import dev.entangle.util.InputException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The lowering stage: turns G_s or G_d, right after reading, into a {@link CoreProgram}. Every node
+ * is lowered exactly once, into recorded {@link Steps}; its shape is checked against the one the
+ * file records (a mismatch is an input error naming the node), and where the lowering infers
+ * another dtype than the file records, the result is cast to the recorded one, so that every
+ * value has the type the graph gives it. Collectives of G_d are paired across ranks and become the
+ * sums, concats and slices of what their members sent; in G_s every collective is the identity.
+ */
+public final class Lowering {
+  private final String source;
+  private final int worldSize;
+  private final boolean distributed;
+  private final OpTable table;
+  private final AtenNormalizer normalizer;
+  private final Shapes shapes;
+  private final List<CoreValue> values = new ArrayList<>();
+  private final List<Node> valueNodes = new ArrayList<>();
+  private final List<CoreOp> ops = new ArrayList<>();
+  private final Map<String, Integer> byName = new HashMap<>();
+  private final Map<String, Integer> byTag = new HashMap<>();
+  /** The operation of each {@code call_function} node, by {@link CoreProgram#key}. */
+  private final Map<String, Integer> opOf = new HashMap<>();
+  private final List<List<Integer>> outputs = new ArrayList<>();
+  /** Per operation: its node, and its kind when fixed (a recorded constant), else null. */
+  private final List<Node> opNodes = new ArrayList<>();
+  private final List<ValueKind> fixedKind = new ArrayList<>();
+  /** The {@code getitem} node of each tuple item value. */
+  private final Map<Integer, Node> itemNodes = new HashMap<>();
+  private int callCount;
+
+  private Lowering(String source, int worldSize, boolean distributed, OpTable table) {
+    this.source = source;
+    this.worldSize = worldSize;
+    this.distributed = distributed;
+    this.table = table;
+    this.normalizer = new AtenNormalizer(table);
+    this.shapes = new Shapes(table, id -> values.get((int) id).type());
+  }
+
+  /** Lowers the sequential model (one graph; every collective is the identity). */
+  public static CoreProgram sequential(Graph gs, OpTable table) {
+    Lowering l = new Lowering(gs.source(), 1, false, table);
+    l.declareValues(gs, -1);
+    l.lowerGraph(gs, -1, null);
+    return l.finish();
+  }
+
+  /**
+   * Lowers the distributed implementation, every rank; collectives are paired across ranks
+   * ({@link CollectiveGroups}) after every rank's shapes are checked.
+   */
+  public static CoreProgram distributed(DistributedGraph gd, OpTable table) {
+    Lowering l = new Lowering(gd.source(), gd.worldSize(), true, table);
+    for (int r = 0; r < gd.worldSize(); r++) {
+      l.declareValues(gd.rank(r), r);
+    }
+    List<Runnable> collectives = new ArrayList<>();
+    for (int r = 0; r < gd.worldSize(); r++) {
+      l.lowerGraph(gd.rank(r), r, collectives::add);
+    }
+    CollectiveGroups groups = CollectiveGroups.of(gd);
+    l.groups = groups;
+    collectives.forEach(Runnable::run);
+    return l.finish();
+  }
+
+  private CollectiveGroups groups;
+
+  /** Gives every node with a tensor type a value id, in node order. */
+  private void declareValues(Graph g, int graph) {
+    graphs.put(graph, g);
+    for (Node n : g.nodes()) {
+      if (n.op() == NodeOp.OUTPUT || n.type() == null) {
+        continue;
+      }
+      int id = values.size();
+      String tag = n.meta().tag();
+      values.add(new CoreValue(id, graph, n.name(), tag, declared(n, graph), ValueKind.COMPUTED, -1, 0, false));
+      valueNodes.add(n);
+      byName.put(CoreProgram.key(graph, n.name()), id);
+      if (tag != null) {
+        byTag.putIfAbsent(CoreProgram.key(graph, tag), id);
+      }
+    }
+  }
+
+  private TypeInfo declared(Node n, int graph) {
+    try {
+      return AtenNormalizer.typeOf(n.type(), n);
+    } catch (LoweringException e) {
+      throw nodeError(n, graph, e);
+    }
+  }
+
+  /** Lowers every node of one graph; collectives of G_d are handed to {@code later}. */
+  private void lowerGraph(Graph g, int graph, Consumer<Runnable> later) {
+    for (Node n : g.nodes()) {
+      if (n.op() == NodeOp.OUTPUT) {
+        continue;
+      }
+      try {
+        lowerNode(g, graph, n, later);
+      } catch (LoweringException | ShapeException e) {
+        throw nodeError(n, graph, e);
+      }
+    }
+    List<Integer> outs = new ArrayList<>();
+    for (Arg a : g.outputs()) {
+      if (a instanceof Arg.NodeRef r) {
+        int id = valueId(graph, r.name());
+        if (id >= 0) {
+          outs.add(id);
+          CoreValue v = values.get(id);
+          values.set(id, new CoreValue(v.id(), v.graph(), v.name(), v.tag(), v.type(), v.kind(), v.op(), v.item(), true));
+        }
+      }
+    }
+    outputs.add(outs);
+  }
+
+  private void lowerNode(Graph g, int graph, Node n, Consumer<Runnable> later) {
+    int id = valueId(graph, n.name());
+    if (n.op() != NodeOp.CALL_FUNCTION) {
+      if (n.op() != NodeOp.PLACEHOLDER && n.op() != NodeOp.GET_ATTR) {
+        throw new LoweringException("node kind '" + n.op().jsonName() + "' is not supported; export the graph "
+            + "with call_module/call_method nodes traced down to ATen operators");
+      }
+      if (n.type() == null) {
+        throw new LoweringException("it has no tensor type");
+      }
+      if (n.op() == NodeOp.GET_ATTR && n.meta().value() != null) {
+        Steps.Recorder rec = recorder();
+        int slot = AtenNormalizer.constant(n, rec);
+        define(n, graph, ValueKind.CONSTANT, rec, new int[] {slot}, new int[0], List.of(id));
+      } else {
+        setKind(id, ValueKind.INPUT, -1, 0);
+      }
+      return;
+    }
+    callCount++;
+    if (n.target().equals("getitem")) {
+      defineItem(graph, n, id);
+      return;
+    }
+    if (distributed && Collective.isWait(n)) {
+      identity(n, graph, ((Arg.NodeRef) n.arg(0)).name(), id);
+      return;
+    }
+    if (distributed && Collective.isCollectiveTarget(n.target())) {
+      Collective c;
+      try {
+        c = Collective.read(n, graph);
+      } catch (IllegalArgumentException e) {
+        throw new LoweringException(e.getMessage());
+      }
+      TypeInfo declared = AtenNormalizer.declaredType(n);
+      int in = valueId(graph, c.input());
+      long[] want = in < 0 ? null : c.resultShape(values.get(in).type().shape());
+      if (want != null && !Arrays.equals(want, declared.shape())) {
+        throw new ShapeException("has shape " + Arrays.toString(want) + " by its arguments, but the "
+            + "graph records " + Arrays.toString(declared.shape()));
+      }
+      int opId = reserveOp(graph, n);
+      later.accept(() -> collective(graph, n, c, opId, id));
+      return;
+    }
+    String same = distributed ? null : CollectiveLowering.singleRankInput(n);
+    if (same != null) {
+      identity(n, graph, same, id);
+      return;
+    }
+    Steps.Recorder rec = recorder();
+    int[] out = normalizer.lower(n, new AtenNormalizer.Inputs() {
+      @Override
+      public int[] of(String name) {
+        int v = valueId(graph, name);
+        if (v >= 0) {
+          return new int[] {rec.ref(v)};
+        }
+        if (opOf.containsKey(CoreProgram.key(graph, name))) {
+          throw new LoweringException("argument " + name + " is a tuple; index it with getitem first");
+        }
+        return null;
+      }
+
+      @Override
+      public int graphId() {
+        return graph;
+      }
+    }, rec);
+    out = checked(n, out, rec);
+    define(n, graph, null, rec, out, reads(g, graph, n), n.meta().tuple() ? List.of() : List.of(id));
+  }
+
+  /** A node that is its input: a wait, or a collective of G_s. */
+  private void identity(Node n, int graph, String input, int id) {
+    Steps.Recorder rec = recorder();
+    int in = valueId(graph, input);
+    if (in < 0) {
+      throw new LoweringException("its input '" + input + "' is not a tensor");
+    }
+    int[] out = checked(n, new int[] {rec.ref(in)}, rec);
+    define(n, graph, null, rec, out, new int[] {in}, List.of(id));
+  }
+
+  /** A collective of G_d: its value is a term over what every member of its group sent. */
+  private void collective(int graph, Node n, Collective c, int opId, int id) {
+    CollectiveGroups.Instance inst = groups.of(graph, n.name());
+    Steps.Recorder rec = recorder();
+    CollectiveLowering.Inputs refs = (rank, name) -> rec.ref(valueId(rank, name));
+    int out;
+    try {
+      out = CollectiveLowering.lower(inst, graph, refs, rec);
+      if (inst.on(graph).kind() == Collective.Kind.REDUCE_SCATTER && inst.members().size() > 1) {
+        reassemble(inst, refs, rec);
+      }
+    } catch (LoweringException | ShapeException | IllegalArgumentException e) {
+      throw new InputException(source + " (rank " + graph + "): node '" + n.name() + "' (" + n.target() + "): "
+          + e.getMessage() + ".");
+    }
+    int[] result = checked(n, new int[] {out}, rec);
+    List<Integer> reads = new ArrayList<>();
+    for (Collective m : inst.members()) {
+      int v = valueId(m.rank(), m.input());
+      if (v >= 0 && !reads.contains(v)) {
+        reads.add(v);
+      }
+    }
+    ops.set(opId, new CoreOp(opId, graph, n.name(), n.target(), true, n.meta().stackTrace(), ValueKind.COMPUTED, rec.finish(),
+        result, reads.stream().mapToInt(Integer::intValue).toArray(), new int[] {id}));
+    setKind(id, ValueKind.COMPUTED, opId, 0);
+  }
+
+  /**
+   * Each member of a reduce-scatter holds its own slice of one sum, so the sum is the concat of
+   * all members' results: a fact about the whole group, stated with any member's definition.
+   */
+  private void reassemble(CollectiveGroups.Instance inst, CollectiveLowering.Inputs refs, Steps.Recorder rec) {
+    int[] parts = new int[inst.members().size()];
+    for (int i = 0; i < parts.length; i++) {
+      Collective m = inst.members().get(i);
+      int leaf = rec.add(Op.TENSOR, new long[] {valueId(m.rank(), m.node().name())});
+      rec.union(leaf, CollectiveLowering.lower(inst, m.rank(), refs, rec));
+      parts[i] = leaf;
+    }
+    int sum = CollectiveLowering.reduction(inst, refs, rec);
+    rec.union(sum, rec.add(Op.CONCAT, new long[] {0}, parts));
+  }
+
+  /** A {@code getitem}: item {@code i} of its tuple's operation. */
+  private void defineItem(int graph, Node n, int id) {
+    String tupleName = ((Arg.NodeRef) n.arg(0)).name();
+    Integer opId = opOf.get(CoreProgram.key(graph, tupleName));
+    long i = n.arg(1) instanceof Arg.IntArg ix ? ix.value() : -1;
+    if (opId == null) {
+      int v = valueId(graph, tupleName);
+      throw new LoweringException("getitem " + i + " of a result with " + (v >= 0 ? 1 : 0) + " items");
+    }
+    CoreOp op = ops.get(opId);
+    if (i < 0 || i >= op.results().length || op.results()[(int) i] < 0) {
+      throw new LoweringException("getitem " + i + " of a result with " + op.results().length + " items");
+    }
+    TypeInfo item = op.steps().type(op.results()[(int) i]);
+    if (n.type() == null) {
+      throw new ShapeException("the graph records no shape for it");
+    }
+    same(n, n.type(), item, "");
+    int[] vs = Arrays.copyOf(op.values(), op.values().length + 1);
+    vs[vs.length - 1] = id;
+    ops.set(opId, new CoreOp(op.id(), op.graph(), op.name(), op.target(), op.call(), op.stackTrace(), op.kind(), op.steps(),
+        op.results(), op.reads(), vs));
+    setKind(id, ValueKind.COMPUTED, opId, (int) i);
+    itemNodes.put(id, n);
+  }
+
+  /** Records an operation; its values are classified at the end ({@link #classify}). */
+  private void define(Node n, int graph, ValueKind kind, Steps.Recorder rec, int[] results, int[] reads,
+      List<Integer> defined) {
+    int opId = ops.size();
+    ops.add(new CoreOp(opId, graph, n.name(), n.target(), n.op() == NodeOp.CALL_FUNCTION, n.meta().stackTrace(), kind != null ? kind : ValueKind.COMPUTED,
+        rec.finish(), results, reads, defined.stream().mapToInt(Integer::intValue).toArray()));
+    opNodes.add(n);
+    fixedKind.add(kind);
+    opOf.put(CoreProgram.key(graph, n.name()), opId);
+    for (int v : defined) {
+      setKind(v, kind != null ? kind : ValueKind.COMPUTED, opId, 0);
+    }
+  }
+
+  private int reserveOp(int graph, Node n) {
+    int opId = ops.size();
+    ops.add(null);
+    opNodes.add(n);
+    fixedKind.add(null);
+    opOf.put(CoreProgram.key(graph, n.name()), opId);
+    return opId;
+  }
+
+  /**
+   * Classifies every operation and value, one rule for both graphs: computed from constants alone
+   * is a constant (checked first, so a call of no tensors, such as {@code zeros}, is one); else a
+   * node without defined contents (uninitialized memory, a random sample, a dropout mask) or one
+   * computed from such values and constants only is undefined; else it is computed. An item of a
+   * constant or undefined tuple is one too. Repeated until nothing changes, since a collective
+   * reads values of later ranks.
+   */
+  private void classify() {
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      for (int o = 0; o < ops.size(); o++) {
+        CoreOp op = ops.get(o);
+        ValueKind k = fixedKind.get(o) != null ? fixedKind.get(o) : kindOf(opNodes.get(o), op.graph(), op.reads());
+        if (k != op.kind()) {
+          ops.set(o, new CoreOp(op.id(), op.graph(), op.name(), op.target(), op.call(), op.stackTrace(), k, op.steps(),
+              op.results(), op.reads(), op.values()));
+          changed = true;
+        }
+        for (int v : op.values()) {
+          Node item = itemNodes.get(v);
+          ValueKind vk = item == null ? k : itemKind(op, k, item);
+          if (vk != values.get(v).kind()) {
+            CoreValue x = values.get(v);
+            values.set(v, new CoreValue(x.id(), x.graph(), x.name(), x.tag(), x.type(), vk, x.op(), x.item(), x.output()));
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+
+  private ValueKind itemKind(CoreOp tuple, ValueKind tupleKind, Node item) {
+    if (tupleKind.inlined()) {
+      return tupleKind;
+    }
+    if (AtenNormalizer.isUndefinedSource(item, graphOf(tuple.graph())::node)) {
+      return ValueKind.UNDEFINED;
+    }
+    return tupleKind;
+  }
+
+  private ValueKind kindOf(Node n, int graph, int[] reads) {
+    boolean allConstant = true;
+    boolean someUndefined = false;
+    boolean allInlined = true;
+    for (int r : reads) {
+      ValueKind k = values.get(r).kind();
+      allConstant &= k == ValueKind.CONSTANT;
+      someUndefined |= k == ValueKind.UNDEFINED;
+      allInlined &= k.inlined();
+    }
+    if (allConstant) {
+      return ValueKind.CONSTANT;
+    }
+    if (AtenNormalizer.isUndefinedSource(n, graphOf(graph)::node) || (someUndefined && allInlined)) {
+      return ValueKind.UNDEFINED;
+    }
+    return ValueKind.COMPUTED;
+  }
+
+  private void setKind(int id, ValueKind kind, int op, int item) {
+    if (id < 0) {
+      return;
+    }
+    CoreValue v = values.get(id);
+    values.set(id, new CoreValue(v.id(), v.graph(), v.name(), v.tag(), v.type(), kind, op, item, v.output()));
+  }
+
+  /**
+   * The values a node depends on, without repeats, in argument order: a reference to a tuple node
+   * stands for what that node reads.
+   */
+  private int[] reads(Graph g, int graph, Node n) {
+    Set<Integer> out = new LinkedHashSet<>();
+    collectReads(g, graph, n, out);
+    return out.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private void collectReads(Graph g, int graph, Node n, Set<Integer> out) {
+    n.forEachRef(name -> {
+      int id = valueId(graph, name);
+      if (id >= 0) {
+        out.add(id);
+        return;
+      }
+      Node t = g.node(name);
+      if (t != null && t.op() == NodeOp.CALL_FUNCTION) {
+        collectReads(g, graph, t, out);
+      }
+    });
+  }
+
+  /**
+   * Compares the lowering's result types with the recorded ones: shapes must agree; a dtype that
+   * differs is cast to the recorded one. Returns the result slots to use.
+   */
+  private int[] checked(Node n, int[] out, Steps.Recorder rec) {
+    if (n.meta().tuple()) {
+      List<TensorType> items = n.meta().types();
+      if (items.size() > out.length) {
+        throw new ShapeException("it returns " + out.length + " values but the graph records " + items.size());
+      }
+      int[] res = out.clone();
+      for (int i = 0; i < items.size(); i++) {
+        if (items.get(i) != null && out[i] >= 0) {
+          res[i] = recorded(n, items.get(i), out[i], rec, "item " + i + " ");
+        }
+      }
+      return res;
+    }
+    if (out.length != 1) {
+      throw new ShapeException("it returns " + out.length + " values but the graph records one tensor");
+    }
+    if (n.type() == null) {
+      throw new ShapeException("the graph records no shape for it");
+    }
+    return new int[] {recorded(n, n.type(), out[0], rec, "")};
+  }
+
+  private int recorded(Node n, TensorType declared, int slot, Steps.Recorder rec, String what) {
+    TypeInfo d = same(n, declared, rec.type(slot), what);
+    return d.dtype() == rec.type(slot).dtype() ? slot : rec.add(Op.CAST, new long[] {d.dtype()}, slot);
+  }
+
+  private static TypeInfo same(Node n, TensorType declared, TypeInfo inferred, String what) {
+    TypeInfo d = AtenNormalizer.typeOf(declared, n);
+    if (!Arrays.equals(d.shape(), inferred.shape())) {
+      throw new ShapeException(what + "has shape " + Arrays.toString(inferred.shape()) + " by its operator's "
+          + "semantics, but the graph records " + Arrays.toString(d.shape()));
+    }
+    return d;
+  }
+
+  private Steps.Recorder recorder() {
+    return new Steps.Recorder(new Steps.Recorder.TypeSource() {
+      @Override
+      public TypeInfo infer(int op, long[] attrs, TypeInfo[] kids) {
+        return shapes.infer(op, attrs, kids);
+      }
+
+      @Override
+      public TypeInfo valueType(int valueId) {
+        return values.get(valueId).type();
+      }
+    });
+  }
+
+  private int valueId(int graph, String name) {
+    Integer id = byName.get(CoreProgram.key(graph, name));
+    return id == null ? -1 : id;
+  }
+
+  private final Map<Integer, Graph> graphs = new HashMap<>();
+
+  private Graph graphOf(int graph) {
+    return graphs.get(graph);
+  }
+
+  private InputException nodeError(Node n, int graph, RuntimeException e) {
+    String where = graph < 0 ? source : source + " (rank " + graph + ")";
+    return new InputException(where + ": node '" + n.name() + "' (" + n.target() + "): " + e.getMessage()
+        + ". Check the node in the graph file; if the operator is legitimate, this is a limitation of the checker.");
+  }
+
+  private CoreProgram finish() {
+    classify();
+    return new CoreProgram(source, worldSize, table, values, ops, outputs, byName, byTag, callCount);
+  }
+}

@@ -1,0 +1,85 @@
+package dev.entangle.refine;
+
+import dev.entangle.lower.CoreRelation;
+import dev.entangle.lower.CoreTerm;
+import java.util.List;
+
+/**
+ * Where and why a check stopped short of {@code refines}, as values (the command line writes the
+ * prose). {@link #operator} is a G_s operation id, values are ids of the programs' values.
+ */
+public sealed interface Failure {
+  /** The G_s operation the failure is reported at (-1 for a required output that is a G_s input). */
+  int operator();
+
+  /** For each input of the operation, the G_d terms it was related to. */
+  List<InputRelation> inputs();
+
+  /** The G_d values brought in for it (at most 60), in the order they came in. */
+  List<Integer> explored();
+
+  /**
+   * An operation input and what R related it to.
+   *
+   * @param value the G_s value
+   * @param gd its clean G_d terms (none when unrelated)
+   * @param constant whether it is a constant (carried as its term, so unrelated by design)
+   */
+  record InputRelation(int value, List<CoreTerm> gd, boolean constant) {}
+
+  /**
+   * An output of the operation in terms of G_d, when no clean expression equals it.
+   *
+   * @param output the G_s value
+   * @param gd the cheapest term over G_d values (not clean) that it equals
+   */
+  record OutputTerm(int output, CoreTerm gd) {}
+
+  /**
+   * An input of the operation is related to no G_d tensor (or has no defined value).
+   *
+   * @param input the G_s value
+   * @param undefined whether the input has no defined value (a dropout mask, an empty buffer)
+   * @param chainEnd the last operation of a deferred chain that failed with it, or -1
+   */
+  record MissingInput(int operator, int input, boolean undefined, int chainEnd, List<InputRelation> inputs,
+      List<Integer> explored) implements Failure {}
+
+  /**
+   * No clean expression of G_d tensors equals the operation's output(s).
+   *
+   * @param terms for outputs with no clean expression, what they equal in G_d's terms
+   * @param limit the limit reached first, or null when the search ended without one
+   * @param chainEnd the last operation of a deferred chain that failed with it, or -1
+   */
+  record NoCleanExpression(int operator, int outputs, List<OutputTerm> terms, Limit limit, int chainEnd,
+      List<InputRelation> inputs, List<Integer> explored) implements Failure {}
+
+  /**
+   * A required G_s output maps to G_d tensors, but not to a clean expression over G_d's outputs.
+   *
+   * @param output the G_s value
+   * @param equals what it equals in terms of G_d tensors, or null when nothing
+   */
+  record OutputNotReturned(int operator, int output, CoreTerm equals, List<InputRelation> inputs)
+      implements Failure {
+    @Override
+    public List<Integer> explored() {
+      return List.of();
+    }
+  }
+
+  /**
+   * The output relation exists but an expectation is not proved.
+   *
+   * @param expect the expectation
+   * @param equals what its G_s value equals in terms of G_d tensors, or null when nothing
+   */
+  record ExpectationViolated(int operator, CoreRelation.Expect expect, CoreTerm equals, List<InputRelation> inputs)
+      implements Failure {
+    @Override
+    public List<Integer> explored() {
+      return List.of();
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package dev.entangle.refine;
+
+import dev.entangle.lower.CoreOp;
+import dev.entangle.lower.CoreProgram;
+import dev.entangle.lower.CoreValue;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Deque;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * G_s as the checker walks it: the operations that the required outputs depend on (stopping at
+ * values the relation gives, the cut points, and at constants and undefined values, which are
+ * carried as terms), in topological order.
+ */
+final class GsWalk {
+  final CoreProgram program;
+  final List<CoreOp> operators = new ArrayList<>();
+
+  GsWalk(CoreProgram program, Set<Integer> related, List<Integer> required) {
+    this.program = program;
+    BitSet seen = new BitSet();
+    BitSet needed = new BitSet();
+    Deque<Integer> work = new ArrayDeque<>(required);
+    while (!work.isEmpty()) {
+      int v = work.pop();
+      if (seen.get(v)) {
+        continue;
+      }
+      seen.set(v);
+      CoreValue value = program.value(v);
+      if (related.contains(v) || value.kind().inlined() || value.op() < 0) {
+        continue;
+      }
+      CoreOp op = program.op(value.op());
+      if (needed.get(op.id()) || op.kind().inlined() || (op.values().length == 1 && related.contains(op.values()[0]))) {
+        continue;
+      }
+      needed.set(op.id());
+      for (int i = op.reads().length - 1; i >= 0; i--) {
+        work.push(op.reads()[i]);
+      }
+    }
+    for (CoreOp op : program.ops()) {
+      if (needed.get(op.id())) {
+        operators.add(op);
+      }
+    }
+  }
+
+  /** The values an operation produces: itself, or its {@code getitem} items. */
+  List<Integer> outputs(CoreOp op) {
+    List<Integer> out = new ArrayList<>();
+    for (int v : op.values()) {
+      out.add(v);
+    }
+    return out;
+  }
+
+  boolean inlined(int v) {
+    return program.value(v).kind().inlined();
+  }
+}

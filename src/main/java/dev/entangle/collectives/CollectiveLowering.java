@@ -1,6 +1,6 @@
 package dev.entangle.collectives;
 
-import dev.entangle.ops.Dtype;
+import dev.entangle.graph.Dtype;
 import dev.entangle.ops.Op;
 import dev.entangle.ops.TermBuilder;
 import java.util.List;
@@ -105,7 +105,7 @@ public final class CollectiveLowering {
         int s = reduce("sum", sent, b);
         long[] shape = b.type(s).shape();
         int dt = b.type(s).dtype();
-        int k = b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(1.0 / sent.length), dt < 0 ? Dtype.FLOAT32 : dt});
+        int k = b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(1.0 / sent.length), dt < 0 ? Dtype.FLOAT32.code() : dt});
         int e = shape.length == 0 ? k : b.add(Op.EXPAND, shape, k);
         return b.add(Op.MUL, new long[0], s, e);
       }

@@ -22,7 +22,7 @@ final class GraphCodeParser {
   }
 
   private final SourceFile src;
-  private final ExprParser p;
+  private final PythonExprParser p;
   private final List<GraphCode.Param> params = new ArrayList<>();
   private final List<Statement> body = new ArrayList<>();
   private Place place = Place.PRELUDE;
@@ -30,7 +30,7 @@ final class GraphCodeParser {
 
   private GraphCodeParser(SourceFile src) {
     this.src = src;
-    this.p = new ExprParser(src, Tokenizer.tokenize(src));
+    this.p = new PythonExprParser(src, Tokenizer.tokenize(src));
   }
 
   static GraphCode parse(SourceFile src) {

@@ -4,7 +4,7 @@
  * dev.entangle.graph}. The entry point is {@link dev.entangle.importer.GraphCodeImporter}.
  *
  * <p>Pipeline: {@code Tokenizer} (characters to tokens) → {@code GraphCodeParser} with {@code
- * ExprParser} (tokens to the statements of {@code forward}) → {@code GraphAssembler} (statements
+ * PythonExprParser} (tokens to the statements of {@code forward}) → {@code GraphAssembler} (statements
  * to nodes, with {@code TypeAnnotations}, {@code ArgConverter} and {@code
  * AutoFunctionalizedLowering}). Every error is an {@code InputException} naming file and line.
  *

@@ -1,6 +1,6 @@
 package dev.entangle.lower;
 
-import dev.entangle.ops.Dtype;
+import dev.entangle.graph.Dtype;
 import dev.entangle.ops.Op;
 import dev.entangle.ops.Shapes;
 import dev.entangle.ops.TypeInfo;

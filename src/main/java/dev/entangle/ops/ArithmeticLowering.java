@@ -1,5 +1,7 @@
 package dev.entangle.ops;
 
+import dev.entangle.graph.Dtype;
+
 import dev.entangle.graph.Arg;
 import java.util.Arrays;
 
@@ -180,7 +182,7 @@ final class ArithmeticLowering {
         return c.filled(v, dt >= 0 ? dt : c.type(x).dtype(), c.shape(x));
       }
       case "aten.scalar_tensor" -> {
-        return c.scalar(c.number(0, "s", null), c.outDtype >= 0 ? c.outDtype : Dtype.FLOAT32);
+        return c.scalar(c.number(0, "s", null), c.outDtype >= 0 ? c.outDtype : Dtype.FLOAT32.code());
       }
       case "aten.arange" -> {
         return arange(c);
@@ -297,7 +299,7 @@ final class ArithmeticLowering {
     if (idx.size() == 1 && idx.get(0) instanceof Arg.NodeRef r && c.type(x).rank() == 2) {
       int ids = c.value(r);
       int dt = c.type(ids).dtype();
-      if (dt == Dtype.INT64 || dt == Dtype.code("int32")) {
+      if (dt == Dtype.INT64.code() || dt == Dtype.INT32.code()) {
         return c.b.add(Op.EMBEDDING, new long[0], x, ids);
       }
     }
@@ -317,7 +319,7 @@ final class ArithmeticLowering {
     int mask = c.value(r);
     long[] xs = c.shape(x);
     long[] ms = c.shape(mask);
-    if (c.type(mask).dtype() != Dtype.BOOL || ms.length > xs.length) {
+    if (c.type(mask).dtype() != Dtype.BOOL.code() || ms.length > xs.length) {
       return null;
     }
     for (int i = 0; i < ms.length; i++) {
@@ -348,7 +350,7 @@ final class ArithmeticLowering {
     }
     int dt = c.dtypeArg(-1, "dtype");
     if (dt < 0) {
-      dt = c.outDtype >= 0 ? c.outDtype : Dtype.FLOAT32;
+      dt = c.outDtype >= 0 ? c.outDtype : Dtype.FLOAT32.code();
     }
     return c.filled(v, dt, shape);
   }
@@ -365,7 +367,7 @@ final class ArithmeticLowering {
       end = (long) c.number(1, "end", null);
       step = (long) c.number(2, "step", 1.0);
     }
-    int dt = c.outDtype >= 0 ? c.outDtype : Dtype.INT64;
+    int dt = c.outDtype >= 0 ? c.outDtype : Dtype.INT64.code();
     return c.b.add(Op.ARANGE, new long[] {start, end, step, dt});
   }
 }

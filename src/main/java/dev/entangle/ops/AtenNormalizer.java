@@ -1,5 +1,7 @@
 package dev.entangle.ops;
 
+import dev.entangle.graph.Dtype;
+
 import dev.entangle.graph.Arg;
 import dev.entangle.graph.Node;
 import dev.entangle.graph.TensorType;

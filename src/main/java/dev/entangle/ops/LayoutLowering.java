@@ -1,5 +1,7 @@
 package dev.entangle.ops;
 
+import dev.entangle.graph.Dtype;
+
 import dev.entangle.graph.Arg;
 import java.util.ArrayList;
 import java.util.List;
@@ -187,7 +189,7 @@ final class LayoutLowering {
       }
       case "aten.native_dropout" -> {
         int x = c.tensor(0, "input");
-        return new int[] {x, c.undefined(c.shape(x), Dtype.BOOL)};
+        return new int[] {x, c.undefined(c.shape(x), Dtype.BOOL.code())};
       }
       default -> {
         return null;

@@ -1,5 +1,7 @@
 package dev.entangle.ops;
 
+import dev.entangle.graph.Dtype;
+
 import dev.entangle.graph.Arg;
 
 /**
@@ -68,7 +70,7 @@ final class ReductionLowering {
         Op op = base.contains("log") ? Op.LOG_SOFTMAX : Op.SOFTMAX;
         int dt = c.dtypeArg(2, "dtype");
         if (base.startsWith("aten._") && c.bool(2, "half_to_float", false)) {
-          dt = Dtype.FLOAT32;
+          dt = Dtype.FLOAT32.code();
         }
         return one(c.b.add(op, new long[] {d}, c.cast(x, dt)));
       }
@@ -139,7 +141,7 @@ final class ReductionLowering {
    * recomputed, so a graph that passes the wrong ones is not taken for a right one.
    */
   private static int[] layerNormBackward(Call c, int dyAt, int xAt, int meanAt, int rstdAt, int shapeAt, int weightAt) {
-    int f32 = Dtype.FLOAT32;
+    int f32 = Dtype.FLOAT32.code();
     int x = c.cast(c.tensor(xAt, "input"), f32);
     int dy = c.cast(c.tensor(dyAt, "grad_output"), f32);
     long[] shape = c.shape(x);

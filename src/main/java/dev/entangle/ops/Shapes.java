@@ -1,5 +1,7 @@
 package dev.entangle.ops;
 
+import dev.entangle.graph.Dtype;
+
 import java.util.Arrays;
 
 /**
@@ -45,7 +47,7 @@ public final class Shapes {
         if (op == Op.EW2) {
           return TypeInfo.tensor(c[0].shape(), table.opaqueType((int) a[0]).dtype());
         }
-        return TypeInfo.tensor(c[0].shape(), op.kind == Op.Kind.COMPARE ? Dtype.BOOL : c[0].dtype());
+        return TypeInfo.tensor(c[0].shape(), op.kind == Op.Kind.COMPARE ? Dtype.BOOL.code() : c[0].dtype());
       case TERNARY:
         sameShapes(op, c);
         return TypeInfo.tensor(c[1].shape(), c[1].dtype());
@@ -70,7 +72,7 @@ public final class Shapes {
       case SLICE -> slice(c[0], a);
       case CONCAT -> concat(c, (int) a[0]);
       case RSUM, RMEAN, RAMAX, RAMIN -> reduce(op, c[0], a);
-      case ARGMAX -> TypeInfo.tensor(reduceShape(c[0], a[0] != 0, new long[] {a[1]}), Dtype.INT64);
+      case ARGMAX -> TypeInfo.tensor(reduceShape(c[0], a[0] != 0, new long[] {a[1]}), Dtype.INT64.code());
       case SOFTMAX, LOG_SOFTMAX -> {
         checkDim(c[0], a[0], op);
         yield TypeInfo.tensor(c[0].shape(), c[0].dtype());
@@ -110,7 +112,7 @@ public final class Shapes {
         }
         yield TypeInfo.tensor(new long[] {a[1] - a[0], g[g.length - 1]}, c[0].dtype());
       }
-      case OUT_OF_RANGE -> TypeInfo.tensor(c[0].shape(), Dtype.BOOL);
+      case OUT_OF_RANGE -> TypeInfo.tensor(c[0].shape(), Dtype.BOOL.code());
       case ROPE -> {
         if (c[0].rank() < 1 || c[0].size(c[0].rank() - 1) % a[0] != 0) {
           throw new ShapeException("rope with head size " + a[0] + " of " + Arrays.toString(c[0].shape()));

@@ -1,5 +1,7 @@
 package dev.entangle.ops;
 
+import dev.entangle.graph.Dtype;
+
 import java.util.Arrays;
 import java.util.List;
 

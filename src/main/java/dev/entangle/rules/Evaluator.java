@@ -400,9 +400,9 @@ final class Evaluator {
         return 0L;
       }
       case "fits":
-        return dev.entangle.ops.Dtype.holdsExactly((long) num(v[1]), num(v[0])) ? 1L : 0L;
+        return dev.entangle.graph.Dtype.holdsExactly((long) num(v[1]), num(v[0])) ? 1L : 0L;
       case "is-float":
-        return dev.entangle.ops.Dtype.isFloating(type(v[0]).dtype()) ? 1L : 0L;
+        return dev.entangle.graph.Dtype.isFloating(type(v[0]).dtype()) ? 1L : 0L;
       case "identity-perm": {
         long[] l = lst(v[0]);
         for (int i = 0; i < l.length; i++) {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.entangle.ops.Dtype;
+import dev.entangle.graph.Dtype;
 import dev.entangle.ops.TypeInfo;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -51,10 +51,10 @@ class LemmaCaseTest {
   void termsDeclareLeavesOnceAndShareThem() {
     TermReader t = new TermReader();
     int a = t.add("(add x:f32[2,3] (neg x))");
-    assertEquals(TypeInfo.tensor(new long[] {2, 3}, Dtype.FLOAT32), t.graph().data(a));
+    assertEquals(TypeInfo.tensor(new long[] {2, 3}, Dtype.FLOAT32.code()), t.graph().data(a));
     assertEquals(t.leaf("x"), t.add("x"));
     assertEquals(t.leaf("x"), t.add("x:f32[2,3]"), "a repeated declaration of the same type is the same leaf");
-    assertEquals(Dtype.INT64, t.graph().data(t.add("i:i64[]")).dtype());
+    assertEquals(Dtype.INT64.code(), t.graph().data(t.add("i:i64[]")).dtype());
     assertEquals(0, t.graph().data(t.add("i")).rank());
   }
 
@@ -64,7 +64,7 @@ class LemmaCaseTest {
     int s = t.add("(scalar[0.5 bf16])");
     assertEquals(0.5, t.graph().data(s).constant());
     assertEquals(Dtype.code("bfloat16"), t.graph().data(s).dtype());
-    assertEquals(Dtype.BOOL, t.graph().data(t.add("(cast[bool] x:f32[2])")).dtype());
+    assertEquals(Dtype.BOOL.code(), t.graph().data(t.add("(cast[bool] x:f32[2])")).dtype());
     assertEquals(1e-5, Double.longBitsToDouble(t.graph().nodes(t.add("(ln_normalize[1 1e-05] x)")).get(0).attr(1)));
   }
 

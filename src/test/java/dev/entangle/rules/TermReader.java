@@ -2,7 +2,7 @@ package dev.entangle.rules;
 
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
-import dev.entangle.ops.Dtype;
+import dev.entangle.graph.Dtype;
 import dev.entangle.ops.Op;
 import dev.entangle.ops.OpTable;
 import dev.entangle.ops.ShapeException;

@@ -14,7 +14,7 @@ import java.util.Set;
  * parser shares. Precedence follows Python's grammar; conditional expressions, lambdas and
  * comprehensions are not part of graph code and are rejected.
  */
-final class ExprParser {
+final class PythonExprParser {
   private static final Set<String> COMPARISONS = Set.of("<", ">", "<=", ">=", "==", "!=");
   private static final Set<String> KEYWORDS =
       Set.of(
@@ -30,7 +30,7 @@ final class ExprParser {
   private final List<Token> tokens;
   private int pos;
 
-  ExprParser(SourceFile src, List<Token> tokens) {
+  PythonExprParser(SourceFile src, List<Token> tokens) {
     this.src = src;
     this.tokens = tokens;
   }

@@ -30,7 +30,8 @@ public enum Op {
   /** Uninitialized memory ({@code empty}); never equal to anything else. attrs: [unique id, dtype, sizes...]. */
   UNDEF(0, Kind.LEAF),
 
-  NEG(1, Kind.UNARY),
+  /** Element-wise negation; linear in its operand. */
+  NEG(1, Kind.UNARY, true),
   EXP(1, Kind.UNARY),
   LOG(1, Kind.UNARY),
   RELU(1, Kind.UNARY),
@@ -107,21 +108,21 @@ public enum Op {
   ARGMAX(1, Kind.REDUCE),
 
   /** attrs: [dim]. */
-  SOFTMAX(1, Kind.ROWWISE),
+  SOFTMAX(1, Kind.ALONG_DIM),
   /** attrs: [dim]. */
-  LOG_SOFTMAX(1, Kind.ROWWISE),
+  LOG_SOFTMAX(1, Kind.ALONG_DIM),
   /** Gradient of softmax from (grad, softmax output) along one dim. attrs: [dim]. */
-  SOFTMAX_BACKWARD(2, Kind.ROWWISE),
+  SOFTMAX_BACKWARD(2, Kind.ALONG_DIM_2),
   /** Gradient of log-softmax from (grad, log-softmax output) along one dim. attrs: [dim]. */
-  LOG_SOFTMAX_BACKWARD(2, Kind.ROWWISE),
+  LOG_SOFTMAX_BACKWARD(2, Kind.ALONG_DIM_2),
   /** (x - mean) * rstd over the last k dims. attrs: [k, eps bits]. */
-  LN_NORMALIZE(1, Kind.ROWWISE),
+  LN_NORMALIZE(1, Kind.LAST_DIMS),
   /** Mean over the last k dims, kept as size-1 dims. attrs: [k]. */
-  LN_MEAN(1, Kind.ROWWISE),
+  LN_MEAN(1, Kind.LAST_DIMS),
   /** 1/sqrt(var + eps) over the last k dims, kept as size-1 dims. attrs: [k, eps bits]. */
-  LN_RSTD(1, Kind.ROWWISE),
+  LN_RSTD(1, Kind.LAST_DIMS),
   /** x * rsqrt(mean(x^2) + eps) over the last k dims. attrs: [k, eps bits]. */
-  RMS_NORMALIZE(1, Kind.ROWWISE),
+  RMS_NORMALIZE(1, Kind.LAST_DIMS),
 
   /** Matrix product a[..., m, k] @ b[k, n] or a[B..., m, k] @ b[B..., k, n]. */
   MATMUL(2, Kind.OTHER),
@@ -167,6 +168,9 @@ public enum Op {
 
   public final Kind kind;
 
+  /** Whether the operator is linear in its operand: f(sum x) = sum f(x). */
+  public final boolean linear;
+
   /** Ids of opaque operators start here. */
   public static final int OPAQUE_BASE = 1000;
 
@@ -180,8 +184,13 @@ public enum Op {
   }
 
   Op(int arity, Kind kind) {
+    this(arity, kind, false);
+  }
+
+  Op(int arity, Kind kind, boolean linear) {
     this.arity = arity;
     this.kind = kind;
+    this.linear = linear;
   }
 
   /** The name used in lemma files and debug output, e.g. {@code matmul}, {@code log_softmax}. */
@@ -224,17 +233,77 @@ public enum Op {
         || this == RESHAPE;
   }
 
-  /** Broad families, used to declare lemma families once per family. */
+  /** What an operator is, structurally; lemma families ({@link Family}) follow from it. */
   public enum Kind {
     LEAF,
+    /** Element-wise, one operand. */
     UNARY,
+    /** Element-wise, two operands of one shape. */
     BINARY,
+    /** Element-wise comparison of two operands of one shape; a boolean result. */
     COMPARE,
     TERNARY,
     LAYOUT,
     COMBINE,
+    /** A reduction along the dims its attributes list: [keepdim, dims...]. */
     REDUCE,
-    ROWWISE,
+    /** Independent along every dim but its attribute [dim]. */
+    ALONG_DIM,
+    /** Two operands of one shape, independent along every dim but its attribute [dim]. */
+    ALONG_DIM_2,
+    /** Independent along every dim but the last k: attributes [k, ...]. */
+    LAST_DIMS,
     OTHER
+  }
+
+  /**
+   * The operator families lemmas are written over ({@code ?f:unary}): each is derived from the
+   * operators' declared kinds and properties, so a property is stated once, here, and a lemma over
+   * a family covers every member.
+   */
+  public enum Family {
+    UNARY("unary", "element-wise operators of one operand"),
+    BINARY("binary", "element-wise operators of two operands of one shape"),
+    REDUCE("reduce", "reductions along the dims listed in their attributes [keepdim dims...]"),
+    ALONG_DIM("along-dim", "operators independent along every dim but their attribute [dim]"),
+    ALONG_DIM_2("along-dim-2", "operators of two operands of one shape independent along every dim but their attribute [dim]"),
+    LAST_DIMS("last-dims", "operators independent along every dim but the last k, attributes [k ...]"),
+    LINEAR_UNARY("linear-unary", "operators linear in their one operand: f(sum x) = sum f(x)");
+
+    private final String lemmaName;
+    private final String doc;
+
+    Family(String lemmaName, String doc) {
+      this.lemmaName = lemmaName;
+      this.doc = doc;
+    }
+
+    /** The family's name in lemma files, e.g. {@code unary}. */
+    public String lemmaName() {
+      return lemmaName;
+    }
+
+    /** One line saying what the members have in common. */
+    public String doc() {
+      return doc;
+    }
+
+    /** Whether {@code op} belongs to the family. */
+    public boolean contains(Op op) {
+      return switch (this) {
+        case UNARY -> op.kind == Kind.UNARY;
+        case BINARY -> op.kind == Kind.BINARY || op.kind == Kind.COMPARE;
+        case REDUCE -> op.kind == Kind.REDUCE;
+        case ALONG_DIM -> op.kind == Kind.ALONG_DIM;
+        case ALONG_DIM_2 -> op.kind == Kind.ALONG_DIM_2;
+        case LAST_DIMS -> op.kind == Kind.LAST_DIMS;
+        case LINEAR_UNARY -> op.kind == Kind.UNARY && op.linear;
+      };
+    }
+
+    /** The members' operator ids, in declaration order. */
+    public int[] ids() {
+      return java.util.Arrays.stream(VALUES).filter(this::contains).mapToInt(Op::id).toArray();
+    }
   }
 }

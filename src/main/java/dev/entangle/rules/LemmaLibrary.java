@@ -1,5 +1,6 @@
 package dev.entangle.rules;
 
+import dev.entangle.ops.Op;
 import dev.entangle.util.InputException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -50,6 +51,9 @@ public final class LemmaLibrary {
     List<Rule> rules = new ArrayList<>();
     List<NativeRule> natives = new ArrayList<>();
     Map<String, int[]> opSets = new HashMap<>();
+    for (Op.Family f : Op.Family.values()) {
+      opSets.put(f.lemmaName(), f.ids());
+    }
     Map<String, String> names = new HashMap<>();
     for (var e : sources.entrySet()) {
       SExprReader reader = new SExprReader(e.getKey(), e.getValue(), errors);

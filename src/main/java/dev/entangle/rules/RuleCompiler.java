@@ -106,9 +106,20 @@ final class RuleCompiler {
       }
     }
     if (opSets.containsKey(name.text())) {
-      err(name, "operator set '" + name.text() + "' is declared twice");
+      err(name, isBuiltIn(name.text()) ? "operator family '" + name.text() + "' is built in (derived from the "
+          + "operators' declared kinds in ops/Op.java); choose another name" : "operator set '" + name.text()
+          + "' is declared twice");
     }
     opSets.put(name.text(), ids.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  private static boolean isBuiltIn(String family) {
+    for (Op.Family f : Op.Family.values()) {
+      if (f.lemmaName().equals(family)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void rule(SExpr.Lst l, boolean both, String doc) {
@@ -247,7 +258,7 @@ final class RuleCompiler {
     if (head.isVar()) {
       String[] parts = head.text().substring(1).split(":", 2);
       if (parts.length != 2 || !opSets.containsKey(parts[1])) {
-        err(head, "an operator variable names its set, as in (?f:unary ?x); known sets: " + opSets.keySet());
+        err(head, "an operator variable names its set, as in (?f:unary ?x); known sets: " + new java.util.TreeSet<>(opSets.keySet()));
         return null;
       }
       choices = opSets.get(parts[1]);

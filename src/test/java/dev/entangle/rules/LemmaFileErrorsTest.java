@@ -189,7 +189,13 @@ class LemmaFileErrorsTest {
   void anOperatorVariableWithoutAFamilyIsRejected() {
     String m = errors("(ops un neg exp)\n(rule r (neg (?f ?x)) (neg ?x))");
     assertTrue(m.startsWith("bad.lemmas:2:15: error: an operator variable names its set, as in (?f:unary ?x); "
-        + "known sets: [un]\n(rule r (neg (?f ?x)) (neg ?x))\n" + " ".repeat(14) + "^\n"), m);
+        + "known sets: [along-dim, along-dim-2, binary, last-dims, linear-unary, reduce, un, unary]\n(rule r (neg (?f ?x)) (neg ?x))\n" + " ".repeat(14) + "^\n"), m);
+  }
+
+  @Test
+  void aBuiltInFamilyCannotBeDeclaredAgain() {
+    String m = errors("(ops unary neg exp)");
+    assertTrue(m.startsWith("bad.lemmas:1:6: error: operator family 'unary' is built in"), m);
   }
 
   @Test

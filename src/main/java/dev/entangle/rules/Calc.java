@@ -8,6 +8,6 @@ sealed interface Calc {
   /** A bound variable: an attribute, a let, an attribute list, an e-class or a list of e-classes. */
   record Ref(int slot, String name) implements Calc {}
 
-  /** A function applied to arguments, e.g. {@code (size ?x ?d)}, {@code (+ ?s 1)}. */
-  record Fn(String name, Calc[] args, int line, int col) implements Calc {}
+  /** A function ({@link Fn}) applied to arguments, e.g. {@code (size ?x ?d)}, {@code (+ ?s 1)}. */
+  record Fn(dev.entangle.rules.Fn fn, Calc[] args, int line, int col) implements Calc {}
 }

@@ -186,7 +186,7 @@ final class RuleCompiler {
               continue;
             }
             letExprs.add(e);
-            boolean list = e instanceof Calc.Fn fn && Functions.SIGS.get(fn.name()).list()
+            boolean list = e instanceof Calc.Fn fn && fn.fn().list
                 || e instanceof Calc.Ref ref && kinds.get(ref.slot()) == Kind.ATTR_LIST;
             letSlots.add(declare(v.varName(), list ? Kind.ATTR_LIST : Kind.ATTR));
           }
@@ -472,7 +472,7 @@ final class RuleCompiler {
       return new Template.AttrTemplate.Splice(new Calc.Ref(s, a.varName()));
     }
     Calc c = calc(e);
-    boolean list = c instanceof Calc.Fn f && Functions.SIGS.get(f.name()).list()
+    boolean list = c instanceof Calc.Fn f && f.fn().list
         || c instanceof Calc.Ref r && kinds.get(r.slot()) == Kind.ATTR_LIST;
     return list ? new Template.AttrTemplate.Splice(c) : new Template.AttrTemplate.One(c);
   }
@@ -501,25 +501,24 @@ final class RuleCompiler {
       return new Calc.Lit(0);
     }
     if (e instanceof SExpr.Lst l && !l.items().isEmpty() && l.items().get(0) instanceof SExpr.Atom f && l.attrs() == null) {
-      Functions.Sig sig = Functions.SIGS.get(f.text());
-      if (sig == null) {
+      Fn fn = Fn.bySymbol(f.text());
+      if (fn == null) {
         err(f, "unknown function '" + f.text() + "'");
         return new Calc.Lit(0);
       }
       int n = l.items().size() - 1;
-      if (n < sig.min() || (sig.max() >= 0 && n > sig.max())) {
-        err(f, f.text() + " takes " + (sig.min() == sig.max() ? "" + sig.min() : sig.min() + " or more")
-            + " argument" + (sig.max() == 1 ? "" : "s") + ", not " + n);
+      if (n < fn.min || (fn.max >= 0 && n > fn.max)) {
+        err(f, f.text() + " takes " + (fn.min == fn.max ? "" + fn.min : fn.min + " or more")
+            + " argument" + (fn.max == 1 ? "" : "s") + ", not " + n);
       }
       Calc[] args = new Calc[n];
       for (int i = 0; i < n; i++) {
         args[i] = calc(l.items().get(i + 1));
       }
-      if ((f.text().equals("count") || f.text().equals("head") || f.text().equals("sum-size") || f.text().equals("offset"))
-          && n > 0 && !(args[0] instanceof Calc.Ref r && kinds.get(r.slot()) == Kind.CLASS_LIST)) {
+      if (fn.takesListVariable && n > 0 && !(args[0] instanceof Calc.Ref r && kinds.get(r.slot()) == Kind.CLASS_LIST)) {
         err(l.items().get(1), f.text() + " takes a list variable such as ?xs as its first argument");
       }
-      return new Calc.Fn(f.text(), args, f.line(), f.col());
+      return new Calc.Fn(fn, args, f.line(), f.col());
     }
     err(e, "expected an expression such as (+ ?s 1)");
     return new Calc.Lit(0);

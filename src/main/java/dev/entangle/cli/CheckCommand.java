@@ -18,21 +18,22 @@ import dev.entangle.refine.Verdict;
 import dev.entangle.relation.RelationFile;
 import dev.entangle.relation.RelationReader;
 import dev.entangle.relation.RelationValidator;
+import dev.entangle.rules.LemmaLibrary;
+import dev.entangle.rules.Lemmas;
 import dev.entangle.util.InputException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import dev.entangle.rules.LemmaLibrary;
-import dev.entangle.rules.Lemmas;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine;
 
 /** {@code entangle check GS GD --rel RI}: the refinement check. */
 @Command(
@@ -82,7 +83,7 @@ final class CheckCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (timeout <= 0 || nodeLimit <= 0) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+      throw new CommandLine.ParameterException(spec.commandLine(),
           "--timeout and --node-limit must be positive (got " + timeout + " and " + nodeLimit + ")");
     }
     for (Path p : new Path[] {json, writeRelation}) {

@@ -1,6 +1,7 @@
 package dev.entangle.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The top-level command; the work is in its subcommands. */
 @Command(
@@ -15,10 +16,10 @@ import picocli.CommandLine.Command;
       "0:refines", "1:not-refined or expectation-violated", "2:bad input or usage", "3:inconclusive (a limit was reached)"
     })
 final class EntangleCommand implements Runnable {
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+  @picocli.CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a command: check or import");
+    throw new CommandLine.ParameterException(spec.commandLine(), "name a command: check or import");
   }
 }

@@ -7,6 +7,7 @@ import dev.entangle.graph.NodeOp;
 import dev.entangle.graph.TensorType;
 import dev.entangle.util.InputException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -153,11 +154,11 @@ public final class CollectiveGroups {
       default -> {
       }
     }
-    if (!java.util.Arrays.equals(want, out.sizes())) {
+    if (!Arrays.equals(want, out.sizes())) {
       throw new InputException(gd.source() + ": rank " + c.rank() + ", node '" + c.node().name() + "' ("
-          + c.node().target() + ") records shape " + java.util.Arrays.toString(out.sizes()) + " but over "
-          + n + " rank(s) it computes " + java.util.Arrays.toString(want) + " from its input of shape "
-          + java.util.Arrays.toString(s) + "; check the node in the graph file.");
+          + c.node().target() + ") records shape " + Arrays.toString(out.sizes()) + " but over "
+          + n + " rank(s) it computes " + Arrays.toString(want) + " from its input of shape "
+          + Arrays.toString(s) + "; check the node in the graph file.");
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.entangle.collectives;
 
+import dev.entangle.graph.Arg;
 import dev.entangle.graph.Dtype;
+import dev.entangle.graph.Node;
 import dev.entangle.ops.Op;
 import dev.entangle.ops.TermBuilder;
 import java.util.List;
@@ -24,9 +26,9 @@ public final class CollectiveLowering {
    * gather or a scatter over a group of one. Returns the input's name, or null when the node is not
    * a collective or a wait.
    */
-  public static String singleRankInput(dev.entangle.graph.Node n) {
+  public static String singleRankInput(Node n) {
     if (Collective.isWait(n)) {
-      return n.arg(0) instanceof dev.entangle.graph.Arg.NodeRef r ? r.name() : null;
+      return n.arg(0) instanceof Arg.NodeRef r ? r.name() : null;
     }
     if (!Collective.isCollectiveTarget(n.target())) {
       return null;

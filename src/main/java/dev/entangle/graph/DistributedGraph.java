@@ -2,6 +2,7 @@ package dev.entangle.graph;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * The distributed implementation G_d: one graph per rank.
@@ -28,6 +29,6 @@ public record DistributedGraph(
     if (m != null) {
       return m;
     }
-    return java.util.stream.IntStream.range(0, worldSize).boxed().toList();
+    return IntStream.range(0, worldSize).boxed().toList();
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -39,7 +40,7 @@ final class GraphEncoder {
     out.put("world_size", d.worldSize());
     if (!d.processGroups().isEmpty()) {
       ObjectNode groups = out.putObject("process_groups");
-      for (Map.Entry<String, java.util.List<Integer>> e :
+      for (Map.Entry<String, List<Integer>> e :
           new TreeMap<>(d.processGroups()).entrySet()) {
         ArrayNode members = groups.putArray(e.getKey());
         e.getValue().forEach(members::add);

@@ -1,5 +1,7 @@
 package dev.entangle.graph;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -15,7 +17,7 @@ import java.util.List;
 public record Meta(
     List<TensorType> types, boolean tuple, String stackTrace, String tag, Double value) {
   public Meta {
-    types = types == null ? List.of() : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(types));
+    types = types == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(types));
   }
 
   public static Meta empty() {

@@ -1,7 +1,10 @@
 package dev.entangle.graph;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * One torch.fx node.
@@ -25,7 +28,7 @@ public record Node(
     int index) {
   public Node {
     args = List.copyOf(args);
-    kwargs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(kwargs));
+    kwargs = Collections.unmodifiableMap(new LinkedHashMap<>(kwargs));
   }
 
   /** Positional argument {@code i}, or null when absent. */
@@ -39,7 +42,7 @@ public record Node(
   }
 
   /** Calls {@code f} with the name of every node the arguments refer to (lists included), in order. */
-  public void forEachRef(java.util.function.Consumer<String> f) {
+  public void forEachRef(Consumer<String> f) {
     for (Arg a : args) {
       refs(a, f);
     }
@@ -48,7 +51,7 @@ public record Node(
     }
   }
 
-  private static void refs(Arg a, java.util.function.Consumer<String> f) {
+  private static void refs(Arg a, Consumer<String> f) {
     if (a instanceof Arg.NodeRef r) {
       f.accept(r.name());
     } else if (a instanceof Arg.ListArg l) {

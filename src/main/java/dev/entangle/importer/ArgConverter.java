@@ -1,6 +1,7 @@
 package dev.entangle.importer;
 
 import dev.entangle.graph.Arg;
+import dev.entangle.util.InputException;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,7 +101,7 @@ final class ArgConverter {
     throw unknownName(id, n.span().line());
   }
 
-  private dev.entangle.util.InputException unknownName(String id, int line) {
+  private InputException unknownName(String id, int line) {
     return src.error(
         line,
         "`" + id + "` is not a node defined above this line",

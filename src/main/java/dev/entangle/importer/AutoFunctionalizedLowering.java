@@ -5,6 +5,7 @@ import dev.entangle.graph.Meta;
 import dev.entangle.graph.Node;
 import dev.entangle.graph.NodeOp;
 import dev.entangle.graph.TensorType;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -307,7 +308,7 @@ final class AutoFunctionalizedLowering {
       List<String> bases = bases(a, kw);
       PyExpr index = kw.get("_t_base_index");
       if (!(index instanceof PyExpr.IntLit lit) || lit.value().signum() < 0
-          || lit.value().compareTo(java.math.BigInteger.valueOf(bases.size())) >= 0) {
+          || lit.value().compareTo(BigInteger.valueOf(bases.size())) >= 0) {
         throw src.error(line, "`_t_base_index` is not the index of one of the _all_bases", ADVICE);
       }
       for (String key : kw.keySet()) {

@@ -7,7 +7,9 @@ import dev.entangle.graph.Node;
 import dev.entangle.graph.NodeOp;
 import dev.entangle.graph.TensorType;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +36,7 @@ final class GraphAssembler {
   private final List<Node> nodes = new ArrayList<>();
   private final Map<String, Node> byName = new HashMap<>();
   private final Map<String, List<IndexUse>> indexUses = new HashMap<>();
-  private final Set<String> taggedAliases = new java.util.HashSet<>();
+  private final Set<String> taggedAliases = new HashSet<>();
 
   /** @param usedConstants receives the {@code constants} keys this graph uses */
   GraphAssembler(SourceFile src, ImportOptions opts, SchemaRegistry schemas, Set<String> usedConstants) {
@@ -316,7 +318,7 @@ final class GraphAssembler {
     for (IndexUse u : uses) {
       size = Math.max(size, u.index() + 1);
     }
-    List<TensorType> items = new ArrayList<>(java.util.Collections.nCopies(size, (TensorType) null));
+    List<TensorType> items = new ArrayList<>(Collections.nCopies(size, (TensorType) null));
     for (IndexUse u : uses) {
       if (u.annotation() == null) {
         continue;

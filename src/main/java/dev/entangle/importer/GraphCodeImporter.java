@@ -4,6 +4,7 @@ import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.util.InputException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -73,7 +74,7 @@ public final class GraphCodeImporter {
       byte[] bytes = Files.readAllBytes(file);
       return StandardCharsets.UTF_8
           .newDecoder()
-          .decode(java.nio.ByteBuffer.wrap(bytes))
+          .decode(ByteBuffer.wrap(bytes))
           .toString();
     } catch (NoSuchFileException e) {
       throw new InputException(file + ": the file does not exist. Give the path of a printed graph (a .py file).");

@@ -4,14 +4,15 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Splits printed Python into tokens, one pass over the characters (no regular expressions).
  * Brackets join lines as in Python; indentation carries no meaning for graph code and is dropped.
  */
 final class Tokenizer {
-  private static final java.util.Set<String> TWO_CHAR_OPS =
-      java.util.Set.of("->", "**", "//", "==", "!=", "<=", ">=", "<<", ">>", ":=");
+  private static final Set<String> TWO_CHAR_OPS =
+      Set.of("->", "**", "//", "==", "!=", "<=", ">=", "<<", ">>", ":=");
   private static final String ONE_CHAR_OPS = "()[]{},:;.=+-*/%@&|^~<>";
   private static final String ADVICE =
       "The importer reads graph code as torch.fx prints it (GraphModule.print_readable() or a"

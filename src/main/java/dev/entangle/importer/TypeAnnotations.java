@@ -2,6 +2,7 @@ package dev.entangle.importer;
 
 import dev.entangle.graph.Dim;
 import dev.entangle.graph.TensorType;
+import dev.entangle.util.InputException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -196,7 +197,7 @@ final class TypeAnnotations {
     return -1;
   }
 
-  private dev.entangle.util.InputException fail(String annotation, int line, String why) {
+  private InputException fail(String annotation, int line, String why) {
     return src.error(line, "cannot read the type annotation \"" + annotation + "\": " + why, ADVICE);
   }
 }

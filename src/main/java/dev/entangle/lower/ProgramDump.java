@@ -2,6 +2,8 @@ package dev.entangle.lower;
 
 import dev.entangle.ops.Op;
 import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * Prints a core program for lemma authors: one line per value, its type and its definition as a
@@ -34,7 +36,7 @@ public final class ProgramDump {
       sb.append(" = ").append(slots[op.results()[v.item()]]);
       sb.append("   # ").append(op.target());
       if (v.kind() != ValueKind.COMPUTED) {
-        sb.append(", ").append(v.kind().name().toLowerCase(java.util.Locale.ROOT));
+        sb.append(", ").append(v.kind().name().toLowerCase(Locale.ROOT));
       }
       out.println(sb);
       Steps s = op.steps();
@@ -67,7 +69,7 @@ public final class ProgramDump {
     }
     StringBuilder sb = new StringBuilder(p.table().name(opId));
     if (attrs.length > 0) {
-      sb.append('[').append(op == null ? java.util.Arrays.toString(attrs) : TermText.attrs(op, attrs)).append(']');
+      sb.append('[').append(op == null ? Arrays.toString(attrs) : TermText.attrs(op, attrs)).append(']');
     }
     if (kids.length > 0) {
       sb.append('(');

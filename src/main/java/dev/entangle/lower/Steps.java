@@ -4,6 +4,7 @@ import dev.entangle.ops.Op;
 import dev.entangle.ops.TermBuilder;
 import dev.entangle.ops.TypeInfo;
 import java.util.Arrays;
+import java.util.HashMap;
 
 /**
  * How one operation builds its terms, recorded once when the graph is lowered and replayed into
@@ -118,7 +119,7 @@ public final class Steps {
     private int n;
     private TypeInfo[] slotTypes = new TypeInfo[16];
     private int slots;
-    private final java.util.HashMap<Object, Integer> memo = new java.util.HashMap<>();
+    private final HashMap<Object, Integer> memo = new HashMap<>();
 
     /** Infers node types and knows value types. */
     interface TypeSource {

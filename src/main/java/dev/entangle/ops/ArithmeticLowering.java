@@ -1,9 +1,9 @@
 package dev.entangle.ops;
 
-import dev.entangle.graph.Dtype;
-
 import dev.entangle.graph.Arg;
+import dev.entangle.graph.Dtype;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * Element-wise arithmetic, comparisons, selection, matrix products, embeddings, constants and the
@@ -53,7 +53,7 @@ final class ArithmeticLowering {
         return binary(c, Op.MINIMUM, true);
       }
       case "aten.eq", "aten.ne", "aten.lt", "aten.le", "aten.gt", "aten.ge" -> {
-        Op op = Op.valueOf(base.substring(5).toUpperCase(java.util.Locale.ROOT));
+        Op op = Op.valueOf(base.substring(5).toUpperCase(Locale.ROOT));
         return binary(c, op, false);
       }
       case "aten.bitwise_and", "aten.logical_and", "aten.__and__" -> {

@@ -1,13 +1,14 @@
 package dev.entangle.ops;
 
-import dev.entangle.graph.Dtype;
-
 import dev.entangle.graph.Arg;
+import dev.entangle.graph.Dtype;
 import dev.entangle.graph.Node;
 import dev.entangle.graph.TensorType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Lowers ATen nodes into the core language ({@link Op}). The same lowering serves G_s and G_d, so
@@ -85,7 +86,7 @@ public final class AtenNormalizer {
    * Operators whose result has no defined contents: uninitialized memory, and random samples (each
    * rank draws its own, so two ranks' samples are never known to be equal).
    */
-  static final java.util.Set<String> UNINITIALIZED = java.util.Set.of(
+  static final Set<String> UNINITIALIZED = Set.of(
       "aten.empty", "aten.empty_like", "aten.new_empty", "aten.new_empty_strided", "aten.empty_strided",
       "aten.rand", "aten.rand_like", "aten.randn", "aten.randn_like", "aten.randint", "aten.randint_like",
       "aten.randperm", "aten.bernoulli", "aten.normal", "aten.uniform", "aten.multinomial", "aten.poisson",
@@ -96,7 +97,7 @@ public final class AtenNormalizer {
    * {@code empty_like}, ...), a random sample ({@code rand_like}, {@code bernoulli}, ...) or a dropout mask ({@code native_dropout}'s item 1, given the tuple
    * node's target).
    */
-  public static boolean isUndefinedSource(Node n, java.util.function.Function<String, Node> lookup) {
+  public static boolean isUndefinedSource(Node n, Function<String, Node> lookup) {
     if (UNINITIALIZED.contains(baseName(n.target()))) {
       return true;
     }
@@ -127,7 +128,7 @@ public final class AtenNormalizer {
    * the same position of its tensor operands), for which the core language has no operator of its
    * own: they become {@link Op#EW1} or {@link Op#EW2}, so every element-wise lemma applies.
    */
-  static final java.util.Set<String> ELEMENTWISE = java.util.Set.of(
+  static final Set<String> ELEMENTWISE = Set.of(
       "aten.gelu_backward", "aten.silu_backward", "aten.sigmoid_backward", "aten.tanh_backward",
       "aten.threshold_backward", "aten.native_dropout_backward", "aten.hardtanh_backward",
       "aten.erf", "aten.erfc", "aten.sin", "aten.cos", "aten.log1p", "aten.expm1", "aten.floor",

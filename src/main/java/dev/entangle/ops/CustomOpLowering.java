@@ -2,7 +2,9 @@ package dev.entangle.ops;
 
 import dev.entangle.graph.Arg;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Semantics of custom kernels that appear functionalized, {@code
@@ -31,15 +33,15 @@ final class CustomOpLowering {
       mutated.add(s.value());
     }
     String op = kernel.value().replaceFirst("^torch\\.ops\\.", "");
-    java.util.Map<String, Integer> values = switch (op) {
-      case "_C.rms_norm.default" -> java.util.Map.of("result", rmsNorm(c, "input"));
+    Map<String, Integer> values = switch (op) {
+      case "_C.rms_norm.default" -> Map.of("result", rmsNorm(c, "input"));
       case "_C.fused_add_rms_norm.default" -> {
         int sum = c.b.add(Op.ADD, new long[0], kw(c, "input"), kw(c, "residual"));
-        yield java.util.Map.of("residual", sum, "input", normTimesWeight(c, sum));
+        yield Map.of("residual", sum, "input", normTimesWeight(c, sum));
       }
-      case "_C.silu_and_mul.default" -> java.util.Map.of("out", siluAndMul(c));
+      case "_C.silu_and_mul.default" -> Map.of("out", siluAndMul(c));
       case "_C.rotary_embedding.default" -> rope(c, mutated);
-      case "vllm.unified_attention_with_output.default" -> java.util.Map.of("output",
+      case "vllm.unified_attention_with_output.default" -> Map.of("output",
           c.b.add(Op.ATTENTION, new long[0], kw(c, "query"), kw(c, "key"), kw(c, "value")));
       default -> null;
     };
@@ -98,7 +100,7 @@ final class CustomOpLowering {
     return c.b.add(Op.MUL, new long[0], c.b.add(Op.SILU, new long[0], gate), up);
   }
 
-  private static java.util.Map<String, Integer> rope(Call c, List<String> mutated) {
+  private static Map<String, Integer> rope(Call c, List<String> mutated) {
     long headSize = c.node.kwarg("head_size") instanceof Arg.IntArg h ? h.value() : -1;
     boolean neox = c.node.kwarg("is_neox") instanceof Arg.BoolArg b && b.value();
     if (headSize <= 0) {
@@ -107,7 +109,7 @@ final class CustomOpLowering {
     int pos = kw(c, "positions");
     int cache = kw(c, "cos_sin_cache");
     long[] attrs = {headSize, neox ? 1 : 0};
-    java.util.Map<String, Integer> out = new java.util.HashMap<>();
+    Map<String, Integer> out = new HashMap<>();
     for (String name : mutated) {
       out.put(name, c.b.add(Op.ROPE, attrs, kw(c, name), pos, cache));
     }

@@ -1,9 +1,9 @@
 package dev.entangle.ops;
 
-import dev.entangle.graph.Dtype;
-
 import dev.entangle.graph.Arg;
+import dev.entangle.graph.Dtype;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -327,7 +327,7 @@ final class LayoutLowering {
     }
     long[] out = sizes.clone();
     if (known == 0 || numel % known != 0) {
-      throw new LoweringException("view size " + java.util.Arrays.toString(sizes) + " does not fit " + numel + " elements");
+      throw new LoweringException("view size " + Arrays.toString(sizes) + " does not fit " + numel + " elements");
     }
     out[free] = numel / known;
     return out;

@@ -1,5 +1,6 @@
 package dev.entangle.ops;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -303,7 +304,7 @@ public enum Op {
 
     /** The members' operator ids, in declaration order. */
     public int[] ids() {
-      return java.util.Arrays.stream(VALUES).filter(this::contains).mapToInt(Op::id).toArray();
+      return Arrays.stream(VALUES).filter(this::contains).mapToInt(Op::id).toArray();
     }
   }
 }

@@ -1,8 +1,10 @@
 package dev.entangle.ops;
 
-import dev.entangle.graph.Dtype;
-
 import dev.entangle.graph.Arg;
+import dev.entangle.graph.Dtype;
+import dev.entangle.graph.TensorType;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * Reductions along dims (sum, mean, max, min, argmax) and the row-wise operators (softmax,
@@ -147,7 +149,7 @@ final class ReductionLowering {
     long[] shape = c.shape(x);
     int k = c.ints(shapeAt, "normalized_shape").length;
     int rank = shape.length;
-    if (k < 1 || k > rank || !java.util.Arrays.equals(shape, c.shape(dy))) {
+    if (k < 1 || k > rank || !Arrays.equals(shape, c.shape(dy))) {
       throw new LoweringException("a layer-norm gradient needs an input and a gradient of one shape, normalized over"
           + " its last dims");
     }
@@ -182,7 +184,7 @@ final class ReductionLowering {
     return new int[] {out[0], c.cast(dw, dtypeOf(types, 1, f32)), c.cast(db, dtypeOf(types, 2, f32))};
   }
 
-  private static int dtypeOf(java.util.List<dev.entangle.graph.TensorType> types, int i, int dflt) {
+  private static int dtypeOf(List<TensorType> types, int i, int dflt) {
     return types.size() > i && types.get(i) != null ? Dtype.code(types.get(i).dtype()) : dflt;
   }
 

@@ -1,8 +1,8 @@
 package dev.entangle.ops;
 
 import dev.entangle.graph.Dtype;
-
 import java.util.Arrays;
+import java.util.function.LongFunction;
 
 /**
  * Shape and dtype inference for the core language: the type of an operator applied to operands of
@@ -10,13 +10,13 @@ import java.util.Arrays;
  */
 public final class Shapes {
   private final OpTable table;
-  private final java.util.function.LongFunction<TypeInfo> tensorTypes;
+  private final LongFunction<TypeInfo> tensorTypes;
 
   /**
    * @param table names of opaque operators and their result types
    * @param tensorTypes the type of each G_d tensor id (for {@link Op#TENSOR} leaves)
    */
-  public Shapes(OpTable table, java.util.function.LongFunction<TypeInfo> tensorTypes) {
+  public Shapes(OpTable table, LongFunction<TypeInfo> tensorTypes) {
     this.table = table;
     this.tensorTypes = tensorTypes;
   }

@@ -1,9 +1,11 @@
 package dev.entangle.ops;
 
 import dev.entangle.graph.Dtype;
-
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What the analysis knows about an e-class: the tensor's shape and dtype, its value when every
@@ -25,7 +27,7 @@ public record TypeInfo(long[] shape, int dtype, Double constant, List<TypeInfo> 
   }
 
   public static TypeInfo tuple(List<TypeInfo> items) {
-    return new TypeInfo(null, -1, null, java.util.Collections.unmodifiableList(new java.util.ArrayList<>(items)));
+    return new TypeInfo(null, -1, null, Collections.unmodifiableList(new ArrayList<>(items)));
   }
 
   public boolean isTuple() {
@@ -83,8 +85,8 @@ public record TypeInfo(long[] shape, int dtype, Double constant, List<TypeInfo> 
     return o instanceof TypeInfo t
         && Arrays.equals(shape, t.shape)
         && dtype == t.dtype
-        && java.util.Objects.equals(constant, t.constant)
-        && java.util.Objects.equals(items, t.items);
+        && Objects.equals(constant, t.constant)
+        && Objects.equals(items, t.items);
   }
 
   @Override

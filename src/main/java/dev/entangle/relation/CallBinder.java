@@ -3,6 +3,7 @@ package dev.entangle.relation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -174,7 +175,7 @@ final class CallBinder {
       case "squeeze" -> new Expr.Squeeze(e, b.dim("dim"));
       case "unsqueeze" -> new Expr.Unsqueeze(e, b.dim("dim"));
       default -> new Expr.Reduce(
-          Expr.ReduceKind.valueOf(function.toUpperCase(java.util.Locale.ROOT)), operands);
+          Expr.ReduceKind.valueOf(function.toUpperCase(Locale.ROOT)), operands);
     };
   }
 }

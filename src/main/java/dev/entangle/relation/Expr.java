@@ -1,6 +1,7 @@
 package dev.entangle.relation;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
  * An expression of the relation syntax (FORMATS.md section 3): a tensor reference or a clean
@@ -59,7 +60,7 @@ public sealed interface Expr {
     MIN;
 
     public String fn() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.entangle.rules;
 
+
 /** An integer expression of a rule's conditions, lets and computed attributes. */
 sealed interface Calc {
   /** A number. */
@@ -9,5 +10,5 @@ sealed interface Calc {
   record Ref(int slot, String name) implements Calc {}
 
   /** A function ({@link Fn}) applied to arguments, e.g. {@code (size ?x ?d)}, {@code (+ ?s 1)}. */
-  record Fn(dev.entangle.rules.Fn fn, Calc[] args, int line, int col) implements Calc {}
+  record Apply(Fn fn, Calc[] args, int line, int col) implements Calc {}
 }

@@ -60,7 +60,7 @@ final class Evaluator {
       }
       return v;
     }
-    Calc.Fn f = (Calc.Fn) c;
+    Calc.Apply f = (Calc.Apply) c;
     return f.fn().impl.eval(this, f.args(), b, index);
   }
 
@@ -87,7 +87,7 @@ final class Evaluator {
     if (c instanceof Calc.Ref r && b[r.slot()] instanceof int[] cl) {
       return cl.length;
     }
-    if (c instanceof Calc.Fn f) {
+    if (c instanceof Calc.Apply f) {
       int n = -1;
       for (Calc x : f.args()) {
         int m = listLength(x, b);

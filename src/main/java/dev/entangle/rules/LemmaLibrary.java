@@ -1,5 +1,6 @@
 package dev.entangle.rules;
 
+import dev.entangle.graph.JsonFiles;
 import dev.entangle.ops.Op;
 import dev.entangle.util.InputException;
 import java.io.IOException;
@@ -39,7 +40,7 @@ public final class LemmaLibrary {
         }
       } catch (IOException e) {
         throw new InputException("cannot read lemma directory " + dir + ": "
-            + dev.entangle.graph.JsonFiles.reason(e) + "; check that the folder is readable.");
+            + JsonFiles.reason(e) + "; check that the folder is readable.");
       }
     }
     return parse(sources);

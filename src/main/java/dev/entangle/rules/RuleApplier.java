@@ -6,6 +6,7 @@ import dev.entangle.ops.Op;
 import dev.entangle.ops.ShapeException;
 import dev.entangle.ops.TypeInfo;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -128,6 +129,6 @@ final class RuleApplier {
         n += l.length;
       }
     }
-    return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+    return n == out.length ? out : Arrays.copyOf(out, n);
   }
 }

@@ -2,9 +2,11 @@ package dev.entangle.rules;
 
 import dev.entangle.ops.Op;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * Turns the forms of one lemma file into {@link Rule}s, checking every name, arity and variable.
@@ -37,7 +39,7 @@ final class RuleCompiler {
   // per-rule state
   private final Map<String, Integer> slots = new LinkedHashMap<>();
   private final List<Kind> kinds = new ArrayList<>();
-  private final java.util.Map<Integer, int[]> opFamilies = new java.util.HashMap<>();
+  private final Map<Integer, int[]> opFamilies = new HashMap<>();
   private boolean failed;
 
   RuleCompiler(SExprReader reader, String file, Map<String, int[]> opSets, Map<String, String> ruleNames) {
@@ -71,7 +73,7 @@ final class RuleCompiler {
     }
     NativeRule r = NativeRule.REGISTRY.get(name.text());
     if (r == null) {
-      err(name, "unknown native lemma '" + name.text() + "'; known: " + new java.util.TreeSet<>(NativeRule.REGISTRY.keySet()));
+      err(name, "unknown native lemma '" + name.text() + "'; known: " + new TreeSet<>(NativeRule.REGISTRY.keySet()));
       return;
     }
     String prev = ruleNames.putIfAbsent(r.name(), file + ":" + l.line());
@@ -186,7 +188,7 @@ final class RuleCompiler {
               continue;
             }
             letExprs.add(e);
-            boolean list = e instanceof Calc.Fn fn && fn.fn().list
+            boolean list = e instanceof Calc.Apply fn && fn.fn().list
                 || e instanceof Calc.Ref ref && kinds.get(ref.slot()) == Kind.ATTR_LIST;
             letSlots.add(declare(v.varName(), list ? Kind.ATTR_LIST : Kind.ATTR));
           }
@@ -258,7 +260,7 @@ final class RuleCompiler {
     if (head.isVar()) {
       String[] parts = head.text().substring(1).split(":", 2);
       if (parts.length != 2 || !opSets.containsKey(parts[1])) {
-        err(head, "an operator variable names its set, as in (?f:unary ?x); known sets: " + new java.util.TreeSet<>(opSets.keySet()));
+        err(head, "an operator variable names its set, as in (?f:unary ?x); known sets: " + new TreeSet<>(opSets.keySet()));
         return null;
       }
       choices = opSets.get(parts[1]);
@@ -472,7 +474,7 @@ final class RuleCompiler {
       return new Template.AttrTemplate.Splice(new Calc.Ref(s, a.varName()));
     }
     Calc c = calc(e);
-    boolean list = c instanceof Calc.Fn f && f.fn().list
+    boolean list = c instanceof Calc.Apply f && f.fn().list
         || c instanceof Calc.Ref r && kinds.get(r.slot()) == Kind.ATTR_LIST;
     return list ? new Template.AttrTemplate.Splice(c) : new Template.AttrTemplate.One(c);
   }
@@ -518,7 +520,7 @@ final class RuleCompiler {
       if (fn.takesListVariable && n > 0 && !(args[0] instanceof Calc.Ref r && kinds.get(r.slot()) == Kind.CLASS_LIST)) {
         err(l.items().get(1), f.text() + " takes a list variable such as ?xs as its first argument");
       }
-      return new Calc.Fn(fn, args, f.line(), f.col());
+      return new Calc.Apply(fn, args, f.line(), f.col());
     }
     err(e, "expected an expression such as (+ ?s 1)");
     return new Calc.Lit(0);

@@ -2,8 +2,9 @@ package dev.entangle.rules;
 
 import dev.entangle.egraph.DeadlinePassed;
 import dev.entangle.egraph.EGraph;
-import dev.entangle.egraph.Searcher.MatchSink;
 import dev.entangle.egraph.ENode;
+import dev.entangle.egraph.Searcher.MatchSink;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -103,7 +104,7 @@ final class RuleMatcher {
       if (pn.opSlot() >= 0) {
         Object bound = b1[pn.opSlot()];
         if (bound instanceof OpBinding ob) {
-          if (ob.op() != n.op() || !java.util.Arrays.equals(ob.attrs(), n.attrs())) {
+          if (ob.op() != n.op() || !Arrays.equals(ob.attrs(), n.attrs())) {
             continue;
           }
         } else {
@@ -170,7 +171,7 @@ final class RuleMatcher {
       }
       int slot = ((Pat.AttrPat.Rest) ap[fixed]).slot();
       if (out[slot] != null) {
-        if (!java.util.Arrays.equals((long[]) out[slot], tail)) {
+        if (!Arrays.equals((long[]) out[slot], tail)) {
           return null;
         }
       } else {

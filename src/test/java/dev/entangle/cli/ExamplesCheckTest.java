@@ -13,6 +13,7 @@ import dev.entangle.graph.Node;
 import dev.entangle.graph.NodeOp;
 import dev.entangle.relation.Expr;
 import dev.entangle.relation.ExprParser;
+import dev.entangle.relation.ExprPrinter;
 import dev.entangle.relation.RelationEntry;
 import dev.entangle.relation.RelationFile;
 import dev.entangle.relation.RelationReader;
@@ -21,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -103,7 +105,7 @@ class ExamplesCheckTest {
     RelationFile back = RelationReader.read(written, gd.worldSize());
     Map<String, String> reread = new TreeMap<>();
     for (RelationEntry e : back.relations()) {
-      reread.put(e.gs(), dev.entangle.relation.ExprPrinter.print(e.gd()));
+      reread.put(e.gs(), ExprPrinter.print(e.gd()));
     }
     assertEquals(new TreeMap<>(relation), reread, c + ": the --write-relation file");
     RelationValidator.validate(gs, gd, back);
@@ -131,7 +133,7 @@ class ExamplesCheckTest {
     JsonNode rel = report.get("output_relation");
     assertNotNull(rel, "the report has no output_relation");
     assertTrue(rel.isArray(), "output_relation is not a list");
-    Map<String, String> map = new java.util.LinkedHashMap<>();
+    Map<String, String> map = new LinkedHashMap<>();
     for (JsonNode e : rel) {
       assertTrue(e.path("gs").isTextual() && e.path("gd").isTextual(), "output_relation entry " + e);
       assertEquals(null, map.put(e.get("gs").asText(), e.get("gd").asText()), "two entries for " + e.get("gs"));

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -62,7 +63,7 @@ public final class Reports {
    * the graph's outputs depend on and that read some placeholder (the rest are constants).
    */
   public static long neededOperators(Graph g) {
-    Set<String> needed = new java.util.HashSet<>();
+    Set<String> needed = new HashSet<>();
     List<String> work = new ArrayList<>();
     nodeRefs(g.outputs(), work);
     while (!work.isEmpty()) {
@@ -72,7 +73,7 @@ public final class Reports {
         work.addAll(inputsOf(n));
       }
     }
-    Set<String> variable = new java.util.HashSet<>();
+    Set<String> variable = new HashSet<>();
     long count = 0;
     for (Node n : g.nodes()) {
       boolean reads = n.op() == NodeOp.PLACEHOLDER || inputsOf(n).stream().anyMatch(variable::contains);

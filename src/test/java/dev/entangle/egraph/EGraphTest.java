@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
@@ -321,7 +322,7 @@ class EGraphTest {
         }
         assertEquals(c, g.lookup(n), "hashcons maps " + n + " to its class");
         assertTrue(
-            java.util.Arrays.stream(g.classesWithOp(n.op())).anyMatch(x -> x == c),
+            Arrays.stream(g.classesWithOp(n.op())).anyMatch(x -> x == c),
             "op index lists class " + c);
       }
     }

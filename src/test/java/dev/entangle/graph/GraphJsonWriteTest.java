@@ -13,6 +13,8 @@ import dev.entangle.util.InputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +55,7 @@ class GraphJsonWriteTest {
             new Meta(List.of(sym), false, "File \"m.py\", line 3\n    y = f(x)", null, null), 3),
         new Node("split", NodeOp.CALL_FUNCTION, "aten.split.Tensor",
             List.of(new Arg.NodeRef("f"), new Arg.IntArg(2)), Map.of(),
-            new Meta(java.util.Arrays.asList(TensorType.of("float16", 2, 4), null), true, null,
+            new Meta(Arrays.asList(TensorType.of("float16", 2, 4), null), true, null,
                 null, null), 4),
         new Node("g", NodeOp.CALL_FUNCTION, "getitem",
             List.of(new Arg.NodeRef("split"), new Arg.IntArg(0)), Map.of(),
@@ -172,7 +174,7 @@ class GraphJsonWriteTest {
   @Test
   void randomFloatsRoundTripExactly() {
     Random random = new Random(7);
-    List<Arg> args = new java.util.ArrayList<>();
+    List<Arg> args = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
       args.add(new Arg.FloatArg(Double.longBitsToDouble(random.nextLong())));
       args.add(new Arg.IntArg(random.nextLong()));

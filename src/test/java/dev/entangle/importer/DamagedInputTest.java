@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.entangle.util.InputException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,7 @@ class DamagedInputTest {
   }
 
   private void check(String text, int rounds, Random rnd) {
-    ImportOptions opts = new ImportOptions(Map.of(), Map.of("_tensor_constant0", 0.0), java.util.List.of());
+    ImportOptions opts = new ImportOptions(Map.of(), Map.of("_tensor_constant0", 0.0), List.of());
     int rejected = 0;
     for (int k = 0; k < rounds; k++) {
       StringBuilder sb = new StringBuilder(text);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +45,7 @@ class ImportSpeedTest {
     if (Files.exists(real)) {
       Map<String, Double> c = Map.of("_tensor_constant0", 0.0, "_tensor_constant1", 0.0,
           "_tensor_constant2", 0.0, "_tensor_constant3", 0.0);
-      assertFast(real, new ImportOptions(Map.of(), c, java.util.List.of()));
+      assertFast(real, new ImportOptions(Map.of(), c, List.of()));
     }
   }
 

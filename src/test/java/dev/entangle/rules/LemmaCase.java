@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
@@ -30,12 +32,12 @@ record LemmaCase(String file, int line, String lemma, boolean positive, String l
   public boolean equals(Object o) {
     return o instanceof LemmaCase c && c.file.equals(file) && c.line == line && c.lemma.equals(lemma)
         && c.positive == positive && c.left.equals(left) && c.right.equals(right)
-        && java.util.Arrays.equals(c.given, given);
+        && Arrays.equals(c.given, given);
   }
 
   @Override
   public int hashCode() {
-    return java.util.Objects.hash(file, line, lemma, positive, left, right, java.util.Arrays.hashCode(given));
+    return Objects.hash(file, line, lemma, positive, left, right, Arrays.hashCode(given));
   }
 
   /** Where the case is written, as {@code file:line}. */

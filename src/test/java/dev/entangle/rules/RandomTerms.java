@@ -2,6 +2,7 @@ package dev.entangle.rules;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Collectors;
@@ -135,7 +136,7 @@ final class RandomTerms {
     for (long i = 0; i < shape.length; i++) {
       p.add(i);
     }
-    java.util.Collections.shuffle(p, random);
+    Collections.shuffle(p, random);
     long[] perm = p.stream().mapToLong(Long::longValue).toArray();
     long[] in = new long[shape.length];
     for (int i = 0; i < shape.length; i++) {

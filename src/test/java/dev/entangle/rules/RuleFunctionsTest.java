@@ -1,20 +1,17 @@
 package dev.entangle.rules;
 
-import dev.entangle.egraph.RunReport;
-import dev.entangle.egraph.Runner;
-
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
-import dev.entangle.util.InputException;
-
 import static dev.entangle.rules.RuleFixture.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.entangle.egraph.ENode;
+import dev.entangle.egraph.RunReport;
+import dev.entangle.egraph.Runner;
 import dev.entangle.egraph.StopReason;
 import dev.entangle.ops.Op;
+import dev.entangle.util.InputException;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
@@ -281,7 +278,7 @@ class RuleFunctionsTest {
     RuleFixture f;
     try {
       f = new RuleFixture("(rule r (neg ?x) ?x :when (> (count 3) 0))");
-    } catch (dev.entangle.util.InputException e) {
+    } catch (InputException e) {
       return;
     }
     f.add("(neg a:f32[2])");

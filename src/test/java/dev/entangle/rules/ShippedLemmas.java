@@ -1,15 +1,15 @@
 package dev.entangle.rules;
 
-import dev.entangle.egraph.RunReport;
-import dev.entangle.egraph.Runner;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.RunReport;
+import dev.entangle.egraph.Runner;
 import dev.entangle.ops.TypeInfo;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 /** The library in {@code lemmas/}, the cases in {@code lemma-cases/}, and how a case is run. */
@@ -57,7 +57,7 @@ final class ShippedLemmas {
       if (c.given() != null) {
         int a = t.add(c.given()[0]);
         int b = t.add(c.given()[1]);
-        if (!java.util.Arrays.equals(t.graph().data(a).shape(), t.graph().data(b).shape())) {
+        if (!Arrays.equals(t.graph().data(a).shape(), t.graph().data(b).shape())) {
           throw new IllegalArgumentException("the given sides have different shapes, " + t.graph().data(a) + " and "
               + t.graph().data(b));
         }

@@ -28,69 +28,106 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /** {@code entangle check GS GD --rel RI}: the refinement check. */
 @Command(
     name = "check",
     mixinStandardHelpOptions = true,
-    description = "Checks that G_d refines G_s under the input relation. Prints the verdict, then the output "
-        + "relation (one line per G_s output) or where the check failed.")
+    description =
+        "Checks that G_d refines G_s under the input relation. Prints the verdict, then the output "
+            + "relation (one line per G_s output) or where the check failed.")
 final class CheckCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "GS", description = "the sequential model's graph file")
   Path gs;
 
-  @Parameters(index = "1", paramLabel = "GD", description = "the distributed implementation's file (one graph per rank)")
+  @Parameters(
+      index = "1",
+      paramLabel = "GD",
+      description = "the distributed implementation's file (one graph per rank)")
   Path gd;
 
-  @Option(names = "--rel", required = true, paramLabel = "RI", description = "the input relation file")
+  @Option(
+      names = "--rel",
+      required = true,
+      paramLabel = "RI",
+      description = "the input relation file")
   Path rel;
 
-  @Option(names = "--json", paramLabel = "FILE", description = "also write the report as JSON to FILE")
+  @Option(
+      names = "--json",
+      paramLabel = "FILE",
+      description = "also write the report as JSON to FILE")
   Path json;
 
-  @Option(names = "--write-relation", paramLabel = "FILE",
-      description = "on refines, write the output relation as a relation file (to feed the next layer)")
+  @Option(
+      names = "--write-relation",
+      paramLabel = "FILE",
+      description =
+          "on refines, write the output relation as a relation file (to feed the next layer)")
   Path writeRelation;
 
-  @Option(names = "--lemmas", paramLabel = "DIR", description = "an extra folder of *.lemmas files (repeatable)")
+  @Option(
+      names = "--lemmas",
+      paramLabel = "DIR",
+      description = "an extra folder of *.lemmas files (repeatable)")
   List<Path> lemmas = new ArrayList<>();
 
-  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "600",
+  @Option(
+      names = "--timeout",
+      paramLabel = "SECONDS",
+      defaultValue = "600",
       description = "give up with 'inconclusive' after this long (default: ${DEFAULT-VALUE})")
   double timeout;
 
-  @Option(names = "--node-limit", paramLabel = "N", defaultValue = "200000",
-      description = "most e-nodes per operator's e-graph before 'inconclusive' (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--node-limit",
+      paramLabel = "N",
+      defaultValue = "200000",
+      description =
+          "most e-nodes per operator's e-graph before 'inconclusive' (default: ${DEFAULT-VALUE})")
   int nodeLimit;
 
-  @Option(names = {"-v", "--verbose"}, description = "print each operator as it is checked")
+  @Option(
+      names = {"-v", "--verbose"},
+      description = "print each operator as it is checked")
   boolean verbose;
 
   @Option(names = "--debug", description = "print stack traces of internal errors")
   boolean debug;
 
-  @Option(names = "--dump-core", description = "print both graphs as lowered into the core language, then stop")
+  @Option(
+      names = "--dump-core",
+      description = "print both graphs as lowered into the core language, then stop")
   boolean dumpCore;
 
   @Override
   public Integer call() {
     if (timeout <= 0 || nodeLimit <= 0) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "--timeout and --node-limit must be positive (got " + timeout + " and " + nodeLimit + ")");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "--timeout and --node-limit must be positive (got "
+              + timeout
+              + " and "
+              + nodeLimit
+              + ")");
     }
     for (Path p : new Path[] {json, writeRelation}) {
       Path parent = p == null ? null : p.toAbsolutePath().getParent();
       if (parent != null && !Files.isDirectory(parent)) {
-        throw new InputException("cannot write " + p + ": the folder " + parent
-            + " does not exist; create it or choose another path.");
+        throw new InputException(
+            "cannot write "
+                + p
+                + ": the folder "
+                + parent
+                + " does not exist; create it or choose another path.");
       }
     }
     Graph g = GraphJson.readGraph(gs);
@@ -100,9 +137,10 @@ final class CheckCommand implements Callable<Integer> {
     dirs.add(LemmaPaths.defaultDir());
     dirs.addAll(lemmas);
     Lemmas rules = LemmaLibrary.load(dirs);
-    CheckOptions options = CheckOptions.defaults()
-        .withTimeout(Duration.ofMillis((long) (timeout * 1000)))
-        .withNodeLimit(nodeLimit);
+    CheckOptions options =
+        CheckOptions.defaults()
+            .withTimeout(Duration.ofMillis((long) (timeout * 1000)))
+            .withNodeLimit(nodeLimit);
     long start = System.nanoTime();
     RelationValidator.validate(g, d, r);
     OpTable table = new OpTable();
@@ -117,10 +155,12 @@ final class CheckCommand implements Callable<Integer> {
     CoreRelation relation = RelationLowering.lower(r, g, d, gsp, gdp);
     PrintWriter err = spec.commandLine().getErr();
     TermText text = new TermText(gdp);
-    CheckListener listener = Listeners.of(
-        verbose ? new VerboseProgress(err, gsp, text) : ProgressBar.forTerminal(err),
-        Trace.enabled() ? new Trace(err, text) : CheckListener.NONE);
-    CheckResult result = RefinementChecker.check(gsp, gdp, relation, rules, options, listener, start);
+    CheckListener listener =
+        Listeners.of(
+            verbose ? new VerboseProgress(err, gsp, text) : ProgressBar.forTerminal(err),
+            Trace.enabled() ? new Trace(err, text) : CheckListener.NONE);
+    CheckResult result =
+        RefinementChecker.check(gsp, gdp, relation, rules, options, listener, start);
     Report report = Report.of(result, gsp, gdp);
     TextReport.print(report, out);
     if (json != null) {

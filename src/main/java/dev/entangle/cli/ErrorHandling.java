@@ -16,24 +16,30 @@ final class ErrorHandling {
 
   static void install(CommandLine cl, String[] args) {
     boolean debug = Arrays.asList(args).contains("--debug");
-    cl.setParameterExceptionHandler((ex, a) -> {
-      ex.getCommandLine().getErr().println("entangle: " + ex.getMessage());
-      ex.getCommandLine().getErr().println("Run 'entangle " + commandName(ex.getCommandLine()) + "--help' for usage.");
-      return INPUT_ERROR;
-    });
-    cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-      var err = commandLine.getErr();
-      if (ex instanceof InputException) {
-        err.println("entangle: " + ex.getMessage());
-      } else {
-        err.println("entangle: internal error: " + ex
-            + ". This is a bug in entangle; please report it with the input files (rerun with --debug for details).");
-      }
-      if (debug) {
-        ex.printStackTrace(err);
-      }
-      return INPUT_ERROR;
-    });
+    cl.setParameterExceptionHandler(
+        (ex, a) -> {
+          ex.getCommandLine().getErr().println("entangle: " + ex.getMessage());
+          ex.getCommandLine()
+              .getErr()
+              .println("Run 'entangle " + commandName(ex.getCommandLine()) + "--help' for usage.");
+          return INPUT_ERROR;
+        });
+    cl.setExecutionExceptionHandler(
+        (ex, commandLine, parseResult) -> {
+          var err = commandLine.getErr();
+          if (ex instanceof InputException) {
+            err.println("entangle: " + ex.getMessage());
+          } else {
+            err.println(
+                "entangle: internal error: "
+                    + ex
+                    + ". This is a bug in entangle; please report it with the input files (rerun with --debug for details).");
+          }
+          if (debug) {
+            ex.printStackTrace(err);
+          }
+          return INPUT_ERROR;
+        });
   }
 
   private static String commandName(CommandLine cl) {

@@ -11,35 +11,50 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code entangle import FILE... -o OUT}: printed torch.fx graph code to the JSON formats. */
 @Command(
     name = "import",
     mixinStandardHelpOptions = true,
-    description = "Converts graph code printed by torch.fx (print_readable, TORCH_LOGS=graph_code dumps) to a "
-        + "graph file; several FILEs give a G_d file whose rank K is the K-th FILE.")
+    description =
+        "Converts graph code printed by torch.fx (print_readable, TORCH_LOGS=graph_code dumps) to a "
+            + "graph file; several FILEs give a G_d file whose rank K is the K-th FILE.")
 final class ImportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(arity = "1..*", paramLabel = "FILE", description = "printed graph code, one file per rank")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "FILE",
+      description = "printed graph code, one file per rank")
   List<Path> files;
 
-  @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT", description = "the JSON file to write")
+  @Option(
+      names = {"-o", "--output"},
+      required = true,
+      paramLabel = "OUT",
+      description = "the JSON file to write")
   Path out;
 
-  @Option(names = "--group", paramLabel = "NAME=R,R,...",
+  @Option(
+      names = "--group",
+      paramLabel = "NAME=R,R,...",
       description = "the ranks of a process group that collectives name (repeatable)")
   List<String> groups = new ArrayList<>();
 
-  @Option(names = "--constant", paramLabel = "NAME=VALUE",
-      description = "the value of a 0-d tensor constant (self._tensor_constantN) the code does not show (repeatable)")
+  @Option(
+      names = "--constant",
+      paramLabel = "NAME=VALUE",
+      description =
+          "the value of a 0-d tensor constant (self._tensor_constantN) the code does not show (repeatable)")
   List<String> constants = new ArrayList<>();
 
-  @Option(names = "--schemas", paramLabel = "FILE",
+  @Option(
+      names = "--schemas",
+      paramLabel = "FILE",
       description = "extra custom operator schemas, one per line (repeatable)")
   List<Path> schemas = new ArrayList<>();
 
@@ -68,12 +83,14 @@ final class ImportCommand implements Callable<Integer> {
     for (String s : constants) {
       int eq = s.indexOf('=');
       if (eq <= 0) {
-        throw new InputException("--constant " + s + ": expected NAME=VALUE such as --constant _tensor_constant0=0");
+        throw new InputException(
+            "--constant " + s + ": expected NAME=VALUE such as --constant _tensor_constant0=0");
       }
       try {
         c.put(s.substring(0, eq), Double.parseDouble(s.substring(eq + 1).strip()));
       } catch (NumberFormatException e) {
-        throw new InputException("--constant " + s + ": '" + s.substring(eq + 1) + "' is not a number");
+        throw new InputException(
+            "--constant " + s + ": '" + s.substring(eq + 1) + "' is not a number");
       }
     }
     ImportOptions opts = new ImportOptions(g, c, schemas);

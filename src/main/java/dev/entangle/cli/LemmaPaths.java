@@ -19,7 +19,8 @@ final class LemmaPaths {
       return Path.of(home, "lemmas");
     }
     try {
-      Path jar = Path.of(LemmaPaths.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      Path jar =
+          Path.of(LemmaPaths.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       for (Path p = jar.getParent(); p != null; p = p.getParent()) {
         if (Files.isDirectory(p.resolve("lemmas"))) {
           return p.resolve("lemmas");
@@ -32,7 +33,8 @@ final class LemmaPaths {
     if (Files.isDirectory(local)) {
       return local;
     }
-    throw new InputException("cannot find the lemma folder 'lemmas'; run entangle through scripts/entangle, "
-        + "or set ENTANGLE_HOME to the entangle checkout.");
+    throw new InputException(
+        "cannot find the lemma folder 'lemmas'; run entangle through scripts/entangle, "
+            + "or set ENTANGLE_HOME to the entangle checkout.");
   }
 }

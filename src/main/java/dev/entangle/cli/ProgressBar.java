@@ -4,7 +4,10 @@ import dev.entangle.lower.CoreOp;
 import dev.entangle.refine.CheckListener;
 import java.io.PrintWriter;
 
-/** A one-line progress bar on stderr, shown only on a terminal and only once a run lasts over a second. */
+/**
+ * A one-line progress bar on stderr, shown only on a terminal and only once a run lasts over a
+ * second.
+ */
 final class ProgressBar implements CheckListener {
   private final PrintWriter err;
   private final long start = System.nanoTime();
@@ -15,7 +18,9 @@ final class ProgressBar implements CheckListener {
   }
 
   static CheckListener forTerminal(PrintWriter err) {
-    return System.console() != null && System.getenv("CI") == null ? new ProgressBar(err) : CheckListener.NONE;
+    return System.console() != null && System.getenv("CI") == null
+        ? new ProgressBar(err)
+        : CheckListener.NONE;
   }
 
   @Override
@@ -27,7 +32,8 @@ final class ProgressBar implements CheckListener {
     int width = 30;
     int done = total == 0 ? width : (index + 1) * width / total;
     String name = op.name().length() > 30 ? op.name().substring(0, 27) + "..." : op.name();
-    err.printf("\r[%s%s] %d/%d %-30s", "#".repeat(done), " ".repeat(width - done), index + 1, total, name);
+    err.printf(
+        "\r[%s%s] %d/%d %-30s", "#".repeat(done), " ".repeat(width - done), index + 1, total, name);
     err.flush();
   }
 

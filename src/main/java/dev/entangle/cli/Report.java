@@ -15,7 +15,11 @@ import java.util.List;
  * terms, and the failure explained in one paragraph. Every report (text, JSON) renders this.
  */
 record Report(
-    Verdict verdict, List<Entry> outputRelation, List<String> notChecked, FailureText failure, CheckResult.Stats stats) {
+    Verdict verdict,
+    List<Entry> outputRelation,
+    List<String> notChecked,
+    FailureText failure,
+    CheckResult.Stats stats) {
 
   /** One pair of the output relation. */
   record Entry(String gs, String gd) {}
@@ -31,8 +35,14 @@ record Report(
    * @param inputs each input of the operator with the G_d expressions it was related to
    * @param explored the G_d tensors brought in for the operator
    */
-  record FailureText(String operator, String target, String stackTrace, String reason, String expected,
-      List<Input> inputs, List<String> explored) {}
+  record FailureText(
+      String operator,
+      String target,
+      String stackTrace,
+      String reason,
+      String expected,
+      List<Input> inputs,
+      List<String> explored) {}
 
   /** An operator input and what it was related to ({@code (a constant)} for a constant). */
   record Input(String name, List<String> gd) {}
@@ -81,34 +91,54 @@ record Report(
     private String reason(Failure f) {
       if (f instanceof Failure.MissingInput m) {
         return (m.undefined()
-            ? "its input '" + name(m.input()) + "' has no defined value (a dropout mask or an uninitialized "
-                + "buffer), so nothing computed from it can be related to G_d."
-            : "its input '" + name(m.input()) + "' is related to no G_d tensor; add it to the relation file "
-                + "(a graph input) or check why it is not computed.") + chainNote(m.chainEnd());
+                ? "its input '"
+                    + name(m.input())
+                    + "' has no defined value (a dropout mask or an uninitialized "
+                    + "buffer), so nothing computed from it can be related to G_d."
+                : "its input '"
+                    + name(m.input())
+                    + "' is related to no G_d tensor; add it to the relation file "
+                    + "(a graph input) or check why it is not computed.")
+            + chainNote(m.chainEnd());
       }
       if (f instanceof Failure.NoCleanExpression n) {
         return noClean(n);
       }
       if (f instanceof Failure.OutputNotReturned o) {
-        return "G_s output '" + name(o.output()) + "' equals " + describe(o.equals())
+        return "G_s output '"
+            + name(o.output())
+            + "' equals "
+            + describe(o.equals())
             + " in terms of G_d tensors, but no clean expression over G_d's outputs (and inputs) equals it: G_d "
             + "does not return what is needed to rebuild it (a missing collective, or an output G_d does not return?).";
       }
       Failure.ExpectationViolated e = (Failure.ExpectationViolated) f;
-      return "the output relation exists, but the expectation " + name(e.expect().gs()) + " = " + e.expect().text()
-          + " could not be proved: " + name(e.expect().gs()) + " equals " + describe(e.equals()) + ".";
+      return "the output relation exists, but the expectation "
+          + name(e.expect().gs())
+          + " = "
+          + e.expect().text()
+          + " could not be proved: "
+          + name(e.expect().gs())
+          + " equals "
+          + describe(e.equals())
+          + ".";
     }
 
     private String noClean(Failure.NoCleanExpression n) {
       StringBuilder sb = new StringBuilder();
-      sb.append("no clean expression (concat, slice, transpose, reshape, sums across ranks) of G_d tensors equals ");
+      sb.append(
+          "no clean expression (concat, slice, transpose, reshape, sums across ranks) of G_d tensors equals ");
       sb.append(n.outputs() == 1 ? "its output" : "its outputs");
       if (n.limit() != null) {
-        sb.append(" within the limits (the e-graph or time limit was reached first; try --timeout or --node-limit)");
+        sb.append(
+            " within the limits (the e-graph or time limit was reached first; try --timeout or --node-limit)");
       }
       sb.append('.');
       for (Failure.OutputTerm t : n.terms()) {
-        sb.append(" In terms of G_d tensors, ").append(name(t.output())).append(" = ").append(text.describe(t.gd()))
+        sb.append(" In terms of G_d tensors, ")
+            .append(name(t.output()))
+            .append(" = ")
+            .append(text.describe(t.gd()))
             .append(", which G_d never computes.");
       }
       return sb + chainNote(n.chainEnd());
@@ -119,8 +149,11 @@ record Report(
         return "";
       }
       CoreOp last = gs.op(chainEnd);
-      return " The operators after it that use its result could not be mapped either, up to " + last.name()
-          + " (" + last.target() + ").";
+      return " The operators after it that use its result could not be mapped either, up to "
+          + last.name()
+          + " ("
+          + last.target()
+          + ").";
     }
 
     private String describe(CoreTerm t) {

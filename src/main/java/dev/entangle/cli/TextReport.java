@@ -16,11 +16,12 @@ final class TextReport {
       }
     } else if (r.failure() != null) {
       Report.FailureText f = r.failure();
-      out.println(switch (r.verdict()) {
-        case EXPECTATION_VIOLATED -> "An expectation on the output relation does not hold:";
-        case INCONCLUSIVE -> "A limit was reached while checking this G_s operator:";
-        default -> "The first G_s operator whose outputs could not be mapped to G_d:";
-      });
+      out.println(
+          switch (r.verdict()) {
+            case EXPECTATION_VIOLATED -> "An expectation on the output relation does not hold:";
+            case INCONCLUSIVE -> "A limit was reached while checking this G_s operator:";
+            default -> "The first G_s operator whose outputs could not be mapped to G_d:";
+          });
       out.println("  operator: " + f.operator() + " (" + f.target() + ")");
       if (f.stackTrace() != null && !f.stackTrace().isBlank()) {
         String[] lines = f.stackTrace().strip().split("\n");
@@ -42,7 +43,11 @@ final class TextReport {
         }
       }
       if (!f.explored().isEmpty()) {
-        out.println("  G_d tensors explored for it (" + f.explored().size() + "): " + String.join(", ", f.explored()));
+        out.println(
+            "  G_d tensors explored for it ("
+                + f.explored().size()
+                + "): "
+                + String.join(", ", f.explored()));
       }
       if (!r.outputRelation().isEmpty()) {
         out.println("output relation found so far:");
@@ -52,11 +57,13 @@ final class TextReport {
       }
     }
     if (!r.notChecked().isEmpty()) {
-      out.println("not checked (no defined value: dropout masks, uninitialized buffers): "
-          + String.join(", ", r.notChecked()));
+      out.println(
+          "not checked (no defined value: dropout masks, uninitialized buffers): "
+              + String.join(", ", r.notChecked()));
     }
-    out.printf("checked %d G_s operators against %d G_d operators in %.2f s%n", r.stats().gsOperators(),
-        r.stats().gdOperators(), r.stats().seconds());
+    out.printf(
+        "checked %d G_s operators against %d G_d operators in %.2f s%n",
+        r.stats().gsOperators(), r.stats().gdOperators(), r.stats().seconds());
     out.flush();
   }
 }

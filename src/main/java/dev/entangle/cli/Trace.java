@@ -33,8 +33,15 @@ final class Trace implements CheckListener {
         sb.append(' ').append(report.names().get(i)).append('=').append(report.applied(i));
       }
     }
-    err.printf("  [%s] %s after %d iterations, %d nodes, %d classes, %d explored:%s%n", op == null ? "-" : op.name(),
-        report.stopReason(), report.iterations(), nodes, classes, explored, sb);
+    err.printf(
+        "  [%s] %s after %d iterations, %d nodes, %d classes, %d explored:%s%n",
+        op == null ? "-" : op.name(),
+        report.stopReason(),
+        report.iterations(),
+        nodes,
+        classes,
+        explored,
+        sb);
     err.flush();
   }
 

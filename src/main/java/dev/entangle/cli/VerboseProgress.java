@@ -6,7 +6,10 @@ import dev.entangle.lower.TermText;
 import dev.entangle.refine.CheckListener;
 import java.io.PrintWriter;
 
-/** {@code --verbose}: one line per operator: its target, e-graph size, exploration, time and first mapping. */
+/**
+ * {@code --verbose}: one line per operator: its target, e-graph size, exploration, time and first
+ * mapping.
+ */
 final class VerboseProgress implements CheckListener {
   private final PrintWriter err;
   private final CoreProgram gs;
@@ -20,10 +23,18 @@ final class VerboseProgress implements CheckListener {
 
   @Override
   public void operatorChecked(int index, int total, CoreOp op, OperatorSummary o) {
-    String detail = o.mapped()
-        ? String.format("%d e-nodes, %d G_d values explored (%.0f ms)", o.nodes(), o.explored(), o.millis())
-            + (o.firstTerm() == null ? "" : "; " + gs.value(o.firstOutput()).name() + " = " + text.relation(o.firstTerm()))
-        : "no clean expression found";
+    String detail =
+        o.mapped()
+            ? String.format(
+                    "%d e-nodes, %d G_d values explored (%.0f ms)",
+                    o.nodes(), o.explored(), o.millis())
+                + (o.firstTerm() == null
+                    ? ""
+                    : "; "
+                        + gs.value(o.firstOutput()).name()
+                        + " = "
+                        + text.relation(o.firstTerm()))
+            : "no clean expression found";
     err.printf("[%d/%d] %s: %s%n", index + 1, total, op.name(), op.target() + ": " + detail);
     err.flush();
   }

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One collective call on one rank, read from a functional collective node
- * ({@code _c10d_functional.*}, {@code c10d_functional.*}, {@code vllm.all_reduce}).
+ * One collective call on one rank, read from a functional collective node ({@code
+ * _c10d_functional.*}, {@code c10d_functional.*}, {@code vllm.all_reduce}).
  *
  * @param kind what it computes
  * @param reduceOp for reductions: sum, avg, max or min; else null
@@ -42,12 +42,15 @@ public record Collective(
   /** Whether the node is a {@code wait_tensor} (an identity on its argument). */
   public static boolean isWait(Node n) {
     String t = n.target();
-    return t.equals("_c10d_functional.wait_tensor.default") || t.equals("c10d_functional.wait_tensor.default");
+    return t.equals("_c10d_functional.wait_tensor.default")
+        || t.equals("c10d_functional.wait_tensor.default");
   }
 
   /** Whether the target names a collective of a known namespace (known kind or not). */
   public static boolean isCollectiveTarget(String t) {
-    return t.startsWith("_c10d_functional.") || t.startsWith("c10d_functional.") || t.startsWith("vllm.all_reduce");
+    return t.startsWith("_c10d_functional.")
+        || t.startsWith("c10d_functional.")
+        || t.startsWith("vllm.all_reduce");
   }
 
   /**
@@ -62,32 +65,88 @@ public record Collective(
     String op = t.substring(t.indexOf('.') + 1);
     op = op.substring(0, op.indexOf('.') < 0 ? op.length() : op.indexOf('.'));
     if (t.startsWith("vllm.")) {
-      return new Collective(Kind.ALL_REDUCE, "sum", str(n, 1, "group_name"), rank, n, ref(n, 0), -1, List.of(), List.of());
+      return new Collective(
+          Kind.ALL_REDUCE,
+          "sum",
+          str(n, 1, "group_name"),
+          rank,
+          n,
+          ref(n, 0),
+          -1,
+          List.of(),
+          List.of());
     }
     switch (op) {
       case "all_reduce" -> {
-        return new Collective(Kind.ALL_REDUCE, reduceOp(n, 1), str(n, 2, "group_name"), rank, n, ref(n, 0), -1, List.of(), List.of());
+        return new Collective(
+            Kind.ALL_REDUCE,
+            reduceOp(n, 1),
+            str(n, 2, "group_name"),
+            rank,
+            n,
+            ref(n, 0),
+            -1,
+            List.of(),
+            List.of());
       }
       case "all_gather_into_tensor" -> {
-        return new Collective(Kind.ALL_GATHER, null, str(n, 2, "group_name"), rank, n, ref(n, 0), -1, List.of(), List.of());
+        return new Collective(
+            Kind.ALL_GATHER,
+            null,
+            str(n, 2, "group_name"),
+            rank,
+            n,
+            ref(n, 0),
+            -1,
+            List.of(),
+            List.of());
       }
       case "reduce_scatter_tensor" -> {
-        return new Collective(Kind.REDUCE_SCATTER, reduceOp(n, 1), str(n, 3, "group_name"), rank, n, ref(n, 0), -1, List.of(), List.of());
+        return new Collective(
+            Kind.REDUCE_SCATTER,
+            reduceOp(n, 1),
+            str(n, 3, "group_name"),
+            rank,
+            n,
+            ref(n, 0),
+            -1,
+            List.of(),
+            List.of());
       }
       case "all_to_all_single" -> {
-        return new Collective(Kind.ALL_TO_ALL, null, str(n, 3, "group_name"), rank, n, ref(n, 0), -1,
-            ints(n, 1, "output_split_sizes"), ints(n, 2, "input_split_sizes"));
+        return new Collective(
+            Kind.ALL_TO_ALL,
+            null,
+            str(n, 3, "group_name"),
+            rank,
+            n,
+            ref(n, 0),
+            -1,
+            ints(n, 1, "output_split_sizes"),
+            ints(n, 2, "input_split_sizes"));
       }
       case "broadcast" -> {
         Arg s = arg(n, 1, "src");
         if (!(s instanceof Arg.IntArg src)) {
           throw new IllegalArgumentException("broadcast needs an integer source rank");
         }
-        return new Collective(Kind.BROADCAST, null, str(n, 2, "group_name"), rank, n, ref(n, 0), src.value(), List.of(), List.of());
+        return new Collective(
+            Kind.BROADCAST,
+            null,
+            str(n, 2, "group_name"),
+            rank,
+            n,
+            ref(n, 0),
+            src.value(),
+            List.of(),
+            List.of());
       }
-      default -> throw new IllegalArgumentException(
-          "collective '" + t + "' is not supported; the checker knows all_reduce, all_gather_into_tensor, "
-              + "reduce_scatter_tensor, all_to_all_single, broadcast and wait_tensor");
+      default ->
+          throw new IllegalArgumentException(
+              "collective '"
+                  + t
+                  + "' is not supported; the checker knows all_reduce, all_gather_into_tensor, "
+                  + "reduce_scatter_tensor, all_to_all_single, broadcast and wait_tensor");
     }
   }
 
@@ -119,8 +178,7 @@ public record Collective(
           out[0] = outputSplits.stream().mapToLong(Long::longValue).sum();
         }
       }
-      default -> {
-      }
+      default -> {}
     }
     return out;
   }
@@ -158,7 +216,8 @@ public record Collective(
     }
     s = s.toLowerCase(Locale.ROOT);
     if (!List.of("sum", "avg", "max", "min").contains(s)) {
-      throw new IllegalArgumentException("reduce_op '" + s + "' is not supported (sum, avg, max, min)");
+      throw new IllegalArgumentException(
+          "reduce_op '" + s + "' is not supported (sum, avg, max, min)");
     }
     return s;
   }
@@ -166,12 +225,15 @@ public record Collective(
   private static List<Long> ints(Node n, int i, String key) {
     Arg a = arg(n, i, key);
     if (a instanceof Arg.ListArg l) {
-      return l.items().stream().map(x -> {
-        if (x instanceof Arg.IntArg v) {
-          return v.value();
-        }
-        throw new IllegalArgumentException("split sizes must be integers");
-      }).toList();
+      return l.items().stream()
+          .map(
+              x -> {
+                if (x instanceof Arg.IntArg v) {
+                  return v.value();
+                }
+                throw new IllegalArgumentException("split sizes must be integers");
+              })
+          .toList();
     }
     return List.of();
   }

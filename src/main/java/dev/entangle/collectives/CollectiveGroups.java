@@ -19,7 +19,10 @@ import java.util.Map;
  * kinds, shapes or counts are input errors that name the collectives.
  */
 public final class CollectiveGroups {
-  /** One collective call as all members perform it; {@code members.get(i)} runs on rank {@code ranks.get(i)}. */
+  /**
+   * One collective call as all members perform it; {@code members.get(i)} runs on rank {@code
+   * ranks.get(i)}.
+   */
   public record Instance(List<Integer> ranks, List<Collective> members) {
     /** The member running on {@code rank}. */
     public Collective on(int rank) {
@@ -50,13 +53,17 @@ public final class CollectiveGroups {
         try {
           c = Collective.read(n, r);
         } catch (IllegalArgumentException e) {
-          throw new InputException(gd.source() + ": rank " + r + ", node '" + n.name() + "': " + e.getMessage() + ".");
+          throw new InputException(
+              gd.source() + ": rank " + r + ", node '" + n.name() + "': " + e.getMessage() + ".");
         }
         if (c == null) {
           continue;
         }
         String key = c.group() == null ? "" : c.group();
-        perGroup.computeIfAbsent(key, k -> new LinkedHashMap<>()).computeIfAbsent(r, k -> new ArrayList<>()).add(c);
+        perGroup
+            .computeIfAbsent(key, k -> new LinkedHashMap<>())
+            .computeIfAbsent(r, k -> new ArrayList<>())
+            .add(c);
       }
     }
     for (var e : perGroup.entrySet()) {
@@ -71,9 +78,19 @@ public final class CollectiveGroups {
       for (int r : lists.keySet()) {
         if (!members.contains(r)) {
           Collective c = lists.get(r).get(0);
-          throw new InputException(gd.source() + ": rank " + r + ", node '" + c.node().name() + "' is a collective of group '"
-              + group + "', but rank " + r + " is not a member of that group " + members
-              + "; fix process_groups in the G_d file (or --group when importing).");
+          throw new InputException(
+              gd.source()
+                  + ": rank "
+                  + r
+                  + ", node '"
+                  + c.node().name()
+                  + "' is a collective of group '"
+                  + group
+                  + "', but rank "
+                  + r
+                  + " is not a member of that group "
+                  + members
+                  + "; fix process_groups in the G_d file (or --group when importing).");
         }
       }
       int count = -1;
@@ -81,9 +98,20 @@ public final class CollectiveGroups {
       for (int r : members) {
         int n = lists.getOrDefault(r, List.of()).size();
         if (count >= 0 && n != count) {
-          throw new InputException(gd.source() + ": group '" + group + "' has " + count + " collective(s) on rank " + countRank
-              + " but " + n + " on rank " + r + "; every member rank must issue the same collectives in the same order "
-              + "(a collective missing on one rank?).");
+          throw new InputException(
+              gd.source()
+                  + ": group '"
+                  + group
+                  + "' has "
+                  + count
+                  + " collective(s) on rank "
+                  + countRank
+                  + " but "
+                  + n
+                  + " on rank "
+                  + r
+                  + "; every member rank must issue the same collectives in the same order "
+                  + "(a collective missing on one rank?).");
         }
         count = n;
         countRank = r;
@@ -120,10 +148,21 @@ public final class CollectiveGroups {
         problem = "input shapes differ (" + inputType(gd, first) + " vs " + inputType(gd, c) + ")";
       }
       if (problem != null) {
-        throw new InputException(gd.source() + ": collective '" + first.node().name() + "' on rank " + first.rank()
-            + " and '" + c.node().name() + "' on rank " + c.rank() + " are the same call of group '" + group
-            + "' (same position in node order) but their " + problem
-            + "; every member rank must issue the same collectives in the same order.");
+        throw new InputException(
+            gd.source()
+                + ": collective '"
+                + first.node().name()
+                + "' on rank "
+                + first.rank()
+                + " and '"
+                + c.node().name()
+                + "' on rank "
+                + c.rank()
+                + " are the same call of group '"
+                + group
+                + "' (same position in node order) but their "
+                + problem
+                + "; every member rank must issue the same collectives in the same order.");
       }
     }
   }
@@ -141,8 +180,17 @@ public final class CollectiveGroups {
       case ALL_GATHER -> want[0] = s[0] * n;
       case REDUCE_SCATTER -> {
         if (s[0] % n != 0) {
-          throw new InputException(gd.source() + ": rank " + c.rank() + ", node '" + c.node().name()
-              + "': reduce_scatter_tensor of " + s[0] + " rows over " + n + " ranks does not divide evenly.");
+          throw new InputException(
+              gd.source()
+                  + ": rank "
+                  + c.rank()
+                  + ", node '"
+                  + c.node().name()
+                  + "': reduce_scatter_tensor of "
+                  + s[0]
+                  + " rows over "
+                  + n
+                  + " ranks does not divide evenly.");
         }
         want[0] = s[0] / n;
       }
@@ -151,14 +199,26 @@ public final class CollectiveGroups {
           want[0] = c.outputSplits().stream().mapToLong(Long::longValue).sum();
         }
       }
-      default -> {
-      }
+      default -> {}
     }
     if (!Arrays.equals(want, out.sizes())) {
-      throw new InputException(gd.source() + ": rank " + c.rank() + ", node '" + c.node().name() + "' ("
-          + c.node().target() + ") records shape " + Arrays.toString(out.sizes()) + " but over "
-          + n + " rank(s) it computes " + Arrays.toString(want) + " from its input of shape "
-          + Arrays.toString(s) + "; check the node in the graph file.");
+      throw new InputException(
+          gd.source()
+              + ": rank "
+              + c.rank()
+              + ", node '"
+              + c.node().name()
+              + "' ("
+              + c.node().target()
+              + ") records shape "
+              + Arrays.toString(out.sizes())
+              + " but over "
+              + n
+              + " rank(s) it computes "
+              + Arrays.toString(want)
+              + " from its input of shape "
+              + Arrays.toString(s)
+              + "; check the node in the graph file.");
     }
   }
 
@@ -173,7 +233,9 @@ public final class CollectiveGroups {
     return in == null ? null : in.type();
   }
 
-  /** The instance that a collective node on a rank belongs to, or null when it is not a collective. */
+  /**
+   * The instance that a collective node on a rank belongs to, or null when it is not a collective.
+   */
   public Instance of(int rank, String nodeName) {
     return byNode.get(rank + "/" + nodeName);
   }

@@ -49,32 +49,38 @@ public final class CollectiveLowering {
         return reduce(me.reduceOp(), sent, b);
       case ALL_GATHER:
         return n == 1 ? sent[0] : b.add(Op.CONCAT, new long[] {0}, sent);
-      case REDUCE_SCATTER: {
-        int total = reduce(me.reduceOp(), sent, b);
-        long rows = b.type(total).shape()[0];
-        if (rows % n != 0) {
-          throw new IllegalArgumentException("reduce_scatter of " + rows + " rows over " + n + " ranks");
+      case REDUCE_SCATTER:
+        {
+          int total = reduce(me.reduceOp(), sent, b);
+          long rows = b.type(total).shape()[0];
+          if (rows % n != 0) {
+            throw new IllegalArgumentException(
+                "reduce_scatter of " + rows + " rows over " + n + " ranks");
+          }
+          long m = rows / n;
+          return n == 1 ? total : b.add(Op.SLICE, new long[] {0, k * m, (k + 1) * m, 1}, total);
         }
-        long m = rows / n;
-        return n == 1 ? total : b.add(Op.SLICE, new long[] {0, k * m, (k + 1) * m, 1}, total);
-      }
-      case ALL_TO_ALL: {
-        int[] parts = new int[n];
-        for (int j = 0; j < n; j++) {
-          long[] bounds = chunk(ms.get(j).inputSplits(), b.type(sent[j]).shape()[0], n, k);
-          parts[j] = bounds[0] == 0 && bounds[1] == b.type(sent[j]).shape()[0]
-              ? sent[j]
-              : b.add(Op.SLICE, new long[] {0, bounds[0], bounds[1], 1}, sent[j]);
+      case ALL_TO_ALL:
+        {
+          int[] parts = new int[n];
+          for (int j = 0; j < n; j++) {
+            long[] bounds = chunk(ms.get(j).inputSplits(), b.type(sent[j]).shape()[0], n, k);
+            parts[j] =
+                bounds[0] == 0 && bounds[1] == b.type(sent[j]).shape()[0]
+                    ? sent[j]
+                    : b.add(Op.SLICE, new long[] {0, bounds[0], bounds[1], 1}, sent[j]);
+          }
+          return n == 1 ? parts[0] : b.add(Op.CONCAT, new long[] {0}, parts);
         }
-        return n == 1 ? parts[0] : b.add(Op.CONCAT, new long[] {0}, parts);
-      }
-      case BROADCAST: {
-        int src = inst.ranks().indexOf((int) me.src());
-        if (src < 0) {
-          throw new IllegalArgumentException("broadcast source rank " + me.src() + " is not in the group");
+      case BROADCAST:
+        {
+          int src = inst.ranks().indexOf((int) me.src());
+          if (src < 0) {
+            throw new IllegalArgumentException(
+                "broadcast source rank " + me.src() + " is not in the group");
+          }
+          return sent[src];
         }
-        return sent[src];
-      }
       default:
         throw new IllegalStateException(me.kind().toString());
     }
@@ -103,14 +109,20 @@ public final class CollectiveLowering {
         return sent.length == 1 ? sent[0] : b.add(Op.MAXN, new long[0], sent);
       case "min":
         return sent.length == 1 ? sent[0] : b.add(Op.MINN, new long[0], sent);
-      case "avg": {
-        int s = reduce("sum", sent, b);
-        long[] shape = b.type(s).shape();
-        int dt = b.type(s).dtype();
-        int k = b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(1.0 / sent.length), dt < 0 ? Dtype.FLOAT32.code() : dt});
-        int e = shape.length == 0 ? k : b.add(Op.EXPAND, shape, k);
-        return b.add(Op.MUL, new long[0], s, e);
-      }
+      case "avg":
+        {
+          int s = reduce("sum", sent, b);
+          long[] shape = b.type(s).shape();
+          int dt = b.type(s).dtype();
+          int k =
+              b.add(
+                  Op.SCALAR,
+                  new long[] {
+                    Double.doubleToLongBits(1.0 / sent.length), dt < 0 ? Dtype.FLOAT32.code() : dt
+                  });
+          int e = shape.length == 0 ? k : b.add(Op.EXPAND, shape, k);
+          return b.add(Op.MUL, new long[0], s, e);
+        }
       default:
         throw new IllegalArgumentException("reduce op " + op);
     }

@@ -3,8 +3,8 @@ package dev.entangle.egraph;
 import java.util.List;
 
 /**
- * The outcome of a {@link Runner} run: why it stopped, how many iterations it started and how
- * often each rewrite changed the e-graph.
+ * The outcome of a {@link Runner} run: why it stopped, how many iterations it started and how often
+ * each rewrite changed the e-graph.
  *
  * @param stopReason why the run ended
  * @param iterations the iterations started

@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * Runs rewrites over an e-graph until nothing changes or a limit is reached (equality
- * saturation, egg's loop). Each iteration first searches every rewrite on the clean e-graph, then
- * applies the matches in rewrite order, then rebuilds. A run always says why it stopped
- * ({@link RunReport#stopReason}) and how often each rewrite fired.
+ * Runs rewrites over an e-graph until nothing changes or a limit is reached (equality saturation,
+ * egg's loop). Each iteration first searches every rewrite on the clean e-graph, then applies the
+ * matches in rewrite order, then rebuilds. A run always says why it stopped ({@link
+ * RunReport#stopReason}) and how often each rewrite fired.
  *
  * <p>A rewrite contributes at most {@link Limits#matchesPerRule} matches per iteration so that one
  * rule cannot flood the e-graph; the next iteration continues from where the cap cut it off, so no
@@ -30,7 +30,8 @@ public final class Runner {
   public record Limits(int iterations, int nodes, long deadlineNanos, int matchesPerRule) {
     public Limits {
       if (iterations <= 0 || nodes <= 0 || matchesPerRule <= 0) {
-        throw new IllegalArgumentException("limits must be positive: " + iterations + ", " + nodes + ", " + matchesPerRule);
+        throw new IllegalArgumentException(
+            "limits must be positive: " + iterations + ", " + nodes + ", " + matchesPerRule);
       }
     }
   }
@@ -39,12 +40,14 @@ public final class Runner {
 
   /**
    * Runs {@code rewrites} on {@code g}. {@code goal} is asked before each iteration and when the
-   * run would end saturated; when it answers true the run stops with {@link StopReason#GOAL_REACHED}.
+   * run would end saturated; when it answers true the run stops with {@link
+   * StopReason#GOAL_REACHED}.
    *
    * @throws AnalysisConflict when the rewrites merge classes with contradictory facts (the e-graph
    *     must then be discarded)
    */
-  public static <D> RunReport run(EGraph<D> g, List<Rewrite<D>> rewrites, Limits limits, BooleanSupplier goal) {
+  public static <D> RunReport run(
+      EGraph<D> g, List<Rewrite<D>> rewrites, Limits limits, BooleanSupplier goal) {
     Run<D> run = new Run<>(g, rewrites, limits);
     g.rebuild();
     StopReason reason;
@@ -54,7 +57,8 @@ public final class Runner {
       g.rebuild();
       reason = StopReason.TIME_LIMIT;
     }
-    return new RunReport(reason, run.iterations, run.applied, rewrites.stream().map(Rewrite::name).toList());
+    return new RunReport(
+        reason, run.iterations, run.applied, rewrites.stream().map(Rewrite::name).toList());
   }
 
   /** The state of one run. */
@@ -63,8 +67,10 @@ public final class Runner {
     final List<Rewrite<D>> rewrites;
     final Limits limits;
     final int[] applied;
+
     /** Per rewrite: how many matches to pass over before taking any (the cap's continuation). */
     final int[] skip;
+
     int iterations;
     boolean changed;
 
@@ -106,7 +112,10 @@ public final class Runner {
           List<Found> all = new ArrayList<>();
           for (int r = 0; r < rewrites.size(); r++) {
             final int ri = r;
-            rewrites.get(r).searcher().search(g, limits.deadlineNanos(), (c, b) -> all.add(new Found(ri, c, b)));
+            rewrites
+                .get(r)
+                .searcher()
+                .search(g, limits.deadlineNanos(), (c, b) -> all.add(new Found(ri, c, b)));
           }
           boolean withinLimit = applyAll(all);
           g.rebuild();
@@ -132,17 +141,23 @@ public final class Runner {
         final int ri = r;
         final int from = skip[r];
         int[] count = {0};
-        rewrites.get(r).searcher().search(g, limits.deadlineNanos(), (c, b) -> {
-          int k = count[0]++;
-          if (k < from) {
-            return true;
-          }
-          if (k < from + cap) {
-            found.add(new Found(ri, c, b));
-            return true;
-          }
-          return false; // one past the cap tells that more are left
-        });
+        rewrites
+            .get(r)
+            .searcher()
+            .search(
+                g,
+                limits.deadlineNanos(),
+                (c, b) -> {
+                  int k = count[0]++;
+                  if (k < from) {
+                    return true;
+                  }
+                  if (k < from + cap) {
+                    found.add(new Found(ri, c, b));
+                    return true;
+                  }
+                  return false; // one past the cap tells that more are left
+                });
         boolean over = count[0] > from + cap;
         skip[r] = over ? from + cap : 0;
         capped |= over || from > 0;
@@ -150,16 +165,26 @@ public final class Runner {
       return capped;
     }
 
-    /** Applies matches in order; false when the e-graph grew past the node limit (the rest are skipped). */
+    /**
+     * Applies matches in order; false when the e-graph grew past the node limit (the rest are
+     * skipped).
+     */
     private boolean applyAll(List<Found> found) {
       for (Found f : found) {
         boolean[] merged = {false};
-        rewrites.get(f.rewrite()).applier().apply(g, f.eclass(), f.bindings(), (a, b) -> {
-          if (g.find(a) != g.find(b)) {
-            g.union(a, b);
-            merged[0] = true;
-          }
-        });
+        rewrites
+            .get(f.rewrite())
+            .applier()
+            .apply(
+                g,
+                f.eclass(),
+                f.bindings(),
+                (a, b) -> {
+                  if (g.find(a) != g.find(b)) {
+                    g.union(a, b);
+                    merged[0] = true;
+                  }
+                });
         if (merged[0]) {
           applied[f.rewrite()]++;
           changed = true;

@@ -31,7 +31,11 @@ final class ArgCodec {
         }
         if (!json.canConvertToLong()) {
           throw where.error(
-              "argument " + path + " is the integer " + json.asText() + ", which does not fit in"
+              "argument "
+                  + path
+                  + " is the integer "
+                  + json.asText()
+                  + ", which does not fit in"
                   + " 64 bits; integers in graph files are 64-bit.");
         }
         return new Arg.IntArg(json.longValue());
@@ -57,20 +61,40 @@ final class ArgCodec {
   private static Arg decodeObject(JsonNode json, Where where, String path) {
     if (json.size() != 1) {
       throw where.error(
-          "argument " + path + " is the object " + json + ", which is not an argument encoding;"
-              + " an argument object has exactly one key: " + KINDS + ".");
+          "argument "
+              + path
+              + " is the object "
+              + json
+              + ", which is not an argument encoding;"
+              + " an argument object has exactly one key: "
+              + KINDS
+              + ".");
     }
     Map.Entry<String, JsonNode> e = json.fields().next();
     String kind = e.getKey();
     JsonNode value = e.getValue();
     if (!isKnownKind(kind)) {
       throw where.error(
-          "argument " + path + " is an object of unknown kind \"" + kind + "\" (" + json + ");"
-              + " an argument object is one of " + KINDS + ".");
+          "argument "
+              + path
+              + " is an object of unknown kind \""
+              + kind
+              + "\" ("
+              + json
+              + ");"
+              + " an argument object is one of "
+              + KINDS
+              + ".");
     }
     if (!value.isTextual()) {
       throw where.error(
-          "argument " + path + " is " + json + ", but the value of \"" + kind + "\" must be a"
+          "argument "
+              + path
+              + " is "
+              + json
+              + ", but the value of \""
+              + kind
+              + "\" must be a"
               + " string.");
     }
     String text = value.textValue();
@@ -108,9 +132,13 @@ final class ArgCodec {
       case "inf" -> Double.POSITIVE_INFINITY;
       case "-inf" -> Double.NEGATIVE_INFINITY;
       case "nan" -> Double.NaN;
-      default -> throw where.error(
-          what + " is {\"float\": \"" + text + "\"}, but only \"inf\", \"-inf\" and \"nan\" are"
-              + " written that way; write other floats as JSON numbers.");
+      default ->
+          throw where.error(
+              what
+                  + " is {\"float\": \""
+                  + text
+                  + "\"}, but only \"inf\", \"-inf\" and \"nan\" are"
+                  + " written that way; write other floats as JSON numbers.");
     };
   }
 

@@ -11,7 +11,9 @@ public sealed interface Dim permits Dim.Fixed, Dim.Sym {
     }
   }
 
-  /** A symbolic size, kept as the expression text torch printed, e.g. {@code s0} or {@code s0 + 1}. */
+  /**
+   * A symbolic size, kept as the expression text torch printed, e.g. {@code s0} or {@code s0 + 1}.
+   */
   record Sym(String expr) implements Dim {
     @Override
     public String toString() {

@@ -18,14 +18,18 @@ final class DistributedDecoder {
   static DistributedGraph decode(JsonNode root, String file) {
     Where where = new Where(file);
     if (!root.isObject()) {
-      throw where.error("a G_d file is a JSON object with \"ranks\" (or a graph file with"
-          + " \"nodes\"), not " + GraphDecoder.kind(root) + ".");
+      throw where.error(
+          "a G_d file is a JSON object with \"ranks\" (or a graph file with"
+              + " \"nodes\"), not "
+              + GraphDecoder.kind(root)
+              + ".");
     }
     GraphDecoder.checkFormat(root, where, true);
     if (!root.has("ranks")) {
       if (!root.has("nodes")) {
-        throw where.error("missing \"ranks\": a G_d file lists one graph per rank in \"ranks\""
-            + " (a plain graph file with \"nodes\" is also accepted as one rank).");
+        throw where.error(
+            "missing \"ranks\": a G_d file lists one graph per rank in \"ranks\""
+                + " (a plain graph file with \"nodes\" is also accepted as one rank).");
       }
       Graph only = GraphDecoder.decode(root, file, true);
       return new DistributedGraph(1, Map.of(), List.of(only), file);
@@ -35,8 +39,7 @@ final class DistributedDecoder {
       throw where.error("\"ranks\" must be a non-empty list of graph objects, one per rank.");
     }
     int worldSize = worldSize(root.get("world_size"), ranksJson.size(), where);
-    Map<String, List<Integer>> groups = processGroups(root.get("process_groups"), worldSize,
-        where);
+    Map<String, List<Integer>> groups = processGroups(root.get("process_groups"), worldSize, where);
     List<Graph> ranks = new ArrayList<>(worldSize);
     for (int k = 0; k < worldSize; k++) {
       ranks.add(GraphDecoder.decode(ranksJson.get(k), rankSource(file, k), false));
@@ -51,27 +54,39 @@ final class DistributedDecoder {
 
   private static int worldSize(JsonNode json, int ranks, Where where) {
     if (json == null || json.isNull()) {
-      throw where.error("missing \"world_size\"; give the number of ranks (" + ranks + " graphs"
-          + " are listed in \"ranks\").");
+      throw where.error(
+          "missing \"world_size\"; give the number of ranks ("
+              + ranks
+              + " graphs"
+              + " are listed in \"ranks\").");
     }
     if (!json.isIntegralNumber() || !json.canConvertToInt() || json.intValue() < 1) {
       throw where.error("\"world_size\" must be a positive integer, not " + json + ".");
     }
     if (json.intValue() != ranks) {
-      throw where.error("\"world_size\" is " + json.intValue() + " but \"ranks\" lists " + ranks
-          + " graph" + (ranks == 1 ? "" : "s") + "; give one graph per rank.");
+      throw where.error(
+          "\"world_size\" is "
+              + json.intValue()
+              + " but \"ranks\" lists "
+              + ranks
+              + " graph"
+              + (ranks == 1 ? "" : "s")
+              + "; give one graph per rank.");
     }
     return json.intValue();
   }
 
-  private static Map<String, List<Integer>> processGroups(JsonNode json, int worldSize,
-      Where where) {
+  private static Map<String, List<Integer>> processGroups(
+      JsonNode json, int worldSize, Where where) {
     if (json == null || json.isNull()) {
       return Map.of();
     }
     if (!json.isObject()) {
-      throw where.error("\"process_groups\" must be an object from group name to a list of"
-          + " ranks, not " + GraphDecoder.kind(json) + ".");
+      throw where.error(
+          "\"process_groups\" must be an object from group name to a list of"
+              + " ranks, not "
+              + GraphDecoder.kind(json)
+              + ".");
     }
     Map<String, List<Integer>> groups = new LinkedHashMap<>();
     var fields = json.fields();
@@ -89,8 +104,14 @@ final class DistributedDecoder {
         }
         int r = m.intValue();
         if (r < 0 || r >= worldSize) {
-          throw at.error("rank " + r + " is out of range; the ranks are 0 to " + (worldSize - 1)
-              + " (world_size " + worldSize + ").");
+          throw at.error(
+              "rank "
+                  + r
+                  + " is out of range; the ranks are 0 to "
+                  + (worldSize - 1)
+                  + " (world_size "
+                  + worldSize
+                  + ").");
         }
         if (!seen.add(r)) {
           throw at.error("rank " + r + " is listed twice; list each member once.");

@@ -7,9 +7,9 @@ import java.util.Map;
 /**
  * Tensor element types: each with its canonical name (as graph files write it), the abbreviation
  * torch.fx's printed type annotations use ({@code f32}), and PyTorch's other spellings ({@code
- * torch.float}, {@code torch.half}). The one table of dtypes; a dtype's code (its ordinal, stored in
- * e-node attributes and written in lemma files, e.g. 9 for bool) never changes, so new dtypes are
- * added at the end.
+ * torch.float}, {@code torch.half}). The one table of dtypes; a dtype's code (its ordinal, stored
+ * in e-node attributes and written in lemma files, e.g. 9 for bool) never changes, so new dtypes
+ * are added at the end.
  */
 public enum Dtype {
   FLOAT32("float32", "f32", "float"),
@@ -78,7 +78,9 @@ public enum Dtype {
     return ordinal();
   }
 
-  /** A dtype by canonical name or PyTorch alias, with or without {@code torch.}; null when unknown. */
+  /**
+   * A dtype by canonical name or PyTorch alias, with or without {@code torch.}; null when unknown.
+   */
   public static Dtype byName(String name) {
     if (name == null) {
       return null;
@@ -121,7 +123,9 @@ public enum Dtype {
 
   /** Whether values of the dtype are floating point (real or complex). */
   public boolean isFloating() {
-    return canonical.startsWith("float") || canonical.startsWith("bfloat") || canonical.startsWith("complex");
+    return canonical.startsWith("float")
+        || canonical.startsWith("bfloat")
+        || canonical.startsWith("complex");
   }
 
   /** Whether the code is a floating dtype. */

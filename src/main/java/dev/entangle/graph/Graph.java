@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A torch.fx-style computation graph: nodes in topological order, the last one usually the
- * {@code output} node. Immutable once built; readers validate it (unique names, references to
- * earlier nodes only, shapes present).
+ * A torch.fx-style computation graph: nodes in topological order, the last one usually the {@code
+ * output} node. Immutable once built; readers validate it (unique names, references to earlier
+ * nodes only, shapes present).
  */
 public final class Graph {
   private final String name;

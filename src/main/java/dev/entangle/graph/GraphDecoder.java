@@ -62,14 +62,15 @@ final class GraphDecoder {
     JsonNode nodesJson = root.get("nodes");
     if (nodesJson == null || nodesJson.isNull()) {
       if (root.has("ranks")) {
-        throw graphWhere.error("missing \"nodes\": this is a G_d file (it has \"ranks\"), but a"
-            + " single graph is expected here; give the sequential model's graph file.");
+        throw graphWhere.error(
+            "missing \"nodes\": this is a G_d file (it has \"ranks\"), but a"
+                + " single graph is expected here; give the sequential model's graph file.");
       }
       throw graphWhere.error("missing \"nodes\"; a graph lists its nodes in \"nodes\": [...].");
     }
     if (!nodesJson.isArray()) {
-      throw graphWhere.error("\"nodes\" must be a list of node objects, not " + kind(nodesJson)
-          + ".");
+      throw graphWhere.error(
+          "\"nodes\" must be a list of node objects, not " + kind(nodesJson) + ".");
     }
     Map<String, Integer> indexByName = indexNames(nodesJson);
     List<Node> nodes = new ArrayList<>(nodesJson.size());
@@ -77,8 +78,8 @@ final class GraphDecoder {
       nodes.add(node(nodesJson.get(i), i, indexByName, nodes));
     }
     checkOutput(nodes);
-    return new Graph(nameJson == null || nameJson.isNull() ? null : nameJson.textValue(), source,
-        nodes);
+    return new Graph(
+        nameJson == null || nameJson.isNull() ? null : nameJson.textValue(), source, nodes);
   }
 
   /** First pass: every node has a unique name; maps names to positions. */
@@ -96,9 +97,12 @@ final class GraphDecoder {
       }
       Integer earlier = index.putIfAbsent(name.textValue(), i);
       if (earlier != null) {
-        throw nodeWhere(name.textValue(), i).error(
-            "duplicate name: nodes[" + earlier + "] has the same name; node names must be unique"
-                + " in a graph.");
+        throw nodeWhere(name.textValue(), i)
+            .error(
+                "duplicate name: nodes["
+                    + earlier
+                    + "] has the same name; node names must be unique"
+                    + " in a graph.");
       }
     }
     return index;
@@ -110,8 +114,9 @@ final class GraphDecoder {
     NodeOp op = op(n.get("op"), at);
     JsonNode targetJson = n.get("target");
     if (targetJson == null || !targetJson.isTextual() || targetJson.textValue().isEmpty()) {
-      throw at.error("the node has no \"target\"; give the operator (e.g. \"aten.mm.default\")"
-          + " or, for placeholder/get_attr, the attribute name.");
+      throw at.error(
+          "the node has no \"target\"; give the operator (e.g. \"aten.mm.default\")"
+              + " or, for placeholder/get_attr, the attribute name.");
     }
     String target = targetJson.textValue();
     List<Arg> args = args(n.get("args"), at, op);
@@ -124,9 +129,10 @@ final class GraphDecoder {
     }
     Meta meta = MetaCodec.decode(n.get("meta"), at);
     if (op != NodeOp.OUTPUT && !meta.tuple() && meta.types().isEmpty()) {
-      throw at.error("missing shape: the node's meta has neither \"shape\" and \"dtype\" nor"
-          + " \"tuple\"; give the result's meta.shape and meta.dtype (or meta.tuple for a node"
-          + " that returns several values).");
+      throw at.error(
+          "missing shape: the node's meta has neither \"shape\" and \"dtype\" nor"
+              + " \"tuple\"; give the result's meta.shape and meta.dtype (or meta.tuple for a node"
+              + " that returns several values).");
     }
     if (op == NodeOp.CALL_FUNCTION && target.equals(GETITEM)) {
       checkGetitem(args, at, earlier, indexByName);
@@ -136,13 +142,17 @@ final class GraphDecoder {
 
   private static NodeOp op(JsonNode opJson, Where at) {
     if (opJson == null || !opJson.isTextual()) {
-      throw at.error("the node has no \"op\"; give one of placeholder, get_attr, call_function,"
-          + " call_method, call_module, output.");
+      throw at.error(
+          "the node has no \"op\"; give one of placeholder, get_attr, call_function,"
+              + " call_method, call_module, output.");
     }
     NodeOp op = NodeOp.fromJson(opJson.textValue());
     if (op == null) {
-      throw at.error("unknown op \"" + opJson.textValue() + "\"; op is one of placeholder,"
-          + " get_attr, call_function, call_method, call_module, output.");
+      throw at.error(
+          "unknown op \""
+              + opJson.textValue()
+              + "\"; op is one of placeholder,"
+              + " get_attr, call_function, call_method, call_module, output.");
     }
     return op;
   }
@@ -150,8 +160,9 @@ final class GraphDecoder {
   private static List<Arg> args(JsonNode json, Where at, NodeOp op) {
     if (json == null || json.isNull()) {
       if (op == NodeOp.OUTPUT) {
-        throw at.error("the output node has no \"args\"; write \"args\": [[...]] with the graph's"
-            + " outputs in the inner list.");
+        throw at.error(
+            "the output node has no \"args\"; write \"args\": [[...]] with the graph's"
+                + " outputs in the inner list.");
       }
       return List.of();
     }
@@ -170,8 +181,8 @@ final class GraphDecoder {
       return Map.of();
     }
     if (!json.isObject()) {
-      throw at.error("\"kwargs\" must be an object from argument name to argument, not "
-          + kind(json) + ".");
+      throw at.error(
+          "\"kwargs\" must be an object from argument name to argument, not " + kind(json) + ".");
     }
     Map<String, Arg> kwargs = new LinkedHashMap<>();
     var fields = json.fields();
@@ -188,14 +199,24 @@ final class GraphDecoder {
     if (arg instanceof Arg.NodeRef ref) {
       Integer target = indexByName.get(ref.name());
       if (target == null) {
-        throw at.error("argument " + path + " refers to node \"" + ref.name() + "\", which does"
-            + " not exist in this graph; check the name.");
+        throw at.error(
+            "argument "
+                + path
+                + " refers to node \""
+                + ref.name()
+                + "\", which does"
+                + " not exist in this graph; check the name.");
       }
       if (target >= index) {
-        throw at.error("nodes must be in topological order; node \"" + name + "\" uses \""
-            + ref.name()
-            + "\" (argument " + path + ") which is defined later or forms a cycle; list every node"
-            + " after the nodes it uses.");
+        throw at.error(
+            "nodes must be in topological order; node \""
+                + name
+                + "\" uses \""
+                + ref.name()
+                + "\" (argument "
+                + path
+                + ") which is defined later or forms a cycle; list every node"
+                + " after the nodes it uses.");
       }
     } else if (arg instanceof Arg.ListArg list) {
       for (int i = 0; i < list.items().size(); i++) {
@@ -209,19 +230,30 @@ final class GraphDecoder {
     if (args.size() != 2
         || !(args.get(0) instanceof Arg.NodeRef ref)
         || !(args.get(1) instanceof Arg.IntArg index)) {
-      throw at.error("getitem takes two arguments, a node reference and an integer index, as in"
-          + " \"args\": [{\"node\": \"split\"}, 0].");
+      throw at.error(
+          "getitem takes two arguments, a node reference and an integer index, as in"
+              + " \"args\": [{\"node\": \"split\"}, 0].");
     }
     Node tuple = earlier.get(indexByName.get(ref.name()));
     if (!tuple.meta().tuple()) {
-      throw at.error("getitem on node \"" + ref.name() + "\", which does not return a tuple (its"
-          + " meta has no \"tuple\"); give that node meta.tuple, or use its value directly.");
+      throw at.error(
+          "getitem on node \""
+              + ref.name()
+              + "\", which does not return a tuple (its"
+              + " meta has no \"tuple\"); give that node meta.tuple, or use its value directly.");
     }
     int size = tuple.meta().types().size();
     if (index.value() < -size || index.value() >= size) {
-      throw at.error("getitem index " + index.value() + " is out of range for node \""
-          + ref.name() + "\", which returns a tuple of " + size + " item" + (size == 1 ? "" : "s")
-          + ".");
+      throw at.error(
+          "getitem index "
+              + index.value()
+              + " is out of range for node \""
+              + ref.name()
+              + "\", which returns a tuple of "
+              + size
+              + " item"
+              + (size == 1 ? "" : "s")
+              + ".");
     }
   }
 
@@ -230,23 +262,28 @@ final class GraphDecoder {
     for (Node n : nodes) {
       if (n.op() == NodeOp.OUTPUT) {
         if (output != null) {
-          throw nodeWhere(n.name(), n.index()).error("a second output node (the first is \""
-              + output.name() + "\"); a graph has exactly one output node.");
+          throw nodeWhere(n.name(), n.index())
+              .error(
+                  "a second output node (the first is \""
+                      + output.name()
+                      + "\"); a graph has exactly one output node.");
         }
         output = n;
       }
     }
     if (output == null) {
-      throw graphWhere.error("the graph has no output node; add {\"name\": \"output\", \"op\":"
-          + " \"output\", \"target\": \"output\", \"args\": [[...]]} as its last node.");
+      throw graphWhere.error(
+          "the graph has no output node; add {\"name\": \"output\", \"op\":"
+              + " \"output\", \"target\": \"output\", \"args\": [[...]]} as its last node.");
     }
     Where at = nodeWhere(output.name(), output.index());
     if (output.index() != nodes.size() - 1) {
       throw at.error("the output node must be the last node of the graph.");
     }
     if (output.args().size() != 1 || !(output.args().get(0) instanceof Arg.ListArg)) {
-      throw at.error("the output node's args must be a list holding one list, the graph's"
-          + " outputs: \"args\": [[{\"node\": \"y\"}, ...]].");
+      throw at.error(
+          "the output node's args must be a list holding one list, the graph's"
+              + " outputs: \"args\": [[{\"node\": \"y\"}, ...]].");
     }
   }
 

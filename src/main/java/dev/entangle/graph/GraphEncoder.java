@@ -40,8 +40,7 @@ final class GraphEncoder {
     out.put("world_size", d.worldSize());
     if (!d.processGroups().isEmpty()) {
       ObjectNode groups = out.putObject("process_groups");
-      for (Map.Entry<String, List<Integer>> e :
-          new TreeMap<>(d.processGroups()).entrySet()) {
+      for (Map.Entry<String, List<Integer>> e : new TreeMap<>(d.processGroups()).entrySet()) {
         ArrayNode members = groups.putArray(e.getKey());
         e.getValue().forEach(members::add);
       }

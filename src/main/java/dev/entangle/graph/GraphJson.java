@@ -12,8 +12,8 @@ import java.nio.file.Path;
  *
  * <p>Reading validates the whole file and reports the first problem as an {@link InputException}
  * naming the file, the rank, the node and the field. Writing produces exactly the contract format,
- * so {@code write(read(x))} round-trips: nodes, arguments, keyword order and meta are kept, integers
- * stay integers and infinities and NaN are written as {@code {"float": ...}}.
+ * so {@code write(read(x))} round-trips: nodes, arguments, keyword order and meta are kept,
+ * integers stay integers and infinities and NaN are written as {@code {"float": ...}}.
  */
 public final class GraphJson {
   private GraphJson() {}
@@ -56,7 +56,10 @@ public final class GraphJson {
       Files.writeString(file, text, StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new InputException(
-          file + ": cannot write the file (" + JsonFiles.reason(e) + "); check that its folder exists"
+          file
+              + ": cannot write the file ("
+              + JsonFiles.reason(e)
+              + "); check that its folder exists"
               + " and is writable.",
           e);
     }

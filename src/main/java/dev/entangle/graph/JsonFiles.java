@@ -22,9 +22,7 @@ import java.nio.file.Path;
  */
 public final class JsonFiles {
   private static final ObjectMapper MAPPER =
-      JsonMapper.builder()
-          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-          .build();
+      JsonMapper.builder().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).build();
 
   private JsonFiles() {}
 
@@ -45,9 +43,16 @@ public final class JsonFiles {
       root = MAPPER.readTree(parser);
       if (root != null && parser.nextToken() != null) {
         JsonLocation loc = parser.currentTokenLocation();
-        throw new InputException(file + ": line " + loc.getLineNr() + ", column "
-            + loc.getColumnNr() + ": malformed JSON: more text after the end of the top-level"
-            + " value; a " + what + " holds exactly one JSON object.");
+        throw new InputException(
+            file
+                + ": line "
+                + loc.getLineNr()
+                + ", column "
+                + loc.getColumnNr()
+                + ": malformed JSON: more text after the end of the top-level"
+                + " value; a "
+                + what
+                + " holds exactly one JSON object.");
       }
     } catch (NoSuchFileException e) {
       throw new InputException(file + ": no such file; check the path of the " + what + ".");
@@ -55,13 +60,21 @@ public final class JsonFiles {
       throw new InputException(syntaxMessage(file, e), e);
     } catch (IOException e) {
       throw new InputException(
-          file + ": cannot read the " + what + " (" + reason(e) + "); check that it is a readable"
+          file
+              + ": cannot read the "
+              + what
+              + " ("
+              + reason(e)
+              + "); check that it is a readable"
               + " file.",
           e);
     }
     if (root == null || root.isMissingNode()) {
       throw new InputException(
-          file + ": the file is empty; a " + what + " is a JSON object (see 'What goes in' in the README).");
+          file
+              + ": the file is empty; a "
+              + what
+              + " is a JSON object (see 'What goes in' in the README).");
     }
     return root;
   }
@@ -82,7 +95,8 @@ public final class JsonFiles {
 
   private static String syntaxMessage(Path file, JsonProcessingException e) {
     JsonLocation loc = e.getLocation();
-    String at = loc == null ? "" : " line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ":";
+    String at =
+        loc == null ? "" : " line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ":";
     String why =
         e.getOriginalMessage()
             .replaceAll("\\[Source: [^\\]]*?; line:", "[line:")

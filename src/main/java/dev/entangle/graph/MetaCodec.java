@@ -35,7 +35,9 @@ final class MetaCodec {
       if (!tuple.isArray()) {
         throw where.error(
             "meta.tuple must be a list of {\"shape\", \"dtype\"} objects (null for a non-tensor"
-                + " item), not " + tuple + ".");
+                + " item), not "
+                + tuple
+                + ".");
       }
       for (int i = 0; i < tuple.size(); i++) {
         JsonNode item = tuple.get(i);
@@ -45,7 +47,10 @@ final class MetaCodec {
           types.add(type(item.get("shape"), item.get("dtype"), where, "meta.tuple[" + i + "]"));
         } else {
           throw where.error(
-              "meta.tuple[" + i + "] must be a {\"shape\", \"dtype\"} object or null, not " + item
+              "meta.tuple["
+                  + i
+                  + "] must be a {\"shape\", \"dtype\"} object or null, not "
+                  + item
                   + ".");
         }
       }
@@ -62,16 +67,20 @@ final class MetaCodec {
 
   private static TensorType type(JsonNode shape, JsonNode dtype, Where where, String field) {
     if (shape == null || shape.isNull()) {
-      throw where.error(field + " has a dtype but no shape; give " + field + ".shape as a list of"
-          + " sizes ([] for a 0-d tensor).");
+      throw where.error(
+          field
+              + " has a dtype but no shape; give "
+              + field
+              + ".shape as a list of"
+              + " sizes ([] for a 0-d tensor).");
     }
     if (dtype == null || dtype.isNull()) {
-      throw where.error(field + " has a shape but no dtype; give " + field + ".dtype, e.g."
-          + " \"float32\".");
+      throw where.error(
+          field + " has a shape but no dtype; give " + field + ".dtype, e.g." + " \"float32\".");
     }
     if (!dtype.isTextual() || dtype.textValue().isEmpty()) {
-      throw where.error(field + ".dtype must be a dtype name such as \"float32\", not " + dtype
-          + ".");
+      throw where.error(
+          field + ".dtype must be a dtype name such as \"float32\", not " + dtype + ".");
     }
     if (!shape.isArray()) {
       throw where.error(field + ".shape must be a list of sizes, not " + shape + ".");
@@ -87,12 +96,15 @@ final class MetaCodec {
     if (size.isIntegralNumber() && size.canConvertToLong() && size.longValue() >= 0) {
       return new Dim.Fixed(size.longValue());
     }
-    if (size.isObject() && size.size() == 1 && size.has("sym") && size.get("sym").isTextual()
+    if (size.isObject()
+        && size.size() == 1
+        && size.has("sym")
+        && size.get("sym").isTextual()
         && !size.get("sym").textValue().isBlank()) {
       return new Dim.Sym(size.get("sym").textValue());
     }
-    throw where.error(field + " is " + size + "; a size is a non-negative integer or {\"sym\":"
-        + " \"s0\"}.");
+    throw where.error(
+        field + " is " + size + "; a size is a non-negative integer or {\"sym\":" + " \"s0\"}.");
   }
 
   private static String optionalText(JsonNode meta, String key, Where where) {

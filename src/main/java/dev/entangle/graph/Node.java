@@ -41,7 +41,9 @@ public record Node(
     return kwargs.get(key);
   }
 
-  /** Calls {@code f} with the name of every node the arguments refer to (lists included), in order. */
+  /**
+   * Calls {@code f} with the name of every node the arguments refer to (lists included), in order.
+   */
   public void forEachRef(Consumer<String> f) {
     for (Arg a : args) {
       refs(a, f);

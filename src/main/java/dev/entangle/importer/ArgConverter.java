@@ -19,7 +19,9 @@ final class ArgConverter {
   private final SourceFile src;
   private final Predicate<String> isNode;
 
-  /** @param isNode whether a name is a node defined so far */
+  /**
+   * @param isNode whether a name is a node defined so far
+   */
   ArgConverter(SourceFile src, Predicate<String> isNode) {
     this.src = src;
     this.isNode = isNode;
@@ -77,7 +79,9 @@ final class ArgConverter {
       }
       throw src.error(
           line,
-          "the argument `" + text(e) + "` calls a function; graph code passes only names,"
+          "the argument `"
+              + text(e)
+              + "` calls a function; graph code passes only names,"
               + " literals and constants",
           "Only `device(...)` is read inside arguments.");
     }
@@ -111,7 +115,9 @@ final class ArgConverter {
   private Arg integer(BigInteger v, int line) {
     if (v.compareTo(LONG_MIN) < 0 || v.compareTo(LONG_MAX) > 0) {
       throw src.error(
-          line, "the integer " + v + " does not fit in 64 bits", "Graph files hold 64-bit integers.");
+          line,
+          "the integer " + v + " does not fit in 64 bits",
+          "Graph files hold 64-bit integers.");
     }
     return new Arg.IntArg(v.longValue());
   }
@@ -164,7 +170,8 @@ final class ArgConverter {
       if (!isNode.test(n.id())) {
         throw unknownName(n.id(), n.span().line());
       }
-    } else if (!(e instanceof PyExpr.IntLit || e instanceof PyExpr.FloatLit
+    } else if (!(e instanceof PyExpr.IntLit
+        || e instanceof PyExpr.FloatLit
         || e instanceof PyExpr.Constant)) {
       throw src.error(
           e.span().line(),
@@ -179,7 +186,9 @@ final class ArgConverter {
     if (name != null && OpNames.isOp(name)) {
       String target = OpNames.target(name);
       if (target == null) {
-        throw src.error(line, "cannot read the operator reference `" + name + "`",
+        throw src.error(
+            line,
+            "cannot read the operator reference `" + name + "`",
             "Operators are written torch.ops.NAMESPACE.NAME.OVERLOAD.");
       }
       return new Arg.StrArg(target);
@@ -200,7 +209,9 @@ final class ArgConverter {
     if (name != null && name.startsWith("self.")) {
       throw src.error(
           line,
-          "the argument `" + name + "` refers to a submodule or attribute of the module;"
+          "the argument `"
+              + name
+              + "` refers to a submodule or attribute of the module;"
               + " graphs of higher-order operators are not supported",
           "Import graphs whose calls take only tensors, literals and constants.");
     }
@@ -222,13 +233,17 @@ final class ArgConverter {
       index = call.args().get(1);
     }
     if (!(type instanceof PyExpr.StrLit t)) {
-      throw src.error(line, "cannot read this device", "torch prints devices as device(type='cuda', index=0).");
+      throw src.error(
+          line, "cannot read this device", "torch prints devices as device(type='cuda', index=0).");
     }
     if (index == null || PyExpr.isNone(index)) {
       return new Arg.DeviceArg(t.value());
     }
     if (!(index instanceof PyExpr.IntLit i)) {
-      throw src.error(line, "the device index is not an integer", "torch prints devices as device(type='cuda', index=0).");
+      throw src.error(
+          line,
+          "the device index is not an integer",
+          "torch prints devices as device(type='cuda', index=0).");
     }
     return new Arg.DeviceArg(t.value() + ":" + i.value());
   }

@@ -14,16 +14,16 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Imports {@code torch.ops.higher_order.auto_functionalized(OP, arg = x, ...)} and its v2 form,
- * the functional wrapper torch puts around a custom operator that mutates its arguments.
+ * Imports {@code torch.ops.higher_order.auto_functionalized(OP, arg = x, ...)} and its v2 form, the
+ * functional wrapper torch puts around a custom operator that mutates its arguments.
  *
  * <p>The node keeps target {@code higher_order.auto_functionalized}, its first argument is the
  * operator's target string and its kwargs are the operator's arguments. It is a tuple node: its
  * first {@code max(1, R)} items are the operator's own R results (one None item when it returns
- * nothing), and its last items are the new values of the mutated arguments. The importer adds
- * the kwarg {@code _mutated}, the list of those argument names in item order, so that item {@code
- * size - len(_mutated) + i} is the new value of {@code kwargs[_mutated[i]]}. Items nobody indexes
- * take the type of the argument they replace.
+ * nothing), and its last items are the new values of the mutated arguments. The importer adds the
+ * kwarg {@code _mutated}, the list of those argument names in item order, so that item {@code size
+ * - len(_mutated) + i} is the new value of {@code kwargs[_mutated[i]]}. Items nobody indexes take
+ * the type of the argument they replace.
  *
  * <p>A v2 call ({@code _all_bases = [...]}, {@code _X_base_index = i}) whose mutated arguments are
  * each a whole base tensor of their own is the same computation, and is imported in exactly that
@@ -70,18 +70,26 @@ final class AutoFunctionalizedLowering {
     String hop = v2 ? "auto_functionalized_v2" : "auto_functionalized";
     if (call.args().size() != 1) {
       throw src.error(
-          line, hop + " takes the operator as its only positional argument, but this call has "
-              + call.args().size(), ADVICE);
+          line,
+          hop
+              + " takes the operator as its only positional argument, but this call has "
+              + call.args().size(),
+          ADVICE);
     }
     String op = OpNames.target(PyExpr.dotted(call.args().get(0)));
     if (op == null) {
       throw src.error(
-          line, "the first argument of " + hop + " is not an operator such as"
-              + " torch.ops._C.rms_norm.default", ADVICE);
+          line,
+          "the first argument of "
+              + hop
+              + " is not an operator such as"
+              + " torch.ops._C.rms_norm.default",
+          ADVICE);
     }
     if (a.annotation() != null) {
       throw src.error(
-          line, hop + " returns a tuple, but `" + a.target() + "` is annotated as one value",
+          line,
+          hop + " returns a tuple, but `" + a.target() + "` is annotated as one value",
           "Remove the annotation; the items' types come from the getitems that index it.");
     }
     if (op.equals(OpNames.INPLACE_LOG_TENSOR)) {
@@ -91,10 +99,14 @@ final class AutoFunctionalizedLowering {
     if (schema == null) {
       throw src.error(
           line,
-          hop + " calls the operator `" + op + "`, whose schema is unknown, so which arguments it"
+          hop
+              + " calls the operator `"
+              + op
+              + "`, whose schema is unknown, so which arguments it"
               + " mutates is unknown",
           "Declare its schema in a schema file, one line in PyTorch's syntax such as `"
-              + SchemaParser.EXAMPLE + "` (`Tensor!` marks a mutated argument), and give that file"
+              + SchemaParser.EXAMPLE
+              + "` (`Tensor!` marks a mutated argument), and give that file"
               + " to the importer as an extra schema file.");
     }
     Map<String, PyExpr> kw = call.kwargs();
@@ -102,14 +114,22 @@ final class AutoFunctionalizedLowering {
       if (schema.param(key) == null && !(v2 && key.startsWith("_"))) {
         throw src.error(
             line,
-            "`" + key + "` is not an argument of the declared schema " + schema.signature()
-                + " (" + schema.where() + ")",
+            "`"
+                + key
+                + "` is not an argument of the declared schema "
+                + schema.signature()
+                + " ("
+                + schema.where()
+                + ")",
             "The declared schema does not match this call; declare the operator's schema as the"
                 + " graph's PyTorch version registered it, in an extra schema file.");
       }
     }
     if (kw.containsKey(MUTATED)) {
-      throw src.error(line, "the call has a kwarg named `" + MUTATED + "`, which the importer reserves", ADVICE);
+      throw src.error(
+          line,
+          "the call has a kwarg named `" + MUTATED + "`, which the importer reserves",
+          ADVICE);
     }
     Mutation m = v2 ? v2(a, kw, schema) : v1(a, kw, schema);
     Map<String, Arg> kwargs = new LinkedHashMap<>(m.kwargs);
@@ -121,7 +141,8 @@ final class AutoFunctionalizedLowering {
     List<TensorType> items = items(a, op, schema, m, uses);
     Meta meta = new Meta(items, true, a.stackTrace(), null, null);
     return new Lowered(
-        new NodeSpec(NodeOp.CALL_FUNCTION, m.target, List.of(new Arg.StrArg(op)), kwargs, meta), false);
+        new NodeSpec(NodeOp.CALL_FUNCTION, m.target, List.of(new Arg.StrArg(op)), kwargs, meta),
+        false);
   }
 
   /** What a call mutates: the node's target and kwargs, and per mutated item its name and input. */
@@ -138,8 +159,13 @@ final class AutoFunctionalizedLowering {
       if (value == null) {
         throw src.error(
             a.line(),
-            "the call does not pass `" + p.name() + "`, which the schema " + schema.signature()
-                + " (" + schema.where() + ") says the operator mutates",
+            "the call does not pass `"
+                + p.name()
+                + "`, which the schema "
+                + schema.signature()
+                + " ("
+                + schema.where()
+                + ") says the operator mutates",
             "Fix the declared schema so that it matches the operator.");
       }
       mutated.add(p.name());
@@ -167,8 +193,14 @@ final class AutoFunctionalizedLowering {
       if (index == null) {
         throw src.error(
             line,
-            "the call does not say which base the mutated argument `" + p.name() + "` is (no `"
-                + key + "`), though the schema " + schema.signature() + " (" + schema.where()
+            "the call does not say which base the mutated argument `"
+                + p.name()
+                + "` is (no `"
+                + key
+                + "`), though the schema "
+                + schema.signature()
+                + " ("
+                + schema.where()
                 + ") says the operator mutates it",
             "Fix the declared schema so that it matches the operator.");
       }
@@ -177,8 +209,10 @@ final class AutoFunctionalizedLowering {
       if (PyExpr.isNone(index)) {
         continue;
       }
-      if (!(index instanceof PyExpr.IntLit lit) || lit.value().signum() < 0
-          || lit.value().intValue() >= bases.size() || lit.value().bitLength() > 31) {
+      if (!(index instanceof PyExpr.IntLit lit)
+          || lit.value().signum() < 0
+          || lit.value().intValue() >= bases.size()
+          || lit.value().bitLength() > 31) {
         throw src.error(line, "`" + key + "` is not the index of one of the _all_bases", ADVICE);
       }
       int b = lit.value().intValue();
@@ -221,7 +255,8 @@ final class AutoFunctionalizedLowering {
     for (OpSchema.Param p : schema.params()) {
       int at = mutatedParams.indexOf(p);
       if (at >= 0) {
-        kwargs.put(p.name(), baseOf[at] == null ? Arg.NONE : new Arg.NodeRef(bases.get(baseOf[at])));
+        kwargs.put(
+            p.name(), baseOf[at] == null ? Arg.NONE : new Arg.NodeRef(bases.get(baseOf[at])));
       } else if (kw.containsKey(p.name())) {
         kwargs.put(p.name(), args.convert(kw.get(p.name())));
       }
@@ -248,7 +283,9 @@ final class AutoFunctionalizedLowering {
   private static String listOwner(Map<String, PyExpr> kw, int base) {
     for (Map.Entry<String, PyExpr> e : kw.entrySet()) {
       String k = e.getKey();
-      if (k.startsWith("_") && k.endsWith("_base_index") && e.getValue() instanceof PyExpr.IntLit i
+      if (k.startsWith("_")
+          && k.endsWith("_base_index")
+          && e.getValue() instanceof PyExpr.IntLit i
           && i.value().intValue() == base) {
         return k.substring(1, k.length() - "_base_index".length());
       }
@@ -269,9 +306,21 @@ final class AutoFunctionalizedLowering {
       if (i >= size) {
         throw src.error(
             use.line(),
-            "`" + a.target() + "[" + i + "]` is out of range: " + a.target() + " has " + size
-                + " items (" + offset + " for what `" + op + "` returns, then the new values of "
-                + String.join(", ", m.mutated) + ")",
+            "`"
+                + a.target()
+                + "["
+                + i
+                + "]` is out of range: "
+                + a.target()
+                + " has "
+                + size
+                + " items ("
+                + offset
+                + " for what `"
+                + op
+                + "` returns, then the new values of "
+                + String.join(", ", m.mutated)
+                + ")",
             "Check the declared schema of `" + op + "` (" + schema.where() + ").");
       }
       if (i < offset && schema.returnCount() == 0) {
@@ -286,13 +335,18 @@ final class AutoFunctionalizedLowering {
       TensorType t = types.parse(use.annotation(), use.line());
       TensorType known = items.get(i);
       if (known != null && !known.equals(t)) {
-        String what = i >= offset
-            ? "it is the new value of `" + m.mutated.get(i - offset) + "`, which is " + known
-            : "another getitem annotates it as " + known;
+        String what =
+            i >= offset
+                ? "it is the new value of `" + m.mutated.get(i - offset) + "`, which is " + known
+                : "another getitem annotates it as " + known;
         throw src.error(
             use.line(),
             "`" + a.target() + "[" + i + "]` is annotated " + t + ", but " + what,
-            "Check the declared schema of `" + op + "` (" + schema.where() + "): its mutated"
+            "Check the declared schema of `"
+                + op
+                + "` ("
+                + schema.where()
+                + "): its mutated"
                 + " arguments must be listed in the operator's order.");
       }
       items.set(i, t);
@@ -300,21 +354,24 @@ final class AutoFunctionalizedLowering {
     return items;
   }
 
-  private NodeSpec taggedAlias(Statement.Assign a, PyExpr.Call call, boolean v2, List<IndexUse> uses) {
+  private NodeSpec taggedAlias(
+      Statement.Assign a, PyExpr.Call call, boolean v2, List<IndexUse> uses) {
     int line = a.line();
     Map<String, PyExpr> kw = call.kwargs();
     PyExpr tensor;
     if (v2) {
       List<String> bases = bases(a, kw);
       PyExpr index = kw.get("_t_base_index");
-      if (!(index instanceof PyExpr.IntLit lit) || lit.value().signum() < 0
+      if (!(index instanceof PyExpr.IntLit lit)
+          || lit.value().signum() < 0
           || lit.value().compareTo(BigInteger.valueOf(bases.size())) >= 0) {
         throw src.error(line, "`_t_base_index` is not the index of one of the _all_bases", ADVICE);
       }
       for (String key : kw.keySet()) {
         if (key.startsWith("_t_") && !key.equals("_t_base_index") && !key.equals("_t_alias")) {
           throw src.error(
-              line, "the tagged tensor is a view of its base (`" + key + "`), which is not supported",
+              line,
+              "the tagged tensor is a view of its base (`" + key + "`), which is not supported",
               "Tag whole tensors.");
         }
       }
@@ -326,14 +383,16 @@ final class AutoFunctionalizedLowering {
     PyExpr name = kw.get("s");
     if (!(tensor instanceof PyExpr.Name t) || !(name instanceof PyExpr.StrLit s)) {
       throw src.error(
-          line, "cannot find the tensor `t` and the name `s` of this tagging call",
+          line,
+          "cannot find the tensor `t` and the name `s` of this tagging call",
           "torch prints it as auto_functionalized(torch.ops.tg.inplace_log_tensor.default, t = x,"
               + " s = 'name').");
     }
     Arg ref = args.convert(t);
     TensorType type = typeOf(t.id());
     if (type == null) {
-      throw src.error(line, "the tagged value `" + t.id() + "` is not a single tensor", "Tag tensors only.");
+      throw src.error(
+          line, "the tagged value `" + t.id() + "` is not a single tensor", "Tag tensors only.");
     }
     for (IndexUse use : uses) {
       if (use.index() != 1) {
@@ -344,7 +403,10 @@ final class AutoFunctionalizedLowering {
       }
     }
     return new NodeSpec(
-        NodeOp.CALL_FUNCTION, OpNames.ALIAS, List.of(ref), Map.of(),
+        NodeOp.CALL_FUNCTION,
+        OpNames.ALIAS,
+        List.of(ref),
+        Map.of(),
         new Meta(List.of(type), false, a.stackTrace(), s.value(), null));
   }
 

@@ -16,10 +16,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Builds the graph's nodes from the statements of a printed {@code forward}, in order: inputs,
- * one node per assignment, the output node. Types come from the annotations; a multi-output call
- * (unannotated, indexed by getitems) gets {@code meta.tuple} from its getitems' annotations, so
- * the statements are scanned once before the nodes are built.
+ * Builds the graph's nodes from the statements of a printed {@code forward}, in order: inputs, one
+ * node per assignment, the output node. Types come from the annotations; a multi-output call
+ * (unannotated, indexed by getitems) gets {@code meta.tuple} from its getitems' annotations, so the
+ * statements are scanned once before the nodes are built.
  */
 final class GraphAssembler {
   private static final Set<String> BUILTIN_FUNCTIONS =
@@ -38,13 +38,17 @@ final class GraphAssembler {
   private final Map<String, List<IndexUse>> indexUses = new HashMap<>();
   private final Set<String> taggedAliases = new HashSet<>();
 
-  /** @param usedConstants receives the {@code constants} keys this graph uses */
-  GraphAssembler(SourceFile src, ImportOptions opts, SchemaRegistry schemas, Set<String> usedConstants) {
+  /**
+   * @param usedConstants receives the {@code constants} keys this graph uses
+   */
+  GraphAssembler(
+      SourceFile src, ImportOptions opts, SchemaRegistry schemas, Set<String> usedConstants) {
     this.src = src;
     this.types = new TypeAnnotations(src);
     this.constants = new TensorConstants(src, types, opts.constants(), usedConstants);
     this.args = new ArgConverter(src, byName::containsKey);
-    this.autoFunctionalized = new AutoFunctionalizedLowering(src, schemas, args, types, byName::get);
+    this.autoFunctionalized =
+        new AutoFunctionalizedLowering(src, schemas, args, types, byName::get);
   }
 
   Graph assemble(GraphCode code, String graphName) {
@@ -109,15 +113,20 @@ final class GraphAssembler {
         continue;
       }
       PyExpr[] indexed = indexing(a.value());
-      if (indexed != null && indexed[0] instanceof PyExpr.Name base
-          && indexed[1] instanceof PyExpr.IntLit idx && idx.value().signum() >= 0
+      if (indexed != null
+          && indexed[0] instanceof PyExpr.Name base
+          && indexed[1] instanceof PyExpr.IntLit idx
+          && idx.value().signum() >= 0
           && idx.value().bitLength() < 31) {
-        indexUses.computeIfAbsent(base.id(), k -> new ArrayList<>())
+        indexUses
+            .computeIfAbsent(base.id(), k -> new ArrayList<>())
             .add(new IndexUse(a.target(), idx.value().intValue(), a.annotation(), a.line()));
       }
-      if (a.value() instanceof PyExpr.Call call && a.annotation() != null
+      if (a.value() instanceof PyExpr.Call call
+          && a.annotation() != null
           && OpNames.isSameTypeOp(OpNames.target(PyExpr.dotted(call.func())))
-          && !call.args().isEmpty() && call.args().get(0) instanceof PyExpr.Name n) {
+          && !call.args().isEmpty()
+          && call.args().get(0) instanceof PyExpr.Name n) {
         constants.sameTypeUser(n.id(), a);
       }
     }
@@ -159,7 +168,8 @@ final class GraphAssembler {
         throw src.error(
             f.line(),
             "the input `" + name + "` has no type annotation",
-            "torch prints the inputs' types before this line, e.g. `" + name
+            "torch prints the inputs' types before this line, e.g. `"
+                + name
                 + ": \"f32[8, 16]\";`; restore that line.");
       }
       placeholder(name, an.annotation(), an.line());
@@ -176,11 +186,17 @@ final class GraphAssembler {
     if (p == null || p.op() != NodeOp.PLACEHOLDER || !onlyInputsSoFar) {
       throw src.error(
           a.line(),
-          "`" + a.target() + " = " + from + "` copies a name; graph code only renames inputs this"
+          "`"
+              + a.target()
+              + " = "
+              + from
+              + "` copies a name; graph code only renames inputs this"
               + " way, before any other node",
           ADVICE);
     }
-    Node renamed = new Node(a.target(), NodeOp.PLACEHOLDER, p.target(), p.args(), p.kwargs(), p.meta(), p.index());
+    Node renamed =
+        new Node(
+            a.target(), NodeOp.PLACEHOLDER, p.target(), p.args(), p.kwargs(), p.meta(), p.index());
     nodes.set(p.index(), renamed);
     byName.remove(from);
     byName.put(a.target(), renamed);
@@ -196,7 +212,8 @@ final class GraphAssembler {
   private void assign(Statement.Assign a) {
     if (byName.containsKey(a.target())) {
       throw src.error(
-          a.line(), "`" + a.target() + "` is assigned a second time; graph code defines each name once",
+          a.line(),
+          "`" + a.target() + "` is assigned a second time; graph code defines each name once",
           ADVICE);
     }
     PyExpr value = a.value();
@@ -220,7 +237,9 @@ final class GraphAssembler {
     } else {
       throw src.error(
           a.line(),
-          "cannot read what is assigned to `" + a.target() + "`; graph code assigns calls,"
+          "cannot read what is assigned to `"
+              + a.target()
+              + "`; graph code assigns calls,"
               + " getitems, attributes of self and arithmetic on symbols",
           ADVICE);
     }
@@ -236,12 +255,15 @@ final class GraphAssembler {
       String target = OpNames.target(fn);
       if (target == null) {
         throw src.error(
-            a.line(), "cannot read the operator `" + fn + "`",
+            a.line(),
+            "cannot read the operator `" + fn + "`",
             "Operators are written torch.ops.NAMESPACE.NAME.OVERLOAD (or torch.ops.NAMESPACE.NAME).");
       }
-      if (target.equals(OpNames.AUTO_FUNCTIONALIZED) || target.equals(OpNames.AUTO_FUNCTIONALIZED_V2)) {
-        AutoFunctionalizedLowering.Lowered l = autoFunctionalized.lower(
-            a, call, target.equals(OpNames.AUTO_FUNCTIONALIZED_V2), uses(a.target()));
+      if (target.equals(OpNames.AUTO_FUNCTIONALIZED)
+          || target.equals(OpNames.AUTO_FUNCTIONALIZED_V2)) {
+        AutoFunctionalizedLowering.Lowered l =
+            autoFunctionalized.lower(
+                a, call, target.equals(OpNames.AUTO_FUNCTIONALIZED_V2), uses(a.target()));
         if (l.taggedAlias()) {
           taggedAliases.add(a.target());
         }
@@ -290,7 +312,11 @@ final class GraphAssembler {
         IndexUse use = indexUses.get(a.target()).get(0);
         throw src.error(
             use.line(),
-            "`" + a.target() + "` is indexed, but it is annotated as one value (line " + a.line() + ")",
+            "`"
+                + a.target()
+                + "` is indexed, but it is annotated as one value (line "
+                + a.line()
+                + ")",
             "Only the results of multi-output calls, printed without an annotation, are indexed.");
       }
       return single(types.parse(a.annotation(), a.line()), a.stackTrace());
@@ -307,9 +333,12 @@ final class GraphAssembler {
     }
     throw src.error(
         a.line(),
-        "the result `" + a.target() + "` has no type annotation and is never indexed, so its type"
+        "the result `"
+            + a.target()
+            + "` has no type annotation and is never indexed, so its type"
             + " is unknown",
-        "Print the graph with its type annotations, e.g. `" + a.target()
+        "Print the graph with its type annotations, e.g. `"
+            + a.target()
             + ": \"f32[8, 16]\" = ...`.");
   }
 
@@ -328,8 +357,14 @@ final class GraphAssembler {
       if (known != null && !known.equals(t)) {
         throw src.error(
             u.line(),
-            "`" + a.target() + "[" + u.index() + "]` is annotated " + t
-                + ", but another getitem of the same item says " + known,
+            "`"
+                + a.target()
+                + "["
+                + u.index()
+                + "]` is annotated "
+                + t
+                + ", but another getitem of the same item says "
+                + known,
             ADVICE);
       }
       items.set(u.index(), t);
@@ -346,16 +381,19 @@ final class GraphAssembler {
     if (!(baseExpr instanceof PyExpr.Name base)) {
       throw src.error(a.line(), "only a node can be indexed", ADVICE);
     }
-    if (!(indexExpr instanceof PyExpr.IntLit lit) || lit.value().signum() < 0
+    if (!(indexExpr instanceof PyExpr.IntLit lit)
+        || lit.value().signum() < 0
         || lit.value().bitLength() >= 31) {
       throw src.error(
-          a.line(), "the index is not a non-negative integer",
+          a.line(),
+          "the index is not a non-negative integer",
           "Graph code indexes the results of multi-output calls with integers.");
     }
     Node baseNode = byName.get(base.id());
     if (baseNode == null) {
       throw src.error(
-          a.line(), "`" + base.id() + "` is not a node defined above this line",
+          a.line(),
+          "`" + base.id() + "` is not a node defined above this line",
           "Every name must be assigned (or be an input) before it is used.");
     }
     int index = lit.value().intValue();
@@ -363,13 +401,18 @@ final class GraphAssembler {
     if (taggedAliases.contains(base.id())) {
       TensorType t = annotated != null ? annotated : baseNode.type();
       return new NodeSpec(
-          NodeOp.CALL_FUNCTION, OpNames.ALIAS, List.of(new Arg.NodeRef(base.id())), Map.of(),
+          NodeOp.CALL_FUNCTION,
+          OpNames.ALIAS,
+          List.of(new Arg.NodeRef(base.id())),
+          Map.of(),
           single(t, a.stackTrace()));
     }
     if (!baseNode.meta().tuple()) {
       throw src.error(
           a.line(),
-          "`" + base.id() + "` is a single value, not the tuple of a multi-output call, so it"
+          "`"
+              + base.id()
+              + "` is a single value, not the tuple of a multi-output call, so it"
               + " cannot be indexed",
           "Only unannotated results of multi-output calls are indexed in graph code.");
     }
@@ -378,14 +421,27 @@ final class GraphAssembler {
     if (t == null) {
       throw src.error(
           a.line(),
-          "`" + a.target() + "` has no type annotation, and the type of `" + base.id() + "["
-              + index + "]` cannot be derived",
-          "Print the graph with its type annotations, e.g. `" + a.target()
-              + ": \"f32[8, 16]\" = " + base.id() + "[" + index + "]`.");
+          "`"
+              + a.target()
+              + "` has no type annotation, and the type of `"
+              + base.id()
+              + "["
+              + index
+              + "]` cannot be derived",
+          "Print the graph with its type annotations, e.g. `"
+              + a.target()
+              + ": \"f32[8, 16]\" = "
+              + base.id()
+              + "["
+              + index
+              + "]`.");
     }
     return new NodeSpec(
-        NodeOp.CALL_FUNCTION, "getitem", List.of(new Arg.NodeRef(base.id()), new Arg.IntArg(index)),
-        Map.of(), single(t, a.stackTrace()));
+        NodeOp.CALL_FUNCTION,
+        "getitem",
+        List.of(new Arg.NodeRef(base.id()), new Arg.IntArg(index)),
+        Map.of(),
+        single(t, a.stackTrace()));
   }
 
   /** {@code tg.log_tensor(x, 'name')} and {@code tg.inplace_log_tensor(x, 'name')}. */
@@ -394,20 +450,25 @@ final class GraphAssembler {
     PyExpr name = call.args().size() > 1 ? call.args().get(1) : call.kwargs().get("s");
     if (!(tensor instanceof PyExpr.Name) || !(name instanceof PyExpr.StrLit s)) {
       throw src.error(
-          a.line(), "cannot find the tensor and the name of this tagging call",
+          a.line(),
+          "cannot find the tensor and the name of this tagging call",
           "torch prints it as torch.ops." + target + "(x, 'name').");
     }
     if (!(args.convert(tensor) instanceof Arg.NodeRef ref)) {
       throw src.error(a.line(), "the tagged value is not a node", "Tag tensors only.");
     }
-    TensorType t = a.annotation() != null
-        ? types.parse(a.annotation(), a.line())
-        : byName.get(ref.name()).type();
+    TensorType t =
+        a.annotation() != null
+            ? types.parse(a.annotation(), a.line())
+            : byName.get(ref.name()).type();
     if (t == null) {
       throw src.error(a.line(), "the tagged value is not a single tensor", "Tag tensors only.");
     }
     return new NodeSpec(
-        NodeOp.CALL_FUNCTION, OpNames.ALIAS, List.of(ref), Map.of(),
+        NodeOp.CALL_FUNCTION,
+        OpNames.ALIAS,
+        List.of(ref),
+        Map.of(),
         new Meta(List.of(t), false, a.stackTrace(), s.value(), null));
   }
 
@@ -441,7 +502,10 @@ final class GraphAssembler {
         if (t == null || t.rank() != 0) {
           throw src.error(
               a.line(),
-              "the result `" + a.target() + "` has no type annotation, and `" + r.name()
+              "the result `"
+                  + a.target()
+                  + "` has no type annotation, and `"
+                  + r.name()
                   + "` is not a scalar, so its type is unknown",
               "Print the graph with its type annotations.");
         }
@@ -462,7 +526,8 @@ final class GraphAssembler {
       items = seq.items();
     } else if (value instanceof PyExpr.Call call
         && "pytree.tree_unflatten".equals(PyExpr.dotted(call.func()))
-        && !call.args().isEmpty() && call.args().get(0) instanceof PyExpr.Sequence seq) {
+        && !call.args().isEmpty()
+        && call.args().get(0) instanceof PyExpr.Sequence seq) {
       items = seq.items();
     } else {
       items = List.of(value);
@@ -472,16 +537,23 @@ final class GraphAssembler {
     for (int i = 1; byName.containsKey(name); i++) {
       name = "output_" + i;
     }
-    add(name, r.line(), new NodeSpec(NodeOp.OUTPUT, "output", List.of(new Arg.ListArg(outs)), Map.of(), Meta.empty()));
+    add(
+        name,
+        r.line(),
+        new NodeSpec(
+            NodeOp.OUTPUT, "output", List.of(new Arg.ListArg(outs)), Map.of(), Meta.empty()));
   }
 
   // ---- helpers ----
 
   private void add(String name, int line, NodeSpec spec) {
     if (byName.containsKey(name)) {
-      throw src.error(line, "`" + name + "` is defined twice; graph code defines each name once", ADVICE);
+      throw src.error(
+          line, "`" + name + "` is defined twice; graph code defines each name once", ADVICE);
     }
-    Node n = new Node(name, spec.op(), spec.target(), spec.args(), spec.kwargs(), spec.meta(), nodes.size());
+    Node n =
+        new Node(
+            name, spec.op(), spec.target(), spec.args(), spec.kwargs(), spec.meta(), nodes.size());
     nodes.add(n);
     byName.put(name, n);
   }

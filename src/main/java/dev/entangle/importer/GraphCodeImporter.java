@@ -21,14 +21,14 @@ import java.util.TreeSet;
  * Imports torch.fx graph code as printed by {@code GraphModule.print_readable()} and by TORCH_LOGS
  * graph dumps into the graph model, reading the Python as data (it is never executed).
  *
- * <p>Each placeholder, assignment and the return become one node, in order, as a graph file
- * would describe them (FORMATS.md sections 1 and 2): {@code torch.ops.NS.OP.OVERLOAD(...)} is a
- * {@code call_function} node with target {@code NS.OP.OVERLOAD} ({@code torch.ops.aten.add(...)}
- * without an overload is {@code aten.add.default}); {@code x = y[0]} is a {@code getitem} node;
- * {@code x = self.attr} is a {@code get_attr} node; {@code # File:} comments become the stack
- * traces of the nodes that follow. How {@code auto_functionalized} calls and tagging operators
- * are normalized is described in {@link AutoFunctionalizedLowering}. Anything the importer cannot
- * read is an {@link InputException} naming the file and line.
+ * <p>Each placeholder, assignment and the return become one node, in order, as a graph file would
+ * describe them (FORMATS.md sections 1 and 2): {@code torch.ops.NS.OP.OVERLOAD(...)} is a {@code
+ * call_function} node with target {@code NS.OP.OVERLOAD} ({@code torch.ops.aten.add(...)} without
+ * an overload is {@code aten.add.default}); {@code x = y[0]} is a {@code getitem} node; {@code x =
+ * self.attr} is a {@code get_attr} node; {@code # File:} comments become the stack traces of the
+ * nodes that follow. How {@code auto_functionalized} calls and tagging operators are normalized is
+ * described in {@link AutoFunctionalizedLowering}. Anything the importer cannot read is an {@link
+ * InputException} naming the file and line.
  */
 public final class GraphCodeImporter {
   private GraphCodeImporter() {}
@@ -43,8 +43,8 @@ public final class GraphCodeImporter {
   }
 
   /**
-   * Imports the ranks of a distributed implementation: rank K is the K-th file, the world size
-   * the number of files, the process groups those of {@code opts}.
+   * Imports the ranks of a distributed implementation: rank K is the K-th file, the world size the
+   * number of files, the process groups those of {@code opts}.
    */
   public static DistributedGraph importRanks(List<Path> files, ImportOptions opts) {
     if (files.isEmpty()) {
@@ -63,7 +63,8 @@ public final class GraphCodeImporter {
     return new DistributedGraph(files.size(), opts.groups(), ranks, String.join(", ", names));
   }
 
-  private static Graph read(Path file, ImportOptions opts, SchemaRegistry schemas, Set<String> used) {
+  private static Graph read(
+      Path file, ImportOptions opts, SchemaRegistry schemas, Set<String> used) {
     SourceFile src = new SourceFile(file.toString(), readText(file));
     GraphCode code = GraphCodeParser.parse(src);
     return new GraphAssembler(src, opts, schemas, used).assemble(code, graphName(file));
@@ -72,14 +73,13 @@ public final class GraphCodeImporter {
   private static String readText(Path file) {
     try {
       byte[] bytes = Files.readAllBytes(file);
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .decode(ByteBuffer.wrap(bytes))
-          .toString();
+      return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
     } catch (NoSuchFileException e) {
-      throw new InputException(file + ": the file does not exist. Give the path of a printed graph (a .py file).");
+      throw new InputException(
+          file + ": the file does not exist. Give the path of a printed graph (a .py file).");
     } catch (CharacterCodingException e) {
-      throw new InputException(file + ": the file is not UTF-8 text. Give the printed graph code as torch wrote it.");
+      throw new InputException(
+          file + ": the file is not UTF-8 text. Give the printed graph code as torch wrote it.");
     } catch (IOException e) {
       throw new InputException(file + ": cannot read the file (" + e.getMessage() + ").");
     }
@@ -102,15 +102,26 @@ public final class GraphCodeImporter {
       }
       if (ranks.isEmpty()) {
         throw new InputException(
-            "process group `" + name + "` lists no ranks: write --group " + name + "=0,1 with its"
+            "process group `"
+                + name
+                + "` lists no ranks: write --group "
+                + name
+                + "=0,1 with its"
                 + " member ranks.");
       }
       Set<Integer> seen = new HashSet<>();
       for (Integer r : ranks) {
         if (r == null || r < 0 || r >= worldSize) {
           throw new InputException(
-              "process group `" + name + "` lists rank " + r + ", but there are " + worldSize
-                  + " ranks (0 to " + (worldSize - 1) + "), one per graph file given: list only"
+              "process group `"
+                  + name
+                  + "` lists rank "
+                  + r
+                  + ", but there are "
+                  + worldSize
+                  + " ranks (0 to "
+                  + (worldSize - 1)
+                  + "), one per graph file given: list only"
                   + " ranks that have a file.");
         }
         if (!seen.add(r)) {
@@ -127,8 +138,11 @@ public final class GraphCodeImporter {
     if (!unused.isEmpty()) {
       List<String> names = files.stream().map(Path::toString).toList();
       throw new InputException(
-          "--constant gives a value for " + String.join(", ", unused) + ", but no 0-d tensor"
-              + " constant of that name is read in " + String.join(", ", names)
+          "--constant gives a value for "
+              + String.join(", ", unused)
+              + ", but no 0-d tensor"
+              + " constant of that name is read in "
+              + String.join(", ", names)
               + ": check the name (e.g. _tensor_constant0) or drop the option.");
     }
   }

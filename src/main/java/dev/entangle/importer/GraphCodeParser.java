@@ -5,10 +5,10 @@ import java.util.List;
 
 /**
  * Reads the statements of a printed graph module: the module prelude (imports, {@code b8: type}
- * declarations, the {@code class} line), the {@code def forward(self, ...)} signature and its
- * body up to {@code return}. Node-defining statements become {@link Statement}s; clean-ups
- * ({@code x = None}, {@code del x}) are recognised and dropped; {@code # File:} comments set the
- * stack trace of the statements that follow. Anything else is an error naming its line.
+ * declarations, the {@code class} line), the {@code def forward(self, ...)} signature and its body
+ * up to {@code return}. Node-defining statements become {@link Statement}s; clean-ups ({@code x =
+ * None}, {@code del x}) are recognised and dropped; {@code # File:} comments set the stack trace of
+ * the statements that follow. Anything else is an error naming its line.
  */
 final class GraphCodeParser {
   private static final String ADVICE =
@@ -146,7 +146,8 @@ final class GraphCodeParser {
     while (!p.peek().isOp(")")) {
       Token t = p.peek();
       if (t.isOp("*") || t.isOp("**")) {
-        throw src.error(t.line(), "`forward` takes star parameters, which graph code never has", ADVICE);
+        throw src.error(
+            t.line(), "`forward` takes star parameters, which graph code never has", ADVICE);
       }
       String param = p.expectName();
       String annotation = null;
@@ -155,14 +156,19 @@ final class GraphCodeParser {
         if (!(ann instanceof PyExpr.StrLit s)) {
           throw src.error(
               t.line(),
-              "the parameter `" + param + "` has an annotation that is not a type string such as"
+              "the parameter `"
+                  + param
+                  + "` has an annotation that is not a type string such as"
                   + " \"f32[8, 16]\"",
               ADVICE);
         }
         annotation = s.value();
       }
       if (p.peek().isOp("=")) {
-        throw src.error(t.line(), "the parameter `" + param + "` has a default value, which graph code never has", ADVICE);
+        throw src.error(
+            t.line(),
+            "the parameter `" + param + "` has a default value, which graph code never has",
+            ADVICE);
       }
       if (!(first && param.equals("self"))) {
         params.add(new GraphCode.Param(param, annotation, t.line()));
@@ -229,7 +235,8 @@ final class GraphCodeParser {
       p.next();
       p.parseExpr();
       if (p.peek().isOp("=")) {
-        throw src.error(t.line(), "unexpected module-level assignment before `def forward`", ADVICE);
+        throw src.error(
+            t.line(), "unexpected module-level assignment before `def forward`", ADVICE);
       }
       return;
     }

@@ -14,8 +14,8 @@ import java.util.Map;
  * @param constants value of each 0-d {@code get_attr} tensor constant the printed code does not
  *     show, by attribute name (e.g. {@code _tensor_constant0})
  * @param extraSchemas files of custom operator schemas, one per line in PyTorch's syntax, added to
- *     (and overriding) the built-in ones; needed for {@code auto_functionalized} calls of
- *     operators the importer does not know
+ *     (and overriding) the built-in ones; needed for {@code auto_functionalized} calls of operators
+ *     the importer does not know
  */
 public record ImportOptions(
     Map<String, List<Integer>> groups, Map<String, Double> constants, List<Path> extraSchemas) {

@@ -3,8 +3,8 @@ package dev.entangle.importer;
 import java.util.List;
 
 /**
- * An operator schema as far as the importer needs it: argument names, which arguments the
- * operator mutates, and how many values it returns.
+ * An operator schema as far as the importer needs it: argument names, which arguments the operator
+ * mutates, and how many values it returns.
  *
  * @param target the operator as a node target, e.g. {@code _C.rms_norm.default}
  * @param params the arguments in schema order

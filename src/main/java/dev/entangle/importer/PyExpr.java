@@ -51,7 +51,9 @@ sealed interface PyExpr {
     }
   }
 
-  /** A binary operation, comparison or boolean operation; {@code op} as written, e.g. {@code //}. */
+  /**
+   * A binary operation, comparison or boolean operation; {@code op} as written, e.g. {@code //}.
+   */
   record BinOp(String op, PyExpr left, PyExpr right, Span span) implements PyExpr {}
 
   /** {@code -x}, {@code +x}, {@code ~x} or {@code not x}. */

@@ -18,10 +18,38 @@ final class PythonExprParser {
   private static final Set<String> COMPARISONS = Set.of("<", ">", "<=", ">=", "==", "!=");
   private static final Set<String> KEYWORDS =
       Set.of(
-          "and", "or", "not", "in", "is", "if", "else", "for", "lambda", "return", "del", "pass",
-          "import", "from", "class", "def", "yield", "with", "while", "global", "nonlocal",
-          "assert", "raise", "try", "except", "finally", "async", "await", "elif", "break",
-          "continue", "as");
+          "and",
+          "or",
+          "not",
+          "in",
+          "is",
+          "if",
+          "else",
+          "for",
+          "lambda",
+          "return",
+          "del",
+          "pass",
+          "import",
+          "from",
+          "class",
+          "def",
+          "yield",
+          "with",
+          "while",
+          "global",
+          "nonlocal",
+          "assert",
+          "raise",
+          "try",
+          "except",
+          "finally",
+          "async",
+          "await",
+          "elif",
+          "break",
+          "continue",
+          "as");
   private static final String ADVICE =
       "The importer reads graph code as torch.fx prints it (GraphModule.print_readable() or a"
           + " TORCH_LOGS graph dump); check that the file is such a dump.";
@@ -96,7 +124,9 @@ final class PythonExprParser {
 
   InputException unexpected(Token t, String expected) {
     return src.error(
-        t.line(), "cannot read this code: expected " + expected + " but found " + t.describe(), ADVICE);
+        t.line(),
+        "cannot read this code: expected " + expected + " but found " + t.describe(),
+        ADVICE);
   }
 
   boolean startsExpression(Token t) {
@@ -134,7 +164,10 @@ final class PythonExprParser {
     PyExpr e = parseOr();
     Token t = peek();
     if (t.isName("if") || t.isName("for") || t.isName("lambda")) {
-      throw src.error(t.line(), "conditional expressions and comprehensions are not part of graph code", ADVICE);
+      throw src.error(
+          t.line(),
+          "conditional expressions and comprehensions are not part of graph code",
+          ADVICE);
     }
     return e;
   }
@@ -163,7 +196,8 @@ final class PythonExprParser {
     if (peek().isName("not")) {
       Token t = next();
       PyExpr operand = parseNot();
-      return new PyExpr.UnaryOp("not", operand, new Span(t.start(), operand.span().end(), t.line()));
+      return new PyExpr.UnaryOp(
+          "not", operand, new Span(t.start(), operand.span().end(), t.line()));
     }
     return parseComparison();
   }
@@ -184,7 +218,11 @@ final class PythonExprParser {
   /** Binary operator levels, loosest first: | ^ & (<< >>) (+ -) (* / // % @). */
   private static final List<Set<String>> LEVELS =
       List.of(
-          Set.of("|"), Set.of("^"), Set.of("&"), Set.of("<<", ">>"), Set.of("+", "-"),
+          Set.of("|"),
+          Set.of("^"),
+          Set.of("&"),
+          Set.of("<<", ">>"),
+          Set.of("+", "-"),
           Set.of("*", "/", "//", "%", "@"));
 
   private PyExpr parseBinary(int level) {
@@ -205,7 +243,8 @@ final class PythonExprParser {
     if (t.isOp("-") || t.isOp("+") || t.isOp("~")) {
       next();
       PyExpr operand = parseUnary();
-      return new PyExpr.UnaryOp(t.text(), operand, new Span(t.start(), operand.span().end(), t.line()));
+      return new PyExpr.UnaryOp(
+          t.text(), operand, new Span(t.start(), operand.span().end(), t.line()));
     }
     return parsePower();
   }
@@ -227,14 +266,18 @@ final class PythonExprParser {
         next();
         Token nameTok = peek();
         String attr = expectName();
-        e = new PyExpr.Attribute(e, attr, new Span(e.span().start(), nameTok.end(), e.span().line()));
+        e =
+            new PyExpr.Attribute(
+                e, attr, new Span(e.span().start(), nameTok.end(), e.span().line()));
       } else if (t.isOp("(")) {
         e = parseCall(e);
       } else if (t.isOp("[")) {
         next();
         PyExpr index = parseExprList();
         Token close = expectOp("]");
-        e = new PyExpr.Subscript(e, index, new Span(e.span().start(), close.end(), e.span().line()));
+        e =
+            new PyExpr.Subscript(
+                e, index, new Span(e.span().start(), close.end(), e.span().line()));
       } else {
         return e;
       }

@@ -11,12 +11,25 @@ import java.util.Set;
 final class PythonOperators {
   private static final Map<String, String> BINARY =
       Map.ofEntries(
-          Map.entry("+", "add"), Map.entry("-", "sub"), Map.entry("*", "mul"),
-          Map.entry("/", "truediv"), Map.entry("//", "floordiv"), Map.entry("%", "mod"),
-          Map.entry("**", "pow"), Map.entry("@", "matmul"), Map.entry("==", "eq"),
-          Map.entry("!=", "ne"), Map.entry("<", "lt"), Map.entry("<=", "le"), Map.entry(">", "gt"),
-          Map.entry(">=", "ge"), Map.entry("&", "and_"), Map.entry("|", "or_"),
-          Map.entry("^", "xor"), Map.entry("<<", "lshift"), Map.entry(">>", "rshift"));
+          Map.entry("+", "add"),
+          Map.entry("-", "sub"),
+          Map.entry("*", "mul"),
+          Map.entry("/", "truediv"),
+          Map.entry("//", "floordiv"),
+          Map.entry("%", "mod"),
+          Map.entry("**", "pow"),
+          Map.entry("@", "matmul"),
+          Map.entry("==", "eq"),
+          Map.entry("!=", "ne"),
+          Map.entry("<", "lt"),
+          Map.entry("<=", "le"),
+          Map.entry(">", "gt"),
+          Map.entry(">=", "ge"),
+          Map.entry("&", "and_"),
+          Map.entry("|", "or_"),
+          Map.entry("^", "xor"),
+          Map.entry("<<", "lshift"),
+          Map.entry(">>", "rshift"));
   private static final Map<String, String> UNARY =
       Map.of("-", "neg", "+", "pos", "~", "invert", "not", "not_");
   private static final Set<String> BOOL_RESULTS =

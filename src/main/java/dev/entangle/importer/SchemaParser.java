@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads operator schemas in PyTorch's syntax, one per line: {@code
- * NS::NAME[.OVERLOAD](TYPE NAME[=DEFAULT], ...) -> RETURNS}. A {@code !} in an argument's type
- * ({@code Tensor!}, {@code Tensor(a!)}, {@code Tensor(a!)?}) marks an argument the operator
- * mutates. Blank lines and lines starting with {@code #} are skipped.
+ * Reads operator schemas in PyTorch's syntax, one per line: {@code NS::NAME[.OVERLOAD](TYPE
+ * NAME[=DEFAULT], ...) -> RETURNS}. A {@code !} in an argument's type ({@code Tensor!}, {@code
+ * Tensor(a!)}, {@code Tensor(a!)?}) marks an argument the operator mutates. Blank lines and lines
+ * starting with {@code #} are skipped.
  */
 final class SchemaParser {
   static final String EXAMPLE =
@@ -45,7 +45,8 @@ final class SchemaParser {
       name = name.substring(0, dot);
     }
     if (!isIdentifier(ns) || !isIdentifier(name) || !isIdentifier(overload)) {
-      throw fail(schema, where, "the operator name is not NAMESPACE::NAME or NAMESPACE::NAME.OVERLOAD");
+      throw fail(
+          schema, where, "the operator name is not NAMESPACE::NAME or NAMESPACE::NAME.OVERLOAD");
     }
     int close = closing(schema, open);
     if (close < 0) {
@@ -77,7 +78,8 @@ final class SchemaParser {
     }
     int end = decl.length();
     int start = end;
-    while (start > 0 && (Character.isLetterOrDigit(decl.charAt(start - 1)) || decl.charAt(start - 1) == '_')) {
+    while (start > 0
+        && (Character.isLetterOrDigit(decl.charAt(start - 1)) || decl.charAt(start - 1) == '_')) {
       start--;
     }
     String name = decl.substring(start, end);
@@ -168,8 +170,13 @@ final class SchemaParser {
 
   private static InputException fail(String schema, String where, String why) {
     return new InputException(
-        where + ": cannot read the operator schema `" + schema + "`: " + why
-            + ". Write one schema per line in PyTorch's syntax, e.g. `" + EXAMPLE
+        where
+            + ": cannot read the operator schema `"
+            + schema
+            + "`: "
+            + why
+            + ". Write one schema per line in PyTorch's syntax, e.g. `"
+            + EXAMPLE
             + "`, with `Tensor!` or `Tensor(a!)` marking the arguments the operator mutates.");
   }
 }

@@ -35,7 +35,8 @@ final class SchemaRegistry {
         text = Files.readString(file, StandardCharsets.UTF_8);
       } catch (NoSuchFileException e) {
         throw new InputException(
-            file + ": the schema file does not exist. Give the path of a file with one operator"
+            file
+                + ": the schema file does not exist. Give the path of a file with one operator"
                 + " schema per line.");
       } catch (IOException e) {
         throw new InputException(file + ": cannot read the schema file (" + e.getMessage() + ").");

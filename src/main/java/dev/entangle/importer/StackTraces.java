@@ -2,9 +2,9 @@ package dev.entangle.importer;
 
 /**
  * Turns the summary comments torch.fx prints before nodes back into the stack trace it recorded.
- * The comment {@code # File: PATH:LINE in FN, code: CODE} stands for the innermost frame of
- * {@code node.stack_trace}, which this restores in torch.fx's format: {@code File "PATH", line
- * LINE, in FN\n    CODE}.
+ * The comment {@code # File: PATH:LINE in FN, code: CODE} stands for the innermost frame of {@code
+ * node.stack_trace}, which this restores in torch.fx's format: {@code File "PATH", line LINE, in
+ * FN\n CODE}.
  */
 final class StackTraces {
   static final String NO_TRACE = "No stacktrace found for following nodes";

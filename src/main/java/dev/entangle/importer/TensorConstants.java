@@ -21,8 +21,11 @@ final class TensorConstants {
   private final Set<String> used;
   private final Map<String, Statement.Assign> sameTypeUsers = new HashMap<>();
 
-  /** @param used receives the keys of {@code values} that this graph reads */
-  TensorConstants(SourceFile src, TypeAnnotations types, Map<String, Double> values, Set<String> used) {
+  /**
+   * @param used receives the keys of {@code values} that this graph reads
+   */
+  TensorConstants(
+      SourceFile src, TypeAnnotations types, Map<String, Double> values, Set<String> used) {
     this.src = src;
     this.types = types;
     this.values = values;
@@ -45,13 +48,18 @@ final class TensorConstants {
     } else {
       throw src.error(
           a.line(),
-          "the attribute `" + a.target() + "` has no type annotation, and its type cannot be"
+          "the attribute `"
+              + a.target()
+              + "` has no type annotation, and its type cannot be"
               + " derived from its users",
-          "Annotate it as printed with annotations, e.g. `" + a.target() + ": \"f32[]\" = self."
-              + attr + "`.");
+          "Annotate it as printed with annotations, e.g. `"
+              + a.target()
+              + ": \"f32[]\" = self."
+              + attr
+              + "`.");
     }
-    String key = values.containsKey(attr) ? attr
-        : values.containsKey(a.target()) ? a.target() : null;
+    String key =
+        values.containsKey(attr) ? attr : values.containsKey(a.target()) ? a.target() : null;
     Double value = null;
     if (t.rank() == 0) {
       if (key == null) {
@@ -64,7 +72,10 @@ final class TensorConstants {
     } else if (key != null) {
       throw src.error(
           a.line(),
-          "a value is given for `" + attr + "`, but it is a tensor of shape " + t.shape()
+          "a value is given for `"
+              + attr
+              + "`, but it is a tensor of shape "
+              + t.shape()
               + ", not a 0-d constant",
           "Drop --constant " + key + "; only 0-d constants take a value.");
     }
@@ -72,6 +83,10 @@ final class TensorConstants {
       used.add(key);
     }
     return new NodeSpec(
-        NodeOp.GET_ATTR, attr, List.of(), Map.of(), new Meta(List.of(t), false, a.stackTrace(), null, value));
+        NodeOp.GET_ATTR,
+        attr,
+        List.of(),
+        Map.of(),
+        new Meta(List.of(t), false, a.stackTrace(), null, value));
   }
 }

@@ -45,7 +45,9 @@ final class Tokenizer {
         line++;
       } else if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
         pos++;
-      } else if (c == '\\' && pos + 1 < n && (s.charAt(pos + 1) == '\n' || s.charAt(pos + 1) == '\r')) {
+      } else if (c == '\\'
+          && pos + 1 < n
+          && (s.charAt(pos + 1) == '\n' || s.charAt(pos + 1) == '\r')) {
         pos++;
         if (s.charAt(pos) == '\r') {
           pos++;
@@ -106,7 +108,9 @@ final class Tokenizer {
       pos++;
     }
     String word = s.substring(start, pos);
-    if (pos < s.length() && (s.charAt(pos) == '"' || s.charAt(pos) == '\'') && isStringPrefix(word)) {
+    if (pos < s.length()
+        && (s.charAt(pos) == '"' || s.charAt(pos) == '\'')
+        && isStringPrefix(word)) {
       if (word.toLowerCase().contains("f")) {
         throw src.error(line, "f-strings are not part of printed graph code", ADVICE);
       }
@@ -168,7 +172,9 @@ final class Tokenizer {
         throw src.error(startLine, "this string is never closed", ADVICE);
       }
       char c = s.charAt(pos);
-      if (c == q && (!triple || (pos + 2 < s.length() && s.charAt(pos + 1) == q && s.charAt(pos + 2) == q))) {
+      if (c == q
+          && (!triple
+              || (pos + 2 < s.length() && s.charAt(pos + 1) == q && s.charAt(pos + 2) == q))) {
         pos += triple ? 3 : 1;
         break;
       }
@@ -216,7 +222,10 @@ final class Tokenizer {
       default -> {
         if (e >= '0' && e <= '7') {
           int end = pos + 1;
-          while (end < pos + 4 && end < s.length() && s.charAt(end) >= '0' && s.charAt(end) <= '7') {
+          while (end < pos + 4
+              && end < s.length()
+              && s.charAt(end) >= '0'
+              && s.charAt(end) <= '7') {
             end++;
           }
           sb.append((char) Integer.parseInt(s.substring(pos + 1, end), 8));
@@ -272,8 +281,14 @@ final class Tokenizer {
 
   private static boolean isStringPrefix(String w) {
     String l = w.toLowerCase();
-    return l.equals("r") || l.equals("b") || l.equals("u") || l.equals("f") || l.equals("br")
-        || l.equals("rb") || l.equals("fr") || l.equals("rf");
+    return l.equals("r")
+        || l.equals("b")
+        || l.equals("u")
+        || l.equals("f")
+        || l.equals("br")
+        || l.equals("rb")
+        || l.equals("fr")
+        || l.equals("rf");
   }
 
   private static boolean isDigit(char c) {

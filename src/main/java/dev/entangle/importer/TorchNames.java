@@ -6,15 +6,24 @@ import java.util.Set;
 /** The spellings torch prints for dtypes (through {@link Dtype}), layouts and memory formats. */
 final class TorchNames {
   private static final Set<String> LAYOUTS =
-      Set.of("strided", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc",
-          "_mkldnn", "jagged");
+      Set.of(
+          "strided",
+          "sparse_coo",
+          "sparse_csr",
+          "sparse_csc",
+          "sparse_bsr",
+          "sparse_bsc",
+          "_mkldnn",
+          "jagged");
 
   private static final Set<String> MEMORY_FORMATS =
       Set.of("contiguous_format", "channels_last", "channels_last_3d", "preserve_format");
 
   private TorchNames() {}
 
-  /** The dtype an annotation abbreviation stands for ({@code bf16} is {@code bfloat16}), or null. */
+  /**
+   * The dtype an annotation abbreviation stands for ({@code bf16} is {@code bfloat16}), or null.
+   */
   static String dtypeOfAbbreviation(String abbr) {
     Dtype d = Dtype.byAbbreviation(abbr);
     return d == null ? null : d.canonical();

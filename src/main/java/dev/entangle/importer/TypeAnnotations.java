@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * Reads the type strings torch.fx prints as annotations: {@code "f32[8, 16]"} (optionally with
- * strides and a device, {@code "f32[8, 16][16, 1]cuda:0"}), symbolic sizes such as {@code
- * "f32[s0, 2*s1]"}, and symbolic scalars {@code "Sym(s0)"}.
+ * strides and a device, {@code "f32[8, 16][16, 1]cuda:0"}), symbolic sizes such as {@code "f32[s0,
+ * 2*s1]"}, and symbolic scalars {@code "Sym(s0)"}.
  *
  * <p>A symbolic scalar has no tensor type in the graph model; it is described as a 0-d tensor of
  * {@code int64} (a SymInt), {@code bool} (a SymBool: a comparison such as {@code u0 >= 0}) or
@@ -61,9 +61,14 @@ final class TypeAnnotations {
 
   /** The dtype that describes a symbolic scalar with this expression. */
   static String symbolicDtype(String expr) {
-    if (expr.equals("True") || expr.equals("False") || expr.startsWith("Eq(")
-        || expr.startsWith("Ne(") || expr.startsWith("Not(") || expr.startsWith("And(")
-        || expr.startsWith("Or(") || hasComparison(expr)) {
+    if (expr.equals("True")
+        || expr.equals("False")
+        || expr.startsWith("Eq(")
+        || expr.startsWith("Ne(")
+        || expr.startsWith("Not(")
+        || expr.startsWith("And(")
+        || expr.startsWith("Or(")
+        || hasComparison(expr)) {
       return "bool";
     }
     if (hasDecimalPoint(expr) || hasTrueDivision(expr)) {
@@ -80,7 +85,10 @@ final class TypeAnnotations {
         depth++;
       } else if (c == ')' || c == ']') {
         depth--;
-      } else if (depth == 0 && (c == '<' || c == '>' || ((c == '=' || c == '!') && i + 1 < e.length() && e.charAt(i + 1) == '='))) {
+      } else if (depth == 0
+          && (c == '<'
+              || c == '>'
+              || ((c == '=' || c == '!') && i + 1 < e.length() && e.charAt(i + 1) == '='))) {
         return true;
       }
     }
@@ -89,7 +97,9 @@ final class TypeAnnotations {
 
   private static boolean hasDecimalPoint(String e) {
     for (int i = 1; i + 1 < e.length(); i++) {
-      if (e.charAt(i) == '.' && Character.isDigit(e.charAt(i - 1)) && Character.isDigit(e.charAt(i + 1))) {
+      if (e.charAt(i) == '.'
+          && Character.isDigit(e.charAt(i - 1))
+          && Character.isDigit(e.charAt(i + 1))) {
         return true;
       }
     }
@@ -157,7 +167,10 @@ final class TypeAnnotations {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (!(Character.isLetterOrDigit(c) || "_ +-*/%().,".indexOf(c) >= 0)) {
-        throw fail(annotation, line, "the size `" + text + "` is neither a number nor a symbolic expression");
+        throw fail(
+            annotation,
+            line,
+            "the size `" + text + "` is neither a number nor a symbolic expression");
       }
     }
     return new Dim.Sym(text);
@@ -176,7 +189,8 @@ final class TypeAnnotations {
     for (int i = 0; i < r.length(); i++) {
       char c = r.charAt(i);
       if (!(Character.isLetterOrDigit(c) || c == ':' || c == '_')) {
-        throw fail(annotation, line, "it has unexpected text after the sizes: `" + rest.trim() + "`");
+        throw fail(
+            annotation, line, "it has unexpected text after the sizes: `" + rest.trim() + "`");
       }
     }
   }
@@ -198,6 +212,7 @@ final class TypeAnnotations {
   }
 
   private InputException fail(String annotation, int line, String why) {
-    return src.error(line, "cannot read the type annotation \"" + annotation + "\": " + why, ADVICE);
+    return src.error(
+        line, "cannot read the type annotation \"" + annotation + "\": " + why, ADVICE);
   }
 }

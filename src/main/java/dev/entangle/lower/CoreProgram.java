@@ -4,7 +4,6 @@ import dev.entangle.ops.OpTable;
 import dev.entangle.ops.TermBuilder;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,8 +26,16 @@ public final class CoreProgram {
   private final int[][] users;
   private final int callCount;
 
-  CoreProgram(String source, int worldSize, OpTable table, List<CoreValue> values, List<CoreOp> ops,
-      List<List<Integer>> outputs, Map<String, Integer> byName, Map<String, Integer> byTag, int callCount) {
+  CoreProgram(
+      String source,
+      int worldSize,
+      OpTable table,
+      List<CoreValue> values,
+      List<CoreOp> ops,
+      List<List<Integer>> outputs,
+      Map<String, Integer> byName,
+      Map<String, Integer> byTag,
+      int callCount) {
     this.source = source;
     this.worldSize = worldSize;
     this.table = table;
@@ -168,6 +175,12 @@ public final class CoreProgram {
 
   @Override
   public String toString() {
-    return "CoreProgram[" + source + ", " + values.size() + " values, " + ops.size() + " operations]";
+    return "CoreProgram["
+        + source
+        + ", "
+        + values.size()
+        + " values, "
+        + ops.size()
+        + " operations]";
   }
 }

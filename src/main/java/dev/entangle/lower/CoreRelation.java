@@ -13,7 +13,9 @@ import java.util.Map;
  * @param expects the expectations to prove, in file order
  */
 public record CoreRelation(
-    Map<Integer, List<CoreTerm>> inputs, List<List<CoreTerm>> equalities, List<Integer> outputs,
+    Map<Integer, List<CoreTerm>> inputs,
+    List<List<CoreTerm>> equalities,
+    List<Integer> outputs,
     List<Expect> expects) {
 
   /**

@@ -85,7 +85,10 @@ public record CoreTerm(int op, long[] attrs, List<CoreTerm> children) {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof CoreTerm e && e.op == op && Arrays.equals(e.attrs, attrs) && e.children.equals(children);
+    return o instanceof CoreTerm e
+        && e.op == op
+        && Arrays.equals(e.attrs, attrs)
+        && e.children.equals(children);
   }
 
   @Override

@@ -16,7 +16,15 @@ import dev.entangle.ops.TypeInfo;
  * @param output whether the graph returns it
  */
 public record CoreValue(
-    int id, int graph, String name, String tag, TypeInfo type, ValueKind kind, int op, int item, boolean output) {
+    int id,
+    int graph,
+    String name,
+    String tag,
+    TypeInfo type,
+    ValueKind kind,
+    int op,
+    int item,
+    boolean output) {
 
   /** How reports name it: {@code name} in G_s, {@code rK.name} in G_d. */
   public String label() {

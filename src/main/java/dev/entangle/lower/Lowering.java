@@ -30,9 +30,9 @@ import java.util.function.Consumer;
  * The lowering stage: turns G_s or G_d, right after reading, into a {@link CoreProgram}. Every node
  * is lowered exactly once, into recorded {@link Steps}; its shape is checked against the one the
  * file records (a mismatch is an input error naming the node), and where the lowering infers
- * another dtype than the file records, the result is cast to the recorded one, so that every
- * value has the type the graph gives it. Collectives of G_d are paired across ranks and become the
- * sums, concats and slices of what their members sent; in G_s every collective is the identity.
+ * another dtype than the file records, the result is cast to the recorded one, so that every value
+ * has the type the graph gives it. Collectives of G_d are paired across ranks and become the sums,
+ * concats and slices of what their members sent; in G_s every collective is the identity.
  */
 public final class Lowering {
   private final String source;
@@ -46,14 +46,20 @@ public final class Lowering {
   private final List<CoreOp> ops = new ArrayList<>();
   private final Map<String, Integer> byName = new HashMap<>();
   private final Map<String, Integer> byTag = new HashMap<>();
+
   /** The operation of each {@code call_function} node, by {@link CoreProgram#key}. */
   private final Map<String, Integer> opOf = new HashMap<>();
+
   private final List<List<Integer>> outputs = new ArrayList<>();
+
   /** Per operation: its node, and its kind when fixed (a recorded constant), else null. */
   private final List<Node> opNodes = new ArrayList<>();
+
   private final List<ValueKind> fixedKind = new ArrayList<>();
+
   /** The {@code getitem} node of each tuple item value. */
   private final Map<Integer, Node> itemNodes = new HashMap<>();
+
   private int callCount;
 
   private Lowering(String source, int worldSize, boolean distributed, OpTable table) {
@@ -74,8 +80,8 @@ public final class Lowering {
   }
 
   /**
-   * Lowers the distributed implementation, every rank; collectives are paired across ranks
-   * ({@link CollectiveGroups}) after every rank's shapes are checked.
+   * Lowers the distributed implementation, every rank; collectives are paired across ranks ({@link
+   * CollectiveGroups}) after every rank's shapes are checked.
    */
   public static CoreProgram distributed(DistributedGraph gd, OpTable table) {
     Lowering l = new Lowering(gd.source(), gd.worldSize(), true, table);
@@ -103,7 +109,9 @@ public final class Lowering {
       }
       int id = values.size();
       String tag = n.meta().tag();
-      values.add(new CoreValue(id, graph, n.name(), tag, declared(n, graph), ValueKind.COMPUTED, -1, 0, false));
+      values.add(
+          new CoreValue(
+              id, graph, n.name(), tag, declared(n, graph), ValueKind.COMPUTED, -1, 0, false));
       valueNodes.add(n);
       byName.put(CoreProgram.key(graph, n.name()), id);
       if (tag != null) {
@@ -139,7 +147,11 @@ public final class Lowering {
         if (id >= 0) {
           outs.add(id);
           CoreValue v = values.get(id);
-          values.set(id, new CoreValue(v.id(), v.graph(), v.name(), v.tag(), v.type(), v.kind(), v.op(), v.item(), true));
+          values.set(
+              id,
+              new CoreValue(
+                  v.id(), v.graph(), v.name(), v.tag(), v.type(), v.kind(), v.op(), v.item(),
+                  true));
         }
       }
     }
@@ -150,8 +162,11 @@ public final class Lowering {
     int id = valueId(graph, n.name());
     if (n.op() != NodeOp.CALL_FUNCTION) {
       if (n.op() != NodeOp.PLACEHOLDER && n.op() != NodeOp.GET_ATTR) {
-        throw new LoweringException("node kind '" + n.op().jsonName() + "' is not supported; export the graph "
-            + "with call_module/call_method nodes traced down to ATen operators");
+        throw new LoweringException(
+            "node kind '"
+                + n.op().jsonName()
+                + "' is not supported; export the graph "
+                + "with call_module/call_method nodes traced down to ATen operators");
       }
       if (n.type() == null) {
         throw new LoweringException("it has no tensor type");
@@ -185,8 +200,12 @@ public final class Lowering {
       int in = valueId(graph, c.input());
       long[] want = in < 0 ? null : c.resultShape(values.get(in).type().shape());
       if (want != null && !Arrays.equals(want, declared.shape())) {
-        throw new ShapeException("has shape " + Arrays.toString(want) + " by its arguments, but the "
-            + "graph records " + Arrays.toString(declared.shape()));
+        throw new ShapeException(
+            "has shape "
+                + Arrays.toString(want)
+                + " by its arguments, but the "
+                + "graph records "
+                + Arrays.toString(declared.shape()));
       }
       int opId = reserveOp(graph, n);
       later.accept(() -> collective(graph, n, c, opId, id));
@@ -198,26 +217,32 @@ public final class Lowering {
       return;
     }
     Steps.Recorder rec = recorder();
-    int[] out = normalizer.lower(n, new AtenNormalizer.Inputs() {
-      @Override
-      public int[] of(String name) {
-        int v = valueId(graph, name);
-        if (v >= 0) {
-          return new int[] {rec.ref(v)};
-        }
-        if (opOf.containsKey(CoreProgram.key(graph, name))) {
-          throw new LoweringException("argument " + name + " is a tuple; index it with getitem first");
-        }
-        return null;
-      }
+    int[] out =
+        normalizer.lower(
+            n,
+            new AtenNormalizer.Inputs() {
+              @Override
+              public int[] of(String name) {
+                int v = valueId(graph, name);
+                if (v >= 0) {
+                  return new int[] {rec.ref(v)};
+                }
+                if (opOf.containsKey(CoreProgram.key(graph, name))) {
+                  throw new LoweringException(
+                      "argument " + name + " is a tuple; index it with getitem first");
+                }
+                return null;
+              }
 
-      @Override
-      public int graphId() {
-        return graph;
-      }
-    }, rec);
+              @Override
+              public int graphId() {
+                return graph;
+              }
+            },
+            rec);
     out = checked(n, out, rec);
-    define(n, graph, null, rec, out, reads(g, graph, n), n.meta().tuple() ? List.of() : List.of(id));
+    define(
+        n, graph, null, rec, out, reads(g, graph, n), n.meta().tuple() ? List.of() : List.of(id));
   }
 
   /** A node that is its input: a wait, or a collective of G_s. */
@@ -243,8 +268,17 @@ public final class Lowering {
         reassemble(inst, refs, rec);
       }
     } catch (LoweringException | ShapeException | IllegalArgumentException e) {
-      throw new InputException(source + " (rank " + graph + "): node '" + n.name() + "' (" + n.target() + "): "
-          + e.getMessage() + ".");
+      throw new InputException(
+          source
+              + " (rank "
+              + graph
+              + "): node '"
+              + n.name()
+              + "' ("
+              + n.target()
+              + "): "
+              + e.getMessage()
+              + ".");
     }
     int[] result = checked(n, new int[] {out}, rec);
     List<Integer> reads = new ArrayList<>();
@@ -254,16 +288,29 @@ public final class Lowering {
         reads.add(v);
       }
     }
-    ops.set(opId, new CoreOp(opId, graph, n.name(), n.target(), true, n.meta().stackTrace(), ValueKind.COMPUTED, rec.finish(),
-        result, reads.stream().mapToInt(Integer::intValue).toArray(), new int[] {id}));
+    ops.set(
+        opId,
+        new CoreOp(
+            opId,
+            graph,
+            n.name(),
+            n.target(),
+            true,
+            n.meta().stackTrace(),
+            ValueKind.COMPUTED,
+            rec.finish(),
+            result,
+            reads.stream().mapToInt(Integer::intValue).toArray(),
+            new int[] {id}));
     setKind(id, ValueKind.COMPUTED, opId, 0);
   }
 
   /**
-   * Each member of a reduce-scatter holds its own slice of one sum, so the sum is the concat of
-   * all members' results: a fact about the whole group, stated with any member's definition.
+   * Each member of a reduce-scatter holds its own slice of one sum, so the sum is the concat of all
+   * members' results: a fact about the whole group, stated with any member's definition.
    */
-  private void reassemble(CollectiveGroups.Instance inst, CollectiveLowering.Inputs refs, Steps.Recorder rec) {
+  private void reassemble(
+      CollectiveGroups.Instance inst, CollectiveLowering.Inputs refs, Steps.Recorder rec) {
     int[] parts = new int[inst.members().size()];
     for (int i = 0; i < parts.length; i++) {
       Collective m = inst.members().get(i);
@@ -282,11 +329,13 @@ public final class Lowering {
     long i = n.arg(1) instanceof Arg.IntArg ix ? ix.value() : -1;
     if (opId == null) {
       int v = valueId(graph, tupleName);
-      throw new LoweringException("getitem " + i + " of a result with " + (v >= 0 ? 1 : 0) + " items");
+      throw new LoweringException(
+          "getitem " + i + " of a result with " + (v >= 0 ? 1 : 0) + " items");
     }
     CoreOp op = ops.get(opId);
     if (i < 0 || i >= op.results().length || op.results()[(int) i] < 0) {
-      throw new LoweringException("getitem " + i + " of a result with " + op.results().length + " items");
+      throw new LoweringException(
+          "getitem " + i + " of a result with " + op.results().length + " items");
     }
     TypeInfo item = op.steps().type(op.results()[(int) i]);
     if (n.type() == null) {
@@ -295,18 +344,47 @@ public final class Lowering {
     same(n, n.type(), item, "");
     int[] vs = Arrays.copyOf(op.values(), op.values().length + 1);
     vs[vs.length - 1] = id;
-    ops.set(opId, new CoreOp(op.id(), op.graph(), op.name(), op.target(), op.call(), op.stackTrace(), op.kind(), op.steps(),
-        op.results(), op.reads(), vs));
+    ops.set(
+        opId,
+        new CoreOp(
+            op.id(),
+            op.graph(),
+            op.name(),
+            op.target(),
+            op.call(),
+            op.stackTrace(),
+            op.kind(),
+            op.steps(),
+            op.results(),
+            op.reads(),
+            vs));
     setKind(id, ValueKind.COMPUTED, opId, (int) i);
     itemNodes.put(id, n);
   }
 
   /** Records an operation; its values are classified at the end ({@link #classify}). */
-  private void define(Node n, int graph, ValueKind kind, Steps.Recorder rec, int[] results, int[] reads,
+  private void define(
+      Node n,
+      int graph,
+      ValueKind kind,
+      Steps.Recorder rec,
+      int[] results,
+      int[] reads,
       List<Integer> defined) {
     int opId = ops.size();
-    ops.add(new CoreOp(opId, graph, n.name(), n.target(), n.op() == NodeOp.CALL_FUNCTION, n.meta().stackTrace(), kind != null ? kind : ValueKind.COMPUTED,
-        rec.finish(), results, reads, defined.stream().mapToInt(Integer::intValue).toArray()));
+    ops.add(
+        new CoreOp(
+            opId,
+            graph,
+            n.name(),
+            n.target(),
+            n.op() == NodeOp.CALL_FUNCTION,
+            n.meta().stackTrace(),
+            kind != null ? kind : ValueKind.COMPUTED,
+            rec.finish(),
+            results,
+            reads,
+            defined.stream().mapToInt(Integer::intValue).toArray()));
     opNodes.add(n);
     fixedKind.add(kind);
     opOf.put(CoreProgram.key(graph, n.name()), opId);
@@ -338,10 +416,25 @@ public final class Lowering {
       changed = false;
       for (int o = 0; o < ops.size(); o++) {
         CoreOp op = ops.get(o);
-        ValueKind k = fixedKind.get(o) != null ? fixedKind.get(o) : kindOf(opNodes.get(o), op.graph(), op.reads());
+        ValueKind k =
+            fixedKind.get(o) != null
+                ? fixedKind.get(o)
+                : kindOf(opNodes.get(o), op.graph(), op.reads());
         if (k != op.kind()) {
-          ops.set(o, new CoreOp(op.id(), op.graph(), op.name(), op.target(), op.call(), op.stackTrace(), k, op.steps(),
-              op.results(), op.reads(), op.values()));
+          ops.set(
+              o,
+              new CoreOp(
+                  op.id(),
+                  op.graph(),
+                  op.name(),
+                  op.target(),
+                  op.call(),
+                  op.stackTrace(),
+                  k,
+                  op.steps(),
+                  op.results(),
+                  op.reads(),
+                  op.values()));
           changed = true;
         }
         for (int v : op.values()) {
@@ -349,7 +442,18 @@ public final class Lowering {
           ValueKind vk = item == null ? k : itemKind(op, k, item);
           if (vk != values.get(v).kind()) {
             CoreValue x = values.get(v);
-            values.set(v, new CoreValue(x.id(), x.graph(), x.name(), x.tag(), x.type(), vk, x.op(), x.item(), x.output()));
+            values.set(
+                v,
+                new CoreValue(
+                    x.id(),
+                    x.graph(),
+                    x.name(),
+                    x.tag(),
+                    x.type(),
+                    vk,
+                    x.op(),
+                    x.item(),
+                    x.output()));
             changed = true;
           }
         }
@@ -380,7 +484,8 @@ public final class Lowering {
     if (allConstant) {
       return ValueKind.CONSTANT;
     }
-    if (AtenNormalizer.isUndefinedSource(n, graphOf(graph)::node) || (someUndefined && allInlined)) {
+    if (AtenNormalizer.isUndefinedSource(n, graphOf(graph)::node)
+        || (someUndefined && allInlined)) {
       return ValueKind.UNDEFINED;
     }
     return ValueKind.COMPUTED;
@@ -391,7 +496,9 @@ public final class Lowering {
       return;
     }
     CoreValue v = values.get(id);
-    values.set(id, new CoreValue(v.id(), v.graph(), v.name(), v.tag(), v.type(), kind, op, item, v.output()));
+    values.set(
+        id,
+        new CoreValue(v.id(), v.graph(), v.name(), v.tag(), v.type(), kind, op, item, v.output()));
   }
 
   /**
@@ -405,17 +512,18 @@ public final class Lowering {
   }
 
   private void collectReads(Graph g, int graph, Node n, Set<Integer> out) {
-    n.forEachRef(name -> {
-      int id = valueId(graph, name);
-      if (id >= 0) {
-        out.add(id);
-        return;
-      }
-      Node t = g.node(name);
-      if (t != null && t.op() == NodeOp.CALL_FUNCTION) {
-        collectReads(g, graph, t, out);
-      }
-    });
+    n.forEachRef(
+        name -> {
+          int id = valueId(graph, name);
+          if (id >= 0) {
+            out.add(id);
+            return;
+          }
+          Node t = g.node(name);
+          if (t != null && t.op() == NodeOp.CALL_FUNCTION) {
+            collectReads(g, graph, t, out);
+          }
+        });
   }
 
   /**
@@ -426,7 +534,8 @@ public final class Lowering {
     if (n.meta().tuple()) {
       List<TensorType> items = n.meta().types();
       if (items.size() > out.length) {
-        throw new ShapeException("it returns " + out.length + " values but the graph records " + items.size());
+        throw new ShapeException(
+            "it returns " + out.length + " values but the graph records " + items.size());
       }
       int[] res = out.clone();
       for (int i = 0; i < items.size(); i++) {
@@ -437,7 +546,8 @@ public final class Lowering {
       return res;
     }
     if (out.length != 1) {
-      throw new ShapeException("it returns " + out.length + " values but the graph records one tensor");
+      throw new ShapeException(
+          "it returns " + out.length + " values but the graph records one tensor");
     }
     if (n.type() == null) {
       throw new ShapeException("the graph records no shape for it");
@@ -447,30 +557,38 @@ public final class Lowering {
 
   private int recorded(Node n, TensorType declared, int slot, Steps.Recorder rec, String what) {
     TypeInfo d = same(n, declared, rec.type(slot), what);
-    return d.dtype() == rec.type(slot).dtype() ? slot : rec.add(Op.CAST, new long[] {d.dtype()}, slot);
+    return d.dtype() == rec.type(slot).dtype()
+        ? slot
+        : rec.add(Op.CAST, new long[] {d.dtype()}, slot);
   }
 
   private static TypeInfo same(Node n, TensorType declared, TypeInfo inferred, String what) {
     TypeInfo d = AtenNormalizer.typeOf(declared, n);
     if (!Arrays.equals(d.shape(), inferred.shape())) {
-      throw new ShapeException(what + "has shape " + Arrays.toString(inferred.shape()) + " by its operator's "
-          + "semantics, but the graph records " + Arrays.toString(d.shape()));
+      throw new ShapeException(
+          what
+              + "has shape "
+              + Arrays.toString(inferred.shape())
+              + " by its operator's "
+              + "semantics, but the graph records "
+              + Arrays.toString(d.shape()));
     }
     return d;
   }
 
   private Steps.Recorder recorder() {
-    return new Steps.Recorder(new Steps.Recorder.TypeSource() {
-      @Override
-      public TypeInfo infer(int op, long[] attrs, TypeInfo[] kids) {
-        return shapes.infer(op, attrs, kids);
-      }
+    return new Steps.Recorder(
+        new Steps.Recorder.TypeSource() {
+          @Override
+          public TypeInfo infer(int op, long[] attrs, TypeInfo[] kids) {
+            return shapes.infer(op, attrs, kids);
+          }
 
-      @Override
-      public TypeInfo valueType(int valueId) {
-        return values.get(valueId).type();
-      }
-    });
+          @Override
+          public TypeInfo valueType(int valueId) {
+            return values.get(valueId).type();
+          }
+        });
   }
 
   private int valueId(int graph, String name) {
@@ -486,12 +604,20 @@ public final class Lowering {
 
   private InputException nodeError(Node n, int graph, RuntimeException e) {
     String where = graph < 0 ? source : source + " (rank " + graph + ")";
-    return new InputException(where + ": node '" + n.name() + "' (" + n.target() + "): " + e.getMessage()
-        + ". Check the node in the graph file; if the operator is legitimate, this is a limitation of the checker.");
+    return new InputException(
+        where
+            + ": node '"
+            + n.name()
+            + "' ("
+            + n.target()
+            + "): "
+            + e.getMessage()
+            + ". Check the node in the graph file; if the operator is legitimate, this is a limitation of the checker.");
   }
 
   private CoreProgram finish() {
     classify();
-    return new CoreProgram(source, worldSize, table, values, ops, outputs, byName, byTag, callCount);
+    return new CoreProgram(
+        source, worldSize, table, values, ops, outputs, byName, byTag, callCount);
   }
 }

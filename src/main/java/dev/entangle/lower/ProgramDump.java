@@ -19,7 +19,16 @@ public final class ProgramDump {
 
   /** Writes {@code p} to {@code out}, headed by {@code title}. */
   public static void print(CoreProgram p, String title, PrintWriter out) {
-    out.println("# " + title + " (" + p.source() + "): " + p.size() + " values, " + p.ops().size() + " operations");
+    out.println(
+        "# "
+            + title
+            + " ("
+            + p.source()
+            + "): "
+            + p.size()
+            + " values, "
+            + p.ops().size()
+            + " operations");
     new ProgramDump(p).values(out);
     out.flush();
   }
@@ -69,7 +78,9 @@ public final class ProgramDump {
     }
     StringBuilder sb = new StringBuilder(p.table().name(opId));
     if (attrs.length > 0) {
-      sb.append('[').append(op == null ? Arrays.toString(attrs) : TermText.attrs(op, attrs)).append(']');
+      sb.append('[')
+          .append(op == null ? Arrays.toString(attrs) : TermText.attrs(op, attrs))
+          .append(']');
     }
     if (kids.length > 0) {
       sb.append('(');

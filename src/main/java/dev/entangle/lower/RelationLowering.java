@@ -39,7 +39,8 @@ public final class RelationLowering {
   }
 
   /** Resolves {@code rel}; input problems throw {@link InputException} naming the entry. */
-  public static CoreRelation lower(RelationFile rel, Graph gs, DistributedGraph gd, CoreProgram gsp, CoreProgram gdp) {
+  public static CoreRelation lower(
+      RelationFile rel, Graph gs, DistributedGraph gd, CoreProgram gsp, CoreProgram gdp) {
     return new RelationLowering(gs, gd, gsp, gdp).lower(rel);
   }
 
@@ -82,25 +83,40 @@ public final class RelationLowering {
   private int gsValue(String name, String where) {
     Node n = gs.resolve(name);
     if (n == null) {
-      throw new InputException(where + ": G_s has no tensor named or tagged '" + name + "'; check the name against "
-          + gs.source() + ".");
+      throw new InputException(
+          where
+              + ": G_s has no tensor named or tagged '"
+              + name
+              + "'; check the name against "
+              + gs.source()
+              + ".");
     }
     int v = gsp.id(-1, n.name());
     if (n.type() == null || v < 0) {
-      throw new InputException(where + ": '" + name + "' in G_s is not a single tensor (a tuple or the output node); "
-          + "relate its getitem results instead.");
+      throw new InputException(
+          where
+              + ": '"
+              + name
+              + "' in G_s is not a single tensor (a tuple or the output node); "
+              + "relate its getitem results instead.");
     }
     return v;
   }
 
   /** A relation expression over G_d as a clean core term, dims and bounds normalized. */
   private CoreTerm resolve(Expr e, String where) {
-    Expr normalized = ExprShapes.normalize(e, t -> gd.rank(t.rank()).resolve(t.name()).type(), where);
+    Expr normalized =
+        ExprShapes.normalize(e, t -> gd.rank(t.rank()).resolve(t.name()).type(), where);
     try {
       return convert(normalized).term();
     } catch (ShapeException ex) {
-      throw new InputException(where + ": the expression " + ExprPrinter.print(e) + " does not fit: "
-          + ex.getMessage() + ".");
+      throw new InputException(
+          where
+              + ": the expression "
+              + ExprPrinter.print(e)
+              + " does not fit: "
+              + ex.getMessage()
+              + ".");
     }
   }
 
@@ -116,14 +132,18 @@ public final class RelationLowering {
       return node(Op.CONCAT, new long[] {c.dim()}, convertAll(c.parts()));
     }
     if (e instanceof Expr.Slice s) {
-      return node(Op.SLICE, new long[] {s.dim(), s.start(), s.end(), s.step()}, List.of(convert(s.input())));
+      return node(
+          Op.SLICE,
+          new long[] {s.dim(), s.start(), s.end(), s.step()},
+          List.of(convert(s.input())));
     }
     if (e instanceof Expr.Reduce r) {
-      Op op = switch (r.kind()) {
-        case SUM -> Op.SUMN;
-        case MAX -> Op.MAXN;
-        case MIN -> Op.MINN;
-      };
+      Op op =
+          switch (r.kind()) {
+            case SUM -> Op.SUMN;
+            case MAX -> Op.MAXN;
+            case MIN -> Op.MINN;
+          };
       return node(op, new long[0], convertAll(r.operands()));
     }
     if (e instanceof Expr.Transpose t) {
@@ -137,10 +157,16 @@ public final class RelationLowering {
       return node(Op.PERMUTE, p, List.of(x));
     }
     if (e instanceof Expr.Permute p) {
-      return node(Op.PERMUTE, p.dims().stream().mapToLong(Integer::longValue).toArray(), List.of(convert(p.input())));
+      return node(
+          Op.PERMUTE,
+          p.dims().stream().mapToLong(Integer::longValue).toArray(),
+          List.of(convert(p.input())));
     }
     if (e instanceof Expr.Reshape r) {
-      return node(Op.RESHAPE, r.shape().stream().mapToLong(Long::longValue).toArray(), List.of(convert(r.input())));
+      return node(
+          Op.RESHAPE,
+          r.shape().stream().mapToLong(Long::longValue).toArray(),
+          List.of(convert(r.input())));
     }
     if (e instanceof Expr.Squeeze s) {
       Typed x = convert(s.input());

@@ -17,8 +17,10 @@ import java.util.HashMap;
 public final class Steps {
   /** Reads a value: {@code slot = refs.of(value)}. */
   public static final int REF = 0;
+
   /** Builds a node: {@code slot = builder.add(op, attrs, slots of kids)}. */
   public static final int ADD = 1;
+
   /** States that the terms of two slots are equal. */
   public static final int UNION = 2;
 
@@ -176,8 +178,13 @@ public final class Steps {
     }
 
     Steps finish() {
-      return new Steps(Arrays.copyOf(kind, n), Arrays.copyOf(arg, n), Arrays.copyOf(attrs, n),
-          Arrays.copyOf(kids, n), Arrays.copyOf(slot, n), Arrays.copyOf(slotTypes, slots));
+      return new Steps(
+          Arrays.copyOf(kind, n),
+          Arrays.copyOf(arg, n),
+          Arrays.copyOf(attrs, n),
+          Arrays.copyOf(kids, n),
+          Arrays.copyOf(slot, n),
+          Arrays.copyOf(slotTypes, slots));
     }
 
     private int newSlot(TypeInfo t) {
@@ -209,7 +216,10 @@ public final class Steps {
     private record NodeKey(int op, long[] attrs, int[] kids) {
       @Override
       public boolean equals(Object o) {
-        return o instanceof NodeKey k && k.op == op && Arrays.equals(k.attrs, attrs) && Arrays.equals(k.kids, kids);
+        return o instanceof NodeKey k
+            && k.op == op
+            && Arrays.equals(k.attrs, attrs)
+            && Arrays.equals(k.kids, kids);
       }
 
       @Override

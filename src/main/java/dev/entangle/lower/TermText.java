@@ -37,10 +37,11 @@ public final class TermText {
     }
     long[] a = t.attrs();
     switch (op) {
-      case TENSOR: {
-        CoreValue v = gd.value(t.tensorId());
-        return new Expr.Tensor(v.graph(), v.name());
-      }
+      case TENSOR:
+        {
+          CoreValue v = gd.value(t.tensorId());
+          return new Expr.Tensor(v.graph(), v.name());
+        }
       case CONCAT:
         return new Expr.Concat(kids, (int) a[0]);
       case SLICE:
@@ -51,50 +52,54 @@ public final class TermText {
         return new Expr.Reduce(Expr.ReduceKind.MAX, kids);
       case MINN:
         return new Expr.Reduce(Expr.ReduceKind.MIN, kids);
-      case PERMUTE: {
-        int moved = 0;
-        int d0 = -1;
-        int d1 = -1;
-        for (int i = 0; i < a.length; i++) {
-          if (a[i] != i) {
-            moved++;
-            if (d0 < 0) {
-              d0 = i;
-            } else {
-              d1 = i;
+      case PERMUTE:
+        {
+          int moved = 0;
+          int d0 = -1;
+          int d1 = -1;
+          for (int i = 0; i < a.length; i++) {
+            if (a[i] != i) {
+              moved++;
+              if (d0 < 0) {
+                d0 = i;
+              } else {
+                d1 = i;
+              }
             }
           }
+          if (moved == 2) {
+            return new Expr.Transpose(kids.get(0), d0, d1);
+          }
+          List<Integer> dims = new ArrayList<>();
+          for (long x : a) {
+            dims.add((int) x);
+          }
+          return new Expr.Permute(kids.get(0), dims);
         }
-        if (moved == 2) {
-          return new Expr.Transpose(kids.get(0), d0, d1);
+      case RESHAPE:
+        {
+          long[] in = shapeOf(t.children().get(0));
+          Integer sq = oneDimDifference(in, a);
+          if (sq != null && a.length == in.length - 1) {
+            return new Expr.Squeeze(kids.get(0), sq);
+          }
+          if (sq != null && a.length == in.length + 1) {
+            return new Expr.Unsqueeze(kids.get(0), sq);
+          }
+          List<Long> shape = new ArrayList<>();
+          for (long x : a) {
+            shape.add(x);
+          }
+          return new Expr.Reshape(kids.get(0), shape);
         }
-        List<Integer> dims = new ArrayList<>();
-        for (long x : a) {
-          dims.add((int) x);
-        }
-        return new Expr.Permute(kids.get(0), dims);
-      }
-      case RESHAPE: {
-        long[] in = shapeOf(t.children().get(0));
-        Integer sq = oneDimDifference(in, a);
-        if (sq != null && a.length == in.length - 1) {
-          return new Expr.Squeeze(kids.get(0), sq);
-        }
-        if (sq != null && a.length == in.length + 1) {
-          return new Expr.Unsqueeze(kids.get(0), sq);
-        }
-        List<Long> shape = new ArrayList<>();
-        for (long x : a) {
-          shape.add(x);
-        }
-        return new Expr.Reshape(kids.get(0), shape);
-      }
       default:
         throw new IllegalStateException("not a clean operator: " + op);
     }
   }
 
-  /** Any term over G_d values, for failure explanations (not a relation syntax); long terms are cut. */
+  /**
+   * Any term over G_d values, for failure explanations (not a relation syntax); long terms are cut.
+   */
   public String describe(CoreTerm t) {
     StringBuilder sb = new StringBuilder();
     describe(t, sb, 0);
@@ -142,10 +147,15 @@ public final class TermText {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < a.length; i++) {
       sb.append(i == 0 ? "" : ", ");
-      boolean isFloat = (op == Op.FULL && i == 0) || (op == Op.SCALAR && i == 0)
-          || ((op == Op.LN_NORMALIZE || op == Op.LN_RSTD || op == Op.RMS_NORMALIZE) && i == 1);
+      boolean isFloat =
+          (op == Op.FULL && i == 0)
+              || (op == Op.SCALAR && i == 0)
+              || ((op == Op.LN_NORMALIZE || op == Op.LN_RSTD || op == Op.RMS_NORMALIZE) && i == 1);
       boolean isDtype = (op == Op.CAST && i == 0) || ((op == Op.FULL || op == Op.SCALAR) && i == 1);
-      sb.append(isFloat ? String.valueOf(Double.longBitsToDouble(a[i])) : isDtype ? Dtype.name(a[i]) : String.valueOf(a[i]));
+      sb.append(
+          isFloat
+              ? String.valueOf(Double.longBitsToDouble(a[i]))
+              : isDtype ? Dtype.name(a[i]) : String.valueOf(a[i]));
     }
     return sb.toString();
   }

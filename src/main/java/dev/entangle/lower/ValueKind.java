@@ -4,7 +4,9 @@ package dev.entangle.lower;
 public enum ValueKind {
   /** A graph input: a placeholder, or an attribute whose value the file does not record. */
   INPUT,
-  /** Computed from constants alone (a recorded 0-d attribute, {@code arange}, {@code zeros}, ...). */
+  /**
+   * Computed from constants alone (a recorded 0-d attribute, {@code arange}, {@code zeros}, ...).
+   */
   CONSTANT,
   /**
    * Without defined contents: uninitialized memory, a random sample, a dropout mask, or a view of
@@ -14,7 +16,10 @@ public enum ValueKind {
   /** Computed from at least one input. */
   COMPUTED;
 
-  /** Whether the checker carries the value as its term rather than relating it (constants, undefined values). */
+  /**
+   * Whether the checker carries the value as its term rather than relating it (constants, undefined
+   * values).
+   */
   public boolean inlined() {
     return this == CONSTANT || this == UNDEFINED;
   }

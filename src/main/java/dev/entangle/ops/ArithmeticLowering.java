@@ -113,9 +113,10 @@ final class ArithmeticLowering {
         int x = c.tensor(0, "self");
         long[] shape = c.shape(x);
         int mask = c.expandTo(c.tensor(1, "mask"), shape);
-        int v = c.isTensor(2, "value")
-            ? c.expandTo(c.cast(c.tensor(2, "value"), c.type(x).dtype()), shape)
-            : c.filled(c.number(2, "value", null), c.type(x).dtype(), shape);
+        int v =
+            c.isTensor(2, "value")
+                ? c.expandTo(c.cast(c.tensor(2, "value"), c.type(x).dtype()), shape)
+                : c.filled(c.number(2, "value", null), c.type(x).dtype(), shape);
         return c.b.add(Op.WHERE, new long[0], mask, v, x);
       }
       case "aten.mm", "aten.bmm", "aten.matmul" -> {
@@ -123,21 +124,25 @@ final class ArithmeticLowering {
       }
       case "aten.addmm" -> {
         int m = matmul(c, c.tensor(1, "mat1"), c.tensor(2, "mat2"));
-        return affine(c, m, c.tensor(0, "self"), c.number(3, "beta", 1.0), c.number(4, "alpha", 1.0));
+        return affine(
+            c, m, c.tensor(0, "self"), c.number(3, "beta", 1.0), c.number(4, "alpha", 1.0));
       }
       case "aten.baddbmm", "aten.addbmm" -> {
         if (base.equals("aten.addbmm")) {
           return null;
         }
         int m = matmul(c, c.tensor(1, "batch1"), c.tensor(2, "batch2"));
-        return affine(c, m, c.tensor(0, "self"), c.number(3, "beta", 1.0), c.number(4, "alpha", 1.0));
+        return affine(
+            c, m, c.tensor(0, "self"), c.number(3, "beta", 1.0), c.number(4, "alpha", 1.0));
       }
       case "aten.linear" -> {
         int x = c.tensor(0, "input");
         int w = c.tensor(1, "weight");
         int wt = c.b.add(Op.PERMUTE, new long[] {1, 0}, w);
         int m = matmul(c, x, wt);
-        return c.has(2, "bias") ? c.b.add(Op.ADD, new long[0], m, c.expandTo(c.tensor(2, "bias"), c.shape(m))) : m;
+        return c.has(2, "bias")
+            ? c.b.add(Op.ADD, new long[0], m, c.expandTo(c.tensor(2, "bias"), c.shape(m)))
+            : m;
       }
       case "aten.embedding" -> {
         return c.b.add(Op.EMBEDDING, new long[0], c.tensor(0, "weight"), c.tensor(1, "indices"));
@@ -148,8 +153,11 @@ final class ArithmeticLowering {
         if (c.integer(3, "padding_idx", -1L) >= 0 || c.bool(4, "scale_grad_by_freq", false)) {
           return null;
         }
-        return c.b.add(Op.EMBEDDING_GRAD, new long[] {0, c.integer(2, "num_weights", null)},
-            c.tensor(0, "grad_output"), c.tensor(1, "indices"));
+        return c.b.add(
+            Op.EMBEDDING_GRAD,
+            new long[] {0, c.integer(2, "num_weights", null)},
+            c.tensor(0, "grad_output"),
+            c.tensor(1, "indices"));
       }
       case "aten.index" -> {
         return index(c);
@@ -157,9 +165,17 @@ final class ArithmeticLowering {
       case "aten.index_put", "aten.index_put_", "aten._index_put_impl" -> {
         return indexPut(c);
       }
-      case "aten.clone", "aten.detach", "aten.alias", "aten.contiguous", "aten.lift_fresh_copy",
-          "aten.lift_fresh", "aten.dropout", "aten.feature_dropout", "aten.alpha_dropout",
-          "aten.view_as_real_copy", "aten.clone_preserve_strides" -> {
+      case "aten.clone",
+          "aten.detach",
+          "aten.alias",
+          "aten.contiguous",
+          "aten.lift_fresh_copy",
+          "aten.lift_fresh",
+          "aten.dropout",
+          "aten.feature_dropout",
+          "aten.alpha_dropout",
+          "aten.view_as_real_copy",
+          "aten.clone_preserve_strides" -> {
         return c.tensor(0, null);
       }
       case "aten._to_copy", "aten.to", "aten._to_dtype", "aten.type_as" -> {
@@ -172,17 +188,26 @@ final class ArithmeticLowering {
         int src = c.tensor(1, "src");
         return c.expandTo(c.cast(src, c.type(dst).dtype()), c.shape(dst));
       }
-      case "aten.zeros", "aten.ones", "aten.full", "aten.new_zeros", "aten.new_ones", "aten.new_full" -> {
+      case "aten.zeros",
+          "aten.ones",
+          "aten.full",
+          "aten.new_zeros",
+          "aten.new_ones",
+          "aten.new_full" -> {
         return constant(base, c);
       }
       case "aten.zeros_like", "aten.ones_like", "aten.full_like" -> {
         int x = c.tensor(0, "self");
         int dt = c.dtypeArg(base.equals("aten.full_like") ? 2 : 1, "dtype");
-        double v = base.equals("aten.zeros_like") ? 0 : base.equals("aten.ones_like") ? 1 : c.number(1, "fill_value", null);
+        double v =
+            base.equals("aten.zeros_like")
+                ? 0
+                : base.equals("aten.ones_like") ? 1 : c.number(1, "fill_value", null);
         return c.filled(v, dt >= 0 ? dt : c.type(x).dtype(), c.shape(x));
       }
       case "aten.scalar_tensor" -> {
-        return c.scalar(c.number(0, "s", null), c.outDtype >= 0 ? c.outDtype : Dtype.FLOAT32.code());
+        return c.scalar(
+            c.number(0, "s", null), c.outDtype >= 0 ? c.outDtype : Dtype.FLOAT32.code());
       }
       case "aten.arange" -> {
         return arange(c);
@@ -208,10 +233,16 @@ final class ArithmeticLowering {
       y = c.tensor(j, "other");
     } else if (ti) {
       x = c.tensor(i, "self");
-      y = c.scalar(c.number(j, "other", null), promote && c.outDtype >= 0 ? c.outDtype : c.type(x).dtype());
+      y =
+          c.scalar(
+              c.number(j, "other", null),
+              promote && c.outDtype >= 0 ? c.outDtype : c.type(x).dtype());
     } else if (tj) {
       y = c.tensor(j, "other");
-      x = c.scalar(c.number(i, "self", null), promote && c.outDtype >= 0 ? c.outDtype : c.type(y).dtype());
+      x =
+          c.scalar(
+              c.number(i, "self", null),
+              promote && c.outDtype >= 0 ? c.outDtype : c.type(y).dtype());
     } else {
       throw new LoweringException("neither operand is a tensor");
     }
@@ -238,11 +269,13 @@ final class ArithmeticLowering {
     int cond = c.tensor(0, "condition");
     int dt = c.outDtype;
     int x = c.isTensor(1, "self") ? c.tensor(1, "self") : c.scalar(c.number(1, "self", null), dt);
-    int y = c.isTensor(2, "other") ? c.tensor(2, "other") : c.scalar(c.number(2, "other", null), dt);
+    int y =
+        c.isTensor(2, "other") ? c.tensor(2, "other") : c.scalar(c.number(2, "other", null), dt);
     x = c.cast(x, dt);
     y = c.cast(y, dt);
     long[] shape = Call.broadcastShape(Call.broadcastShape(c.shape(cond), c.shape(x)), c.shape(y));
-    return c.b.add(Op.WHERE, new long[0], c.expandTo(cond, shape), c.expandTo(x, shape), c.expandTo(y, shape));
+    return c.b.add(
+        Op.WHERE, new long[0], c.expandTo(cond, shape), c.expandTo(x, shape), c.expandTo(y, shape));
   }
 
   /** matmul with PyTorch's handling of 1-d operands and of a 2-d right operand. */
@@ -288,7 +321,9 @@ final class ArithmeticLowering {
   private static Integer index(Call c) {
     int x = c.tensor(0, "self");
     var idx = c.list(1, "indices");
-    if (idx.size() == 2 && idx.get(0) instanceof Arg.NodeRef r0 && idx.get(1) instanceof Arg.NodeRef r1
+    if (idx.size() == 2
+        && idx.get(0) instanceof Arg.NodeRef r0
+        && idx.get(1) instanceof Arg.NodeRef r1
         && c.type(x).rank() == 2) {
       int i0 = c.value(r0);
       int i1 = c.value(r1);
@@ -313,7 +348,9 @@ final class ArithmeticLowering {
   private static Integer indexPut(Call c) {
     int x = c.tensor(0, "self");
     var idx = c.list(1, "indices");
-    if (c.bool(3, "accumulate", false) || idx.size() != 1 || !(idx.get(0) instanceof Arg.NodeRef r)) {
+    if (c.bool(3, "accumulate", false)
+        || idx.size() != 1
+        || !(idx.get(0) instanceof Arg.NodeRef r)) {
       return null;
     }
     int mask = c.value(r);
@@ -330,9 +367,10 @@ final class ArithmeticLowering {
     long[] padded = Arrays.copyOf(ms, xs.length);
     Arrays.fill(padded, ms.length, xs.length, 1);
     int m = c.expandTo(c.reshape(mask, padded), xs);
-    int v = c.isTensor(2, "values")
-        ? c.expandTo(c.cast(c.tensor(2, "values"), c.type(x).dtype()), xs)
-        : c.filled(c.number(2, "values", null), c.type(x).dtype(), xs);
+    int v =
+        c.isTensor(2, "values")
+            ? c.expandTo(c.cast(c.tensor(2, "values"), c.type(x).dtype()), xs)
+            : c.filled(c.number(2, "values", null), c.type(x).dtype(), xs);
     return c.b.add(Op.WHERE, new long[0], m, v, x);
   }
 

@@ -23,7 +23,9 @@ public final class AtenNormalizer {
   public interface Inputs {
     int[] of(String nodeName);
 
-    /** Which graph the node belongs to (G_s: -1, rank k: k), so uninitialized buffers stay distinct. */
+    /**
+     * Which graph the node belongs to (G_s: -1, rank k: k), so uninitialized buffers stay distinct.
+     */
     default int graphId() {
       return -1;
     }
@@ -54,11 +56,14 @@ public final class AtenNormalizer {
   public int[] lower(Node node, Inputs inputs, TermBuilder b) {
     Call c = new Call(node, inputs, b);
     String target = node.target();
-    if (target.equals("getitem") || target.equals("_operator.getitem") || target.equals("operator.getitem")) {
+    if (target.equals("getitem")
+        || target.equals("_operator.getitem")
+        || target.equals("operator.getitem")) {
       int[] tuple = inputs.of(((Arg.NodeRef) c.arg(0, null)).name());
       int i = (int) c.integer(1, null, null);
       if (i < 0 || i >= tuple.length || tuple[i] < 0) {
-        throw new LoweringException("getitem " + i + " of a result with " + tuple.length + " items");
+        throw new LoweringException(
+            "getitem " + i + " of a result with " + tuple.length + " items");
       }
       return new int[] {tuple[i]};
     }
@@ -86,22 +91,44 @@ public final class AtenNormalizer {
    * Operators whose result has no defined contents: uninitialized memory, and random samples (each
    * rank draws its own, so two ranks' samples are never known to be equal).
    */
-  static final Set<String> UNINITIALIZED = Set.of(
-      "aten.empty", "aten.empty_like", "aten.new_empty", "aten.new_empty_strided", "aten.empty_strided",
-      "aten.rand", "aten.rand_like", "aten.randn", "aten.randn_like", "aten.randint", "aten.randint_like",
-      "aten.randperm", "aten.bernoulli", "aten.normal", "aten.uniform", "aten.multinomial", "aten.poisson",
-      "aten.exponential", "aten.geometric", "aten.cauchy", "aten.log_normal", "aten.random", "aten._fused_dropout");
+  static final Set<String> UNINITIALIZED =
+      Set.of(
+          "aten.empty",
+          "aten.empty_like",
+          "aten.new_empty",
+          "aten.new_empty_strided",
+          "aten.empty_strided",
+          "aten.rand",
+          "aten.rand_like",
+          "aten.randn",
+          "aten.randn_like",
+          "aten.randint",
+          "aten.randint_like",
+          "aten.randperm",
+          "aten.bernoulli",
+          "aten.normal",
+          "aten.uniform",
+          "aten.multinomial",
+          "aten.poisson",
+          "aten.exponential",
+          "aten.geometric",
+          "aten.cauchy",
+          "aten.log_normal",
+          "aten.random",
+          "aten._fused_dropout");
 
   /**
    * Whether a node's value is undefined whatever its inputs: uninitialized memory ({@code empty},
-   * {@code empty_like}, ...), a random sample ({@code rand_like}, {@code bernoulli}, ...) or a dropout mask ({@code native_dropout}'s item 1, given the tuple
-   * node's target).
+   * {@code empty_like}, ...), a random sample ({@code rand_like}, {@code bernoulli}, ...) or a
+   * dropout mask ({@code native_dropout}'s item 1, given the tuple node's target).
    */
   public static boolean isUndefinedSource(Node n, Function<String, Node> lookup) {
     if (UNINITIALIZED.contains(baseName(n.target()))) {
       return true;
     }
-    if (n.target().equals("getitem") && n.arg(1) instanceof Arg.IntArg i && i.value() == 1
+    if (n.target().equals("getitem")
+        && n.arg(1) instanceof Arg.IntArg i
+        && i.value() == 1
         && n.arg(0) instanceof Arg.NodeRef r) {
       Node tuple = lookup.apply(r.name());
       return tuple != null && baseName(tuple.target()).equals("aten.native_dropout");
@@ -112,7 +139,12 @@ public final class AtenNormalizer {
   /** The term of a {@code get_attr} constant whose value the graph records ({@code meta.value}). */
   public static int constant(Node getAttr, TermBuilder b) {
     TypeInfo t = typeOf(getAttr.type(), getAttr);
-    int s = b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(Call.canonical(getAttr.meta().value())), t.dtype()});
+    int s =
+        b.add(
+            Op.SCALAR,
+            new long[] {
+              Double.doubleToLongBits(Call.canonical(getAttr.meta().value())), t.dtype()
+            });
     return t.rank() == 0 ? s : b.add(Op.EXPAND, t.shape(), s);
   }
 
@@ -128,14 +160,46 @@ public final class AtenNormalizer {
    * the same position of its tensor operands), for which the core language has no operator of its
    * own: they become {@link Op#EW1} or {@link Op#EW2}, so every element-wise lemma applies.
    */
-  static final Set<String> ELEMENTWISE = Set.of(
-      "aten.gelu_backward", "aten.silu_backward", "aten.sigmoid_backward", "aten.tanh_backward",
-      "aten.threshold_backward", "aten.native_dropout_backward", "aten.hardtanh_backward",
-      "aten.erf", "aten.erfc", "aten.sin", "aten.cos", "aten.log1p", "aten.expm1", "aten.floor",
-      "aten.ceil", "aten.round", "aten.sign", "aten.trunc", "aten.square", "aten.log2", "aten.exp2",
-      "aten.hardtanh", "aten.elu", "aten.leaky_relu", "aten.softplus", "aten.mish", "aten.hardswish",
-      "aten.hardsigmoid", "aten.clamp", "aten.clamp_min", "aten.clamp_max", "aten.remainder",
-      "aten.fmod", "aten.atan2", "aten.isnan", "aten.isinf", "aten.nan_to_num", "aten.logical_xor");
+  static final Set<String> ELEMENTWISE =
+      Set.of(
+          "aten.gelu_backward",
+          "aten.silu_backward",
+          "aten.sigmoid_backward",
+          "aten.tanh_backward",
+          "aten.threshold_backward",
+          "aten.native_dropout_backward",
+          "aten.hardtanh_backward",
+          "aten.erf",
+          "aten.erfc",
+          "aten.sin",
+          "aten.cos",
+          "aten.log1p",
+          "aten.expm1",
+          "aten.floor",
+          "aten.ceil",
+          "aten.round",
+          "aten.sign",
+          "aten.trunc",
+          "aten.square",
+          "aten.log2",
+          "aten.exp2",
+          "aten.hardtanh",
+          "aten.elu",
+          "aten.leaky_relu",
+          "aten.softplus",
+          "aten.mish",
+          "aten.hardswish",
+          "aten.hardsigmoid",
+          "aten.clamp",
+          "aten.clamp_min",
+          "aten.clamp_max",
+          "aten.remainder",
+          "aten.fmod",
+          "aten.atan2",
+          "aten.isnan",
+          "aten.isinf",
+          "aten.nan_to_num",
+          "aten.logical_xor");
 
   /**
    * An element-wise call with one or two tensor operands (broadcast to the result's shape); its

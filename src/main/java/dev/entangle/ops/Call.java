@@ -1,8 +1,7 @@
 package dev.entangle.ops;
 
-import dev.entangle.graph.Dtype;
-
 import dev.entangle.graph.Arg;
+import dev.entangle.graph.Dtype;
 import dev.entangle.graph.Node;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,6 +12,7 @@ final class Call {
   final Node node;
   final AtenNormalizer.Inputs inputs;
   final TermBuilder b;
+
   /** The dtype the node's meta records, or -1. */
   final int outDtype;
 
@@ -20,8 +20,7 @@ final class Call {
     this.node = node;
     this.inputs = inputs;
     this.b = b;
-    this.outDtype =
-        node.type() != null ? Dtype.code(node.type().dtype()) : -1;
+    this.outDtype = node.type() != null ? Dtype.code(node.type().dtype()) : -1;
   }
 
   /** Positional argument i, else keyword {@code key}, else null. */
@@ -43,13 +42,15 @@ final class Call {
     if (a instanceof Arg.NodeRef r) {
       return value(r);
     }
-    throw new LoweringException("argument " + describe(i, key) + " must be a tensor, got " + show(a));
+    throw new LoweringException(
+        "argument " + describe(i, key) + " must be a tensor, got " + show(a));
   }
 
   int value(Arg.NodeRef r) {
     int[] v = inputs.of(r.name());
     if (v.length != 1) {
-      throw new LoweringException("argument " + r.name() + " is a tuple; index it with getitem first");
+      throw new LoweringException(
+          "argument " + r.name() + " is a tuple; index it with getitem first");
     }
     return v[0];
   }
@@ -69,7 +70,8 @@ final class Call {
     if ((a == null || a instanceof Arg.NoneArg) && dflt != null) {
       return dflt;
     }
-    throw new LoweringException("argument " + describe(i, key) + " must be an integer, got " + show(a));
+    throw new LoweringException(
+        "argument " + describe(i, key) + " must be an integer, got " + show(a));
   }
 
   boolean bool(int i, String key, boolean dflt) {
@@ -83,7 +85,8 @@ final class Call {
     if (a instanceof Arg.IntArg v) {
       return v.value() != 0;
     }
-    throw new LoweringException("argument " + describe(i, key) + " must be a boolean, got " + show(a));
+    throw new LoweringException(
+        "argument " + describe(i, key) + " must be a boolean, got " + show(a));
   }
 
   double number(int i, String key, Double dflt) {
@@ -100,9 +103,9 @@ final class Call {
     if ((a == null || a instanceof Arg.NoneArg) && dflt != null) {
       return dflt;
     }
-    throw new LoweringException("argument " + describe(i, key) + " must be a number, got " + show(a));
+    throw new LoweringException(
+        "argument " + describe(i, key) + " must be a number, got " + show(a));
   }
-
 
   long[] ints(int i, String key) {
     Arg a = arg(i, key);
@@ -114,15 +117,20 @@ final class Call {
       for (int k = 0; k < out.length; k++) {
         if (!(l.items().get(k) instanceof Arg.IntArg v)) {
           if (l.items().get(k) instanceof Arg.SymArg) {
-            throw new LoweringException("symbolic sizes are not supported by the checker yet (argument " + describe(i, key) + ")");
+            throw new LoweringException(
+                "symbolic sizes are not supported by the checker yet (argument "
+                    + describe(i, key)
+                    + ")");
           }
-          throw new LoweringException("argument " + describe(i, key) + " must be a list of integers, got " + show(a));
+          throw new LoweringException(
+              "argument " + describe(i, key) + " must be a list of integers, got " + show(a));
         }
         out[k] = v.value();
       }
       return out;
     }
-    throw new LoweringException("argument " + describe(i, key) + " must be a list of integers, got " + show(a));
+    throw new LoweringException(
+        "argument " + describe(i, key) + " must be a list of integers, got " + show(a));
   }
 
   List<Arg> list(int i, String key) {
@@ -145,7 +153,9 @@ final class Call {
     return -1;
   }
 
-  /** A value with no defined contents, unique to this node: uninitialized memory, a random sample. */
+  /**
+   * A value with no defined contents, unique to this node: uninitialized memory, a random sample.
+   */
   int undefined(long[] shape, int dtype) {
     long[] attrs = new long[shape.length + 2];
     attrs[0] = undefId();
@@ -209,7 +219,8 @@ final class Call {
       long a = i - (n - x.length) >= 0 ? x[i - (n - x.length)] : 1;
       long c = i - (n - y.length) >= 0 ? y[i - (n - y.length)] : 1;
       if (a != c && a != 1 && c != 1) {
-        throw new ShapeException("cannot broadcast " + Arrays.toString(x) + " with " + Arrays.toString(y));
+        throw new ShapeException(
+            "cannot broadcast " + Arrays.toString(x) + " with " + Arrays.toString(y));
       }
       out[i] = a == 1 ? c : a;
     }

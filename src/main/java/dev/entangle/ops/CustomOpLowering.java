@@ -8,13 +8,13 @@ import java.util.Map;
 
 /**
  * Semantics of custom kernels that appear functionalized, {@code
- * higher_order.auto_functionalized(op, arg = value, ...)}: item 0 of the result is the kernel's
- * own return value (none here), items 1.. the new values of the arguments it mutates, in the
- * order of the node's {@code _mutated} list (which the importer takes from the kernel's schema).
+ * higher_order.auto_functionalized(op, arg = value, ...)}: item 0 of the result is the kernel's own
+ * return value (none here), items 1.. the new values of the arguments it mutates, in the order of
+ * the node's {@code _mutated} list (which the importer takes from the kernel's schema).
  *
- * <p>Declared: vLLM's {@code _C.rms_norm}, {@code _C.fused_add_rms_norm}, {@code
- * _C.silu_and_mul}, {@code _C.rotary_embedding} and {@code vllm.unified_attention_with_output}.
- * Other kernels stay opaque.
+ * <p>Declared: vLLM's {@code _C.rms_norm}, {@code _C.fused_add_rms_norm}, {@code _C.silu_and_mul},
+ * {@code _C.rotary_embedding} and {@code vllm.unified_attention_with_output}. Other kernels stay
+ * opaque.
  */
 final class CustomOpLowering {
 
@@ -22,7 +22,8 @@ final class CustomOpLowering {
     if (!target.equals("higher_order.auto_functionalized")) {
       return null;
     }
-    if (!(c.arg(0, null) instanceof Arg.StrArg kernel) || !(c.node.kwarg("_mutated") instanceof Arg.ListArg m)) {
+    if (!(c.arg(0, null) instanceof Arg.StrArg kernel)
+        || !(c.node.kwarg("_mutated") instanceof Arg.ListArg m)) {
       return null;
     }
     List<String> mutated = new ArrayList<>();
@@ -33,18 +34,21 @@ final class CustomOpLowering {
       mutated.add(s.value());
     }
     String op = kernel.value().replaceFirst("^torch\\.ops\\.", "");
-    Map<String, Integer> values = switch (op) {
-      case "_C.rms_norm.default" -> Map.of("result", rmsNorm(c, "input"));
-      case "_C.fused_add_rms_norm.default" -> {
-        int sum = c.b.add(Op.ADD, new long[0], kw(c, "input"), kw(c, "residual"));
-        yield Map.of("residual", sum, "input", normTimesWeight(c, sum));
-      }
-      case "_C.silu_and_mul.default" -> Map.of("out", siluAndMul(c));
-      case "_C.rotary_embedding.default" -> rope(c, mutated);
-      case "vllm.unified_attention_with_output.default" -> Map.of("output",
-          c.b.add(Op.ATTENTION, new long[0], kw(c, "query"), kw(c, "key"), kw(c, "value")));
-      default -> null;
-    };
+    Map<String, Integer> values =
+        switch (op) {
+          case "_C.rms_norm.default" -> Map.of("result", rmsNorm(c, "input"));
+          case "_C.fused_add_rms_norm.default" -> {
+            int sum = c.b.add(Op.ADD, new long[0], kw(c, "input"), kw(c, "residual"));
+            yield Map.of("residual", sum, "input", normTimesWeight(c, sum));
+          }
+          case "_C.silu_and_mul.default" -> Map.of("out", siluAndMul(c));
+          case "_C.rotary_embedding.default" -> rope(c, mutated);
+          case "vllm.unified_attention_with_output.default" ->
+              Map.of(
+                  "output",
+                  c.b.add(Op.ATTENTION, new long[0], kw(c, "query"), kw(c, "key"), kw(c, "value")));
+          default -> null;
+        };
     if (values == null) {
       return null;
     }
@@ -53,8 +57,11 @@ final class CustomOpLowering {
     for (int i = 0; i < mutated.size(); i++) {
       Integer v = values.get(mutated.get(i));
       if (v == null) {
-        throw new LoweringException(op + " is declared to mutate '" + mutated.get(i)
-            + "', which its semantics here do not define; check the kernel's schema");
+        throw new LoweringException(
+            op
+                + " is declared to mutate '"
+                + mutated.get(i)
+                + "', which its semantics here do not define; check the kernel's schema");
       }
       out[1 + i] = v;
     }

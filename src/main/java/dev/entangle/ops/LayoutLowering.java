@@ -14,7 +14,11 @@ final class LayoutLowering {
 
   int[] lower(String base, Call c) {
     switch (base) {
-      case "aten.view", "aten.reshape", "aten._unsafe_view", "aten._reshape_alias", "aten.view_copy" -> {
+      case "aten.view",
+          "aten.reshape",
+          "aten._unsafe_view",
+          "aten._reshape_alias",
+          "aten.view_copy" -> {
         int x = c.tensor(0, "self");
         return one(c.reshape(x, inferShape(c.ints(1, "size"), c.type(x).numel())));
       }
@@ -56,7 +60,8 @@ final class LayoutLowering {
         boolean[] drop = new boolean[s.length];
         if (c.has(1, "dim")) {
           Arg a = c.arg(1, "dim");
-          long[] ds = a instanceof Arg.ListArg ? c.ints(1, "dim") : new long[] {c.integer(1, "dim", null)};
+          long[] ds =
+              a instanceof Arg.ListArg ? c.ints(1, "dim") : new long[] {c.integer(1, "dim", null)};
           for (long d : ds) {
             int k = c.dim(d, s.length);
             drop[k] = s.length > 0 && s[k] == 1;
@@ -161,8 +166,12 @@ final class LayoutLowering {
         }
         return one(c.reshape(sl, out));
       }
-      case "aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unsafe_split",
-          "aten.unsafe_split_with_sizes", "aten.tensor_split" -> {
+      case "aten.split",
+          "aten.split_with_sizes",
+          "aten.chunk",
+          "aten.unsafe_split",
+          "aten.unsafe_split_with_sizes",
+          "aten.tensor_split" -> {
         if (base.equals("aten.tensor_split")) {
           return null;
         }
@@ -285,7 +294,8 @@ final class LayoutLowering {
       total += v;
     }
     if (total != n) {
-      throw new LoweringException("split sizes add up to " + total + " but dim " + d + " has size " + n);
+      throw new LoweringException(
+          "split sizes add up to " + total + " but dim " + d + " has size " + n);
     }
     int[] out = new int[sizes.length];
     long off = 0;
@@ -327,7 +337,8 @@ final class LayoutLowering {
     }
     long[] out = sizes.clone();
     if (known == 0 || numel % known != 0) {
-      throw new LoweringException("view size " + Arrays.toString(sizes) + " does not fit " + numel + " elements");
+      throw new LoweringException(
+          "view size " + Arrays.toString(sizes) + " does not fit " + numel + " elements");
     }
     out[free] = numel / known;
     return out;

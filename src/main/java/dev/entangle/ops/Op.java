@@ -8,13 +8,13 @@ import java.util.Map;
 /**
  * The core operator language that ATen graphs are normalized into.
  *
- * <p>Every e-node carries an operator, integer attributes and children. Attribute layouts are
- * fixed per operator (documented on each constant); floats are stored as {@link
- * Double#doubleToLongBits} and dtypes as {@link Dtype} codes. Operators that PyTorch spells in many
- * ways are normalized to one form: {@code view}, {@code reshape}, {@code squeeze}, {@code unsqueeze}
- * and {@code flatten} all become {@link #RESHAPE}; {@code t} and {@code transpose} become {@link
- * #PERMUTE}; {@code mm}, {@code bmm} and {@code matmul} become {@link #MATMUL}; tensor-scalar
- * arithmetic becomes tensor-tensor arithmetic over an {@link #EXPAND}ed {@link #SCALAR}.
+ * <p>Every e-node carries an operator, integer attributes and children. Attribute layouts are fixed
+ * per operator (documented on each constant); floats are stored as {@link Double#doubleToLongBits}
+ * and dtypes as {@link Dtype} codes. Operators that PyTorch spells in many ways are normalized to
+ * one form: {@code view}, {@code reshape}, {@code squeeze}, {@code unsqueeze} and {@code flatten}
+ * all become {@link #RESHAPE}; {@code t} and {@code transpose} become {@link #PERMUTE}; {@code mm},
+ * {@code bmm} and {@code matmul} become {@link #MATMUL}; tensor-scalar arithmetic becomes
+ * tensor-tensor arithmetic over an {@link #EXPAND}ed {@link #SCALAR}.
  *
  * <p>Operators of G_d that the language does not know are kept as opaque operators, whose ids are
  * allocated by {@link OpTable} above {@link #OPAQUE_BASE}.
@@ -28,7 +28,10 @@ public enum Op {
   FULL(0, Kind.LEAF),
   /** {@code arange(start, end, step)} over integers. attrs: [start, end, step, dtype]. */
   ARANGE(0, Kind.LEAF),
-  /** Uninitialized memory ({@code empty}); never equal to anything else. attrs: [unique id, dtype, sizes...]. */
+  /**
+   * Uninitialized memory ({@code empty}); never equal to anything else. attrs: [unique id, dtype,
+   * sizes...].
+   */
   UNDEF(0, Kind.LEAF),
 
   /** Element-wise negation; linear in its operand. */
@@ -139,17 +142,19 @@ public enum Op {
   /** {@code x[..., idx]}: for each position of idx, the element of x's last dim it names. */
   PICK(2, Kind.OTHER),
   /**
-   * A vocabulary shard's pick: where lo <= idx < hi, {@code x[..., idx - lo]}; elsewhere 0.
-   * attrs: [lo, hi].
+   * A vocabulary shard's pick: where lo <= idx < hi, {@code x[..., idx - lo]}; elsewhere 0. attrs:
+   * [lo, hi].
    */
   PICK_RANGE(2, Kind.OTHER),
   /**
    * The gradient of a table's rows [lo, hi) from an embedding lookup: row v is the sum of the
-   * gradient rows g[p] at the positions p where ids[p] = lo + v (embedding_dense_backward of a
-   * [hi - lo, H] table when lo = 0). grad[..., H], ids[...]; result [hi - lo, H]. attrs: [lo, hi].
+   * gradient rows g[p] at the positions p where ids[p] = lo + v (embedding_dense_backward of a [hi
+   * - lo, H] table when lo = 0). grad[..., H], ids[...]; result [hi - lo, H]. attrs: [lo, hi].
    */
   EMBEDDING_GRAD(2, Kind.OTHER),
-  /** Whether each integer id lies outside [lo, hi): the mask of a vocabulary shard. attrs: [lo, hi]. */
+  /**
+   * Whether each integer id lies outside [lo, hi): the mask of a vocabulary shard. attrs: [lo, hi].
+   */
   OUT_OF_RANGE(1, Kind.OTHER),
   /**
    * Rotary position embedding of x[tokens, heads * head_size] by positions and a cos/sin cache,
@@ -267,8 +272,11 @@ public enum Op {
     BINARY("binary", "element-wise operators of two operands of one shape"),
     REDUCE("reduce", "reductions along the dims listed in their attributes [keepdim dims...]"),
     ALONG_DIM("along-dim", "operators independent along every dim but their attribute [dim]"),
-    ALONG_DIM_2("along-dim-2", "operators of two operands of one shape independent along every dim but their attribute [dim]"),
-    LAST_DIMS("last-dims", "operators independent along every dim but the last k, attributes [k ...]"),
+    ALONG_DIM_2(
+        "along-dim-2",
+        "operators of two operands of one shape independent along every dim but their attribute [dim]"),
+    LAST_DIMS(
+        "last-dims", "operators independent along every dim but the last k, attributes [k ...]"),
     LINEAR_UNARY("linear-unary", "operators linear in their one operand: f(sum x) = sum f(x)");
 
     private final String lemmaName;

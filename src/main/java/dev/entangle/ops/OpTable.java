@@ -9,8 +9,8 @@ import java.util.Map;
  * Names of all operator ids: the core {@link Op}s and the opaque operators met in the input graphs.
  *
  * <p>An opaque operator is identified by its ATen target together with its non-tensor arguments and
- * its result type, so two opaque nodes are the same operator exactly when PyTorch would compute
- * the same function of their tensor inputs. One table serves a whole run.
+ * its result type, so two opaque nodes are the same operator exactly when PyTorch would compute the
+ * same function of their tensor inputs. One table serves a whole run.
  */
 public final class OpTable {
   private final Map<String, Integer> opaqueIds = new HashMap<>();

@@ -15,22 +15,28 @@ final class ReductionLowering {
   int[] lower(String base, Call c) {
     switch (base) {
       case "aten.sum", "aten.mean", "aten.amax", "aten.amin" -> {
-        Op op = switch (base) {
-          case "aten.sum" -> Op.RSUM;
-          case "aten.mean" -> Op.RMEAN;
-          case "aten.amax" -> Op.RAMAX;
-          default -> Op.RAMIN;
-        };
+        Op op =
+            switch (base) {
+              case "aten.sum" -> Op.RSUM;
+              case "aten.mean" -> Op.RMEAN;
+              case "aten.amax" -> Op.RAMAX;
+              default -> Op.RAMIN;
+            };
         int x = c.tensor(0, "self");
         int dt = c.dtypeArg(-1, "dtype");
-        if (base.equals("aten.sum") && dt < 0 && c.outDtype >= 0 && c.outDtype != c.type(x).dtype()) {
+        if (base.equals("aten.sum")
+            && dt < 0
+            && c.outDtype >= 0
+            && c.outDtype != c.type(x).dtype()) {
           dt = c.outDtype; // sum of bool/int promotes to int64
         }
         x = c.cast(x, dt);
         int rank = c.type(x).rank();
         Arg dimArg = c.arg(1, "dim");
         long[] dims;
-        if (dimArg == null || dimArg instanceof Arg.NoneArg || dimArg instanceof Arg.DtypeArg
+        if (dimArg == null
+            || dimArg instanceof Arg.NoneArg
+            || dimArg instanceof Arg.DtypeArg
             || (dimArg instanceof Arg.ListArg l && l.items().isEmpty())) {
           dims = allDims(rank);
         } else {
@@ -91,7 +97,8 @@ final class ReductionLowering {
         return layerNorm(base, c, 3, 1, 2, 4);
       }
       case "aten.native_layer_norm_backward" -> {
-        // (grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask) -> (dx, dw, db)
+        // (grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask) -> (dx, dw,
+        // db)
         return layerNormBackward(c, 0, 1, 3, 4, 2, 5);
       }
       case "apex.fused_layer_norm_affine_bwd" -> {
@@ -137,12 +144,13 @@ final class ReductionLowering {
   /**
    * Layer-norm backward from the upstream gradient, the input and the saved statistics, as its
    * formulas: with {@code xhat = (x - mean) * rstd} and {@code g = dy * w}, {@code dx = rstd * (g -
-   * mean(g) - xhat * mean(g * xhat))} (means over the normalized dims), {@code dw} the sum of {@code
-   * dy * xhat} and {@code db} the sum of {@code dy} over the other dims; computed in float32 (as the
-   * kernels accumulate) and cast to each result's dtype. The statistics are used as given, never
-   * recomputed, so a graph that passes the wrong ones is not taken for a right one.
+   * mean(g) - xhat * mean(g * xhat))} (means over the normalized dims), {@code dw} the sum of
+   * {@code dy * xhat} and {@code db} the sum of {@code dy} over the other dims; computed in float32
+   * (as the kernels accumulate) and cast to each result's dtype. The statistics are used as given,
+   * never recomputed, so a graph that passes the wrong ones is not taken for a right one.
    */
-  private static int[] layerNormBackward(Call c, int dyAt, int xAt, int meanAt, int rstdAt, int shapeAt, int weightAt) {
+  private static int[] layerNormBackward(
+      Call c, int dyAt, int xAt, int meanAt, int rstdAt, int shapeAt, int weightAt) {
     int f32 = Dtype.FLOAT32.code();
     int x = c.cast(c.tensor(xAt, "input"), f32);
     int dy = c.cast(c.tensor(dyAt, "grad_output"), f32);
@@ -150,8 +158,9 @@ final class ReductionLowering {
     int k = c.ints(shapeAt, "normalized_shape").length;
     int rank = shape.length;
     if (k < 1 || k > rank || !Arrays.equals(shape, c.shape(dy))) {
-      throw new LoweringException("a layer-norm gradient needs an input and a gradient of one shape, normalized over"
-          + " its last dims");
+      throw new LoweringException(
+          "a layer-norm gradient needs an input and a gradient of one shape, normalized over"
+              + " its last dims");
     }
     long[] stat = shape.clone();
     long[] normalized = new long[k];
@@ -168,11 +177,24 @@ final class ReductionLowering {
     int rstd = c.expandTo(c.reshape(c.cast(c.tensor(rstdAt, "rstd"), f32), stat), shape);
     int xhat = c.b.add(Op.MUL, new long[0], c.b.add(Op.SUB, new long[0], x, mean), rstd);
     boolean affine = weightAt >= 0 && c.has(weightAt, "weight");
-    int g = affine ? c.b.add(Op.MUL, new long[0], dy, c.expandTo(c.cast(c.tensor(weightAt, "weight"), f32), shape)) : dy;
+    int g =
+        affine
+            ? c.b.add(
+                Op.MUL,
+                new long[0],
+                dy,
+                c.expandTo(c.cast(c.tensor(weightAt, "weight"), f32), shape))
+            : dy;
     int meanG = c.expandTo(reduce(c, Op.RMEAN, g, normalized, true), shape);
-    int meanGx = c.expandTo(reduce(c, Op.RMEAN, c.b.add(Op.MUL, new long[0], g, xhat), normalized, true), shape);
-    int centered = c.b.add(Op.SUB, new long[0], c.b.add(Op.SUB, new long[0], g, meanG),
-        c.b.add(Op.MUL, new long[0], xhat, meanGx));
+    int meanGx =
+        c.expandTo(
+            reduce(c, Op.RMEAN, c.b.add(Op.MUL, new long[0], g, xhat), normalized, true), shape);
+    int centered =
+        c.b.add(
+            Op.SUB,
+            new long[0],
+            c.b.add(Op.SUB, new long[0], g, meanG),
+            c.b.add(Op.MUL, new long[0], xhat, meanGx));
     int dx = c.b.add(Op.MUL, new long[0], rstd, centered);
     var types = c.node.meta().types();
     int[] out = new int[] {c.cast(dx, dtypeOf(types, 0, c.outDtype))};
@@ -181,7 +203,9 @@ final class ReductionLowering {
     }
     int dw = reduce(c, Op.RSUM, c.b.add(Op.MUL, new long[0], dy, xhat), leading, false);
     int db = reduce(c, Op.RSUM, dy, leading, false);
-    return new int[] {out[0], c.cast(dw, dtypeOf(types, 1, f32)), c.cast(db, dtypeOf(types, 2, f32))};
+    return new int[] {
+      out[0], c.cast(dw, dtypeOf(types, 1, f32)), c.cast(db, dtypeOf(types, 2, f32))
+    };
   }
 
   private static int dtypeOf(List<TensorType> types, int i, int dflt) {
@@ -192,7 +216,8 @@ final class ReductionLowering {
    * Layer norm as normalize-then-affine: {@code ln_normalize(x) * w + b}, with the mean and rstd
    * results of {@code native_layer_norm} as their own row-wise terms.
    */
-  private static int[] layerNorm(String base, Call c, int shapeAt, int weightAt, int biasAt, int epsAt) {
+  private static int[] layerNorm(
+      String base, Call c, int shapeAt, int weightAt, int biasAt, int epsAt) {
     int x = c.tensor(0, "input");
     long[] shape = c.shape(x);
     long k = c.ints(shapeAt, "normalized_shape").length;

@@ -47,7 +47,8 @@ public final class Shapes {
         if (op == Op.EW2) {
           return TypeInfo.tensor(c[0].shape(), table.opaqueType((int) a[0]).dtype());
         }
-        return TypeInfo.tensor(c[0].shape(), op.kind == Op.Kind.COMPARE ? Dtype.BOOL.code() : c[0].dtype());
+        return TypeInfo.tensor(
+            c[0].shape(), op.kind == Op.Kind.COMPARE ? Dtype.BOOL.code() : c[0].dtype());
       case TERNARY:
         sameShapes(op, c);
         return TypeInfo.tensor(c[1].shape(), c[1].dtype());
@@ -72,7 +73,8 @@ public final class Shapes {
       case SLICE -> slice(c[0], a);
       case CONCAT -> concat(c, (int) a[0]);
       case RSUM, RMEAN, RAMAX, RAMIN -> reduce(op, c[0], a);
-      case ARGMAX -> TypeInfo.tensor(reduceShape(c[0], a[0] != 0, new long[] {a[1]}), Dtype.INT64.code());
+      case ARGMAX ->
+          TypeInfo.tensor(reduceShape(c[0], a[0] != 0, new long[] {a[1]}), Dtype.INT64.code());
       case SOFTMAX, LOG_SOFTMAX -> {
         checkDim(c[0], a[0], op);
         yield TypeInfo.tensor(c[0].shape(), c[0].dtype());
@@ -99,39 +101,66 @@ public final class Shapes {
       case EMBEDDING_RANGE -> {
         if (a[1] - a[0] != c[0].size(0)) {
           throw new ShapeException(
-              "embedding_range [" + a[0] + ", " + a[1] + ") over a table of " + c[0].size(0) + " rows");
+              "embedding_range ["
+                  + a[0]
+                  + ", "
+                  + a[1]
+                  + ") over a table of "
+                  + c[0].size(0)
+                  + " rows");
         }
         yield embedding(c[0], c[1]);
       }
       case EMBEDDING_GRAD -> {
         long[] g = c[0].shape();
         long[] ids = c[1].shape();
-        if (a[1] < a[0] || g.length != ids.length + 1 || !Arrays.equals(Arrays.copyOf(g, ids.length), ids)) {
-          throw new ShapeException("embedding_grad [" + a[0] + ", " + a[1] + ") of a gradient " + Arrays.toString(g)
-              + " by ids of shape " + Arrays.toString(ids));
+        if (a[1] < a[0]
+            || g.length != ids.length + 1
+            || !Arrays.equals(Arrays.copyOf(g, ids.length), ids)) {
+          throw new ShapeException(
+              "embedding_grad ["
+                  + a[0]
+                  + ", "
+                  + a[1]
+                  + ") of a gradient "
+                  + Arrays.toString(g)
+                  + " by ids of shape "
+                  + Arrays.toString(ids));
         }
         yield TypeInfo.tensor(new long[] {a[1] - a[0], g[g.length - 1]}, c[0].dtype());
       }
       case OUT_OF_RANGE -> TypeInfo.tensor(c[0].shape(), Dtype.BOOL.code());
       case ROPE -> {
         if (c[0].rank() < 1 || c[0].size(c[0].rank() - 1) % a[0] != 0) {
-          throw new ShapeException("rope with head size " + a[0] + " of " + Arrays.toString(c[0].shape()));
+          throw new ShapeException(
+              "rope with head size " + a[0] + " of " + Arrays.toString(c[0].shape()));
         }
         yield TypeInfo.tensor(c[0].shape(), c[0].dtype());
       }
       case ATTENTION -> {
         long[] q = c[0].shape();
         long[] k = c[1].shape();
-        if (q.length != 3 || k.length != 3 || !Arrays.equals(k, c[2].shape()) || q[0] != k[0] || q[2] != k[2]
-            || k[1] == 0 || q[1] % k[1] != 0) {
-          throw new ShapeException("attention of q " + Arrays.toString(q) + " over k, v " + Arrays.toString(k));
+        if (q.length != 3
+            || k.length != 3
+            || !Arrays.equals(k, c[2].shape())
+            || q[0] != k[0]
+            || q[2] != k[2]
+            || k[1] == 0
+            || q[1] % k[1] != 0) {
+          throw new ShapeException(
+              "attention of q " + Arrays.toString(q) + " over k, v " + Arrays.toString(k));
         }
         yield TypeInfo.tensor(q, c[0].dtype());
       }
       case INDEX2 -> {
         if (c[0].rank() != 2 || !Arrays.equals(c[1].shape(), c[2].shape())) {
-          throw new ShapeException("index of a " + c[0].rank() + "-d tensor by indices of shapes "
-              + Arrays.toString(c[1].shape()) + " and " + Arrays.toString(c[2].shape()));
+          throw new ShapeException(
+              "index of a "
+                  + c[0].rank()
+                  + "-d tensor by indices of shapes "
+                  + Arrays.toString(c[1].shape())
+                  + " and "
+                  + Arrays.toString(c[2].shape()));
         }
         yield TypeInfo.tensor(c[1].shape(), c[0].dtype());
       }
@@ -139,15 +168,20 @@ public final class Shapes {
         long[] x = c[0].shape();
         long[] idx = c[1].shape();
         if (x.length != idx.length + 1 || !Arrays.equals(Arrays.copyOf(x, idx.length), idx)) {
-          throw new ShapeException("pick from " + Arrays.toString(x) + " by ids of shape " + Arrays.toString(idx));
+          throw new ShapeException(
+              "pick from " + Arrays.toString(x) + " by ids of shape " + Arrays.toString(idx));
         }
         if (op == Op.PICK_RANGE && a[1] - a[0] != x[x.length - 1]) {
-          throw new ShapeException("pick_range [" + a[0] + ", " + a[1] + ") over a last dim of " + x[x.length - 1]);
+          throw new ShapeException(
+              "pick_range [" + a[0] + ", " + a[1] + ") over a last dim of " + x[x.length - 1]);
         }
         yield TypeInfo.tensor(idx, c[0].dtype());
       }
       case ITEM -> {
-        if (!c[0].isTuple() || a[0] < 0 || a[0] >= c[0].items().size() || c[0].items().get((int) a[0]) == null) {
+        if (!c[0].isTuple()
+            || a[0] < 0
+            || a[0] >= c[0].items().size()
+            || c[0].items().get((int) a[0]) == null) {
           throw new ShapeException("item " + a[0] + " of " + c[0]);
         }
         yield c[0].items().get((int) a[0]);
@@ -160,7 +194,10 @@ public final class Shapes {
     for (int i = 1; i < c.length; i++) {
       if (!Arrays.equals(c[0].shape(), c[i].shape())) {
         throw new ShapeException(
-            op.symbol() + " of operands with shapes " + Arrays.toString(c[0].shape()) + " and "
+            op.symbol()
+                + " of operands with shapes "
+                + Arrays.toString(c[0].shape())
+                + " and "
                 + Arrays.toString(c[i].shape()));
       }
     }
@@ -175,19 +212,24 @@ public final class Shapes {
     if (step == 0) {
       throw new ShapeException("arange with step 0");
     }
-    long n = step > 0 ? Math.floorDiv(end - start + step - 1, step) : Math.floorDiv(start - end - step - 1, -step);
+    long n =
+        step > 0
+            ? Math.floorDiv(end - start + step - 1, step)
+            : Math.floorDiv(start - end - step - 1, -step);
     return Math.max(0, n);
   }
 
   private static TypeInfo expand(TypeInfo x, long[] sizes) {
     long[] s = x.shape();
     if (s.length > sizes.length) {
-      throw new ShapeException("expand of " + Arrays.toString(s) + " to fewer dims " + Arrays.toString(sizes));
+      throw new ShapeException(
+          "expand of " + Arrays.toString(s) + " to fewer dims " + Arrays.toString(sizes));
     }
     int off = sizes.length - s.length;
     for (int i = 0; i < s.length; i++) {
       if (s[i] != 1 && s[i] != sizes[off + i]) {
-        throw new ShapeException("expand of " + Arrays.toString(s) + " to " + Arrays.toString(sizes));
+        throw new ShapeException(
+            "expand of " + Arrays.toString(s) + " to " + Arrays.toString(sizes));
       }
     }
     return new TypeInfo(sizes.clone(), x.dtype(), x.constant(), null);
@@ -203,7 +245,11 @@ public final class Shapes {
     }
     if (n != x.numel()) {
       throw new ShapeException(
-          "reshape of " + Arrays.toString(x.shape()) + " (" + x.numel() + " elements) to "
+          "reshape of "
+              + Arrays.toString(x.shape())
+              + " ("
+              + x.numel()
+              + " elements) to "
               + Arrays.toString(sizes));
     }
     return new TypeInfo(sizes.clone(), x.dtype(), x.constant(), null);
@@ -212,7 +258,8 @@ public final class Shapes {
   private static TypeInfo permute(TypeInfo x, long[] dims) {
     long[] s = x.shape();
     if (dims.length != s.length) {
-      throw new ShapeException("permute " + Arrays.toString(dims) + " of a " + s.length + "-d tensor");
+      throw new ShapeException(
+          "permute " + Arrays.toString(dims) + " of a " + s.length + "-d tensor");
     }
     long[] out = new long[s.length];
     boolean[] seen = new boolean[s.length];
@@ -257,7 +304,11 @@ public final class Shapes {
       for (int k = 0; k < s.length; k++) {
         if (k != d && s[k] != out[k]) {
           throw new ShapeException(
-              "concat along dim " + d + " of shapes " + Arrays.toString(c[0].shape()) + " and "
+              "concat along dim "
+                  + d
+                  + " of shapes "
+                  + Arrays.toString(c[0].shape())
+                  + " and "
                   + Arrays.toString(s));
         }
       }
@@ -303,7 +354,8 @@ public final class Shapes {
 
   private static void lastDims(TypeInfo x, long k, Op op) {
     if (k < 1 || k > x.rank()) {
-      throw new ShapeException(op.symbol() + " over the last " + k + " dims of a " + x.rank() + "-d tensor");
+      throw new ShapeException(
+          op.symbol() + " over the last " + k + " dims of a " + x.rank() + "-d tensor");
     }
   }
 
@@ -316,7 +368,11 @@ public final class Shapes {
     long k = x[x.length - 1];
     if (y[y.length - 2] != k) {
       throw new ShapeException(
-          "matmul of " + Arrays.toString(x) + " and " + Arrays.toString(y) + ": inner sizes differ");
+          "matmul of "
+              + Arrays.toString(x)
+              + " and "
+              + Arrays.toString(y)
+              + ": inner sizes differ");
     }
     if (y.length != 2) {
       if (y.length != x.length) {
@@ -325,7 +381,11 @@ public final class Shapes {
       for (int i = 0; i < x.length - 2; i++) {
         if (x[i] != y[i]) {
           throw new ShapeException(
-              "matmul of " + Arrays.toString(x) + " and " + Arrays.toString(y) + ": batch sizes differ");
+              "matmul of "
+                  + Arrays.toString(x)
+                  + " and "
+                  + Arrays.toString(y)
+                  + ": batch sizes differ");
         }
       }
     }

@@ -6,9 +6,9 @@ import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 
 /**
- * The e-class analysis of the core language: every class carries its {@link TypeInfo}. Two
- * classes of different shapes, or of different known constant values, can never be equal: merging
- * them is a bug in a lemma and raises {@link AnalysisConflict}.
+ * The e-class analysis of the core language: every class carries its {@link TypeInfo}. Two classes
+ * of different shapes, or of different known constant values, can never be equal: merging them is a
+ * bug in a lemma and raises {@link AnalysisConflict}.
  */
 public final class TypeAnalysis implements Analysis<TypeInfo> {
   private final Shapes shapes;
@@ -32,7 +32,8 @@ public final class TypeAnalysis implements Analysis<TypeInfo> {
       throw new AnalysisConflict("cannot equate a value of type " + a + " with one of type " + b);
     }
     if (a.constant() != null && b.constant() != null && !a.constant().equals(b.constant())) {
-      throw new AnalysisConflict("cannot equate constants " + a.constant() + " and " + b.constant());
+      throw new AnalysisConflict(
+          "cannot equate constants " + a.constant() + " and " + b.constant());
     }
     if (a.constant() == null && b.constant() != null) {
       return a.withConstant(b.constant());

@@ -39,7 +39,13 @@ public interface CheckListener {
    * @param firstOutput the first output with a clean expression, or -1
    * @param firstTerm that expression, or null
    */
-  record OperatorSummary(boolean mapped, int nodes, int explored, double millis, int firstOutput, CoreTerm firstTerm) {}
+  record OperatorSummary(
+      boolean mapped,
+      int nodes,
+      int explored,
+      double millis,
+      int firstOutput,
+      CoreTerm firstTerm) {}
 
   CheckListener NONE = new CheckListener() {};
 }

@@ -16,7 +16,11 @@ import java.util.Map;
  * @param stats sizes and time
  */
 public record CheckResult(
-    Verdict verdict, List<OutputEntry> outputRelation, List<Integer> notChecked, Failure failure, Stats stats) {
+    Verdict verdict,
+    List<OutputEntry> outputRelation,
+    List<Integer> notChecked,
+    Failure failure,
+    Stats stats) {
 
   /** One pair of the output relation: a G_s value and the clean G_d term it equals. */
   public record OutputEntry(int gs, CoreTerm gd) {}
@@ -27,5 +31,6 @@ public record CheckResult(
    * @param seconds wall time of the check
    * @param lemmaApplications how often each lemma fired, by name (only lemmas that fired)
    */
-  public record Stats(int gsOperators, int gdOperators, double seconds, Map<String, Integer> lemmaApplications) {}
+  public record Stats(
+      int gsOperators, int gdOperators, double seconds, Map<String, Integer> lemmaApplications) {}
 }

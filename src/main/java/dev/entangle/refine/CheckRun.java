@@ -33,7 +33,11 @@ final class CheckRun {
   private final List<CoreRelation.Expect> violated = new ArrayList<>();
   private CoreOp violatedAt;
 
-  CheckRun(Context ctx, List<Integer> required, Map<Integer, List<CoreRelation.Expect>> expects, long start) {
+  CheckRun(
+      Context ctx,
+      List<Integer> required,
+      Map<Integer, List<CoreRelation.Expect>> expects,
+      long start) {
     this.ctx = ctx;
     this.gs = ctx.gs.program;
     this.required = required;
@@ -62,8 +66,12 @@ final class CheckRun {
       OperatorCheck.Outcome out = new OperatorCheck(ctx, op).run(outs, ex, req);
       double millis = (System.nanoTime() - opStart) / 1e6;
       if (!out.mapped(outs)) {
-        ctx.listener.operatorChecked(i, ops.size(), op,
-            new CheckListener.OperatorSummary(false, out.nodes(), out.explored().size(), millis, -1, null));
+        ctx.listener.operatorChecked(
+            i,
+            ops.size(),
+            op,
+            new CheckListener.OperatorSummary(
+                false, out.nodes(), out.explored().size(), millis, -1, null));
         if (out.limited() || out.missingInput() >= 0 || !defer(op, outs, out)) {
           CoreOp root = rootOf(op);
           OperatorCheck.Outcome rootOut = failedAt.getOrDefault(root.id(), out);
@@ -92,8 +100,12 @@ final class CheckRun {
           break;
         }
       }
-      ctx.listener.operatorChecked(i, ops.size(), op,
-          new CheckListener.OperatorSummary(true, out.nodes(), out.explored().size(), millis, first, firstTerm));
+      ctx.listener.operatorChecked(
+          i,
+          ops.size(),
+          op,
+          new CheckListener.OperatorSummary(
+              true, out.nodes(), out.explored().size(), millis, first, firstTerm));
     }
     // required outputs computed from constants alone match G_d's constant outputs
     for (int o : required) {
@@ -128,14 +140,21 @@ final class CheckRun {
     for (int o : required) {
       if (!overOutputs.containsKey(o) && !undefined.contains(o)) {
         CoreOp producer = gs.definition(o);
-        return result(Verdict.NOT_REFINED, new Failure.OutputNotReturned(producer == null ? -1 : producer.id(), o,
-            first(ctx.relation.get(o)), producer == null ? List.of() : inputRelations(producer)));
+        return result(
+            Verdict.NOT_REFINED,
+            new Failure.OutputNotReturned(
+                producer == null ? -1 : producer.id(),
+                o,
+                first(ctx.relation.get(o)),
+                producer == null ? List.of() : inputRelations(producer)));
       }
     }
     if (!violated.isEmpty()) {
       CoreRelation.Expect e = violated.get(0);
-      return result(Verdict.EXPECTATION_VIOLATED, new Failure.ExpectationViolated(violatedAt.id(), e,
-          first(ctx.relation.get(e.gs())), inputRelations(violatedAt)));
+      return result(
+          Verdict.EXPECTATION_VIOLATED,
+          new Failure.ExpectationViolated(
+              violatedAt.id(), e, first(ctx.relation.get(e.gs())), inputRelations(violatedAt)));
     }
     return result(Verdict.REFINES, null);
   }
@@ -145,9 +164,9 @@ final class CheckRun {
   }
 
   /**
-   * Defers an operation whose outputs have no clean expression: consumers see its term instead,
-   * so a chain of G_s operations that only maps as a whole (a vocabulary shard's shifted targets,
-   * say) is checked as a chain. Refused past {@link #MAX_CHAIN} operations.
+   * Defers an operation whose outputs have no clean expression: consumers see its term instead, so
+   * a chain of G_s operations that only maps as a whole (a vocabulary shard's shifted targets, say)
+   * is checked as a chain. Refused past {@link #MAX_CHAIN} operations.
    */
   private boolean defer(CoreOp op, List<Integer> outs, OperatorCheck.Outcome out) {
     int length = 1;
@@ -183,11 +202,17 @@ final class CheckRun {
   }
 
   private Failure failure(CoreOp op, OperatorCheck.Outcome out, int chainEnd) {
-    List<Integer> explored = out.explored().size() > 60 ? out.explored().subList(0, 60) : out.explored();
+    List<Integer> explored =
+        out.explored().size() > 60 ? out.explored().subList(0, 60) : out.explored();
     List<Failure.InputRelation> inputs = inputRelations(op);
     if (out.missingInput() >= 0) {
-      return new Failure.MissingInput(op.id(), out.missingInput(), undefined.contains(out.missingInput()), chainEnd,
-          inputs, explored);
+      return new Failure.MissingInput(
+          op.id(),
+          out.missingInput(),
+          undefined.contains(out.missingInput()),
+          chainEnd,
+          inputs,
+          explored);
     }
     List<Failure.OutputTerm> terms = new ArrayList<>();
     List<Integer> outs = ctx.gs.outputs(op);
@@ -197,7 +222,8 @@ final class CheckRun {
         terms.add(new Failure.OutputTerm(o, hint));
       }
     }
-    return new Failure.NoCleanExpression(op.id(), outs.size(), terms, out.limit(), chainEnd, inputs, explored);
+    return new Failure.NoCleanExpression(
+        op.id(), outs.size(), terms, out.limit(), chainEnd, inputs, explored);
   }
 
   private List<Failure.InputRelation> inputRelations(CoreOp op) {
@@ -230,7 +256,11 @@ final class CheckRun {
       }
     }
     double secs = (System.nanoTime() - start) / 1e9;
-    return new CheckResult(v, rel, notChecked, f,
+    return new CheckResult(
+        v,
+        rel,
+        notChecked,
+        f,
         new CheckResult.Stats(ctx.gs.operators.size(), ctx.gd.program.callCount(), secs, fired));
   }
 }

@@ -24,8 +24,8 @@ final class CleanCost {
   }
 
   /**
-   * Any term over G_d values, with non-clean operators made expensive: used to explain a failure
-   * by what G_d would have had to compute.
+   * Any term over G_d values, with non-clean operators made expensive: used to explain a failure by
+   * what G_d would have had to compute.
    */
   static CostModel explain() {
     return n -> {

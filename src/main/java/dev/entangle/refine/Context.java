@@ -1,6 +1,5 @@
 package dev.entangle.refine;
 
-import dev.entangle.lower.CoreProgram;
 import dev.entangle.lower.CoreTerm;
 import dev.entangle.ops.OpTable;
 import dev.entangle.ops.Shapes;
@@ -23,18 +22,29 @@ final class Context {
   final CheckOptions options;
   final CheckListener listener;
   final long deadline;
+
   /** R: for each G_s value, the clean G_d terms known to equal it. */
   final Map<Integer, List<CoreTerm>> relation = new HashMap<>();
+
   /** G_s values whose operator found no clean expression; consumers use their terms instead. */
   final Set<Integer> deferred = new HashSet<>();
+
   /** G_d values that R relates to some G_s value: a G_d computation over them is worth a look. */
   final BitSet related = new BitSet();
+
   /** G_d equalities: the relation file's and those proved so far. */
   final GdEqualities equalities;
+
   /** How often each lemma fired, in the order of {@link Lemmas#names()}. */
   final int[] fired;
 
-  Context(GsWalk gs, GdModel gd, Lemmas lemmas, CheckOptions options, CheckListener listener, long deadline,
+  Context(
+      GsWalk gs,
+      GdModel gd,
+      Lemmas lemmas,
+      CheckOptions options,
+      CheckListener listener,
+      long deadline,
       List<List<CoreTerm>> equalities) {
     this.gs = gs;
     this.gd = gd;

@@ -22,10 +22,10 @@ final class EqualityLearner {
 
   /**
    * Keeps, for the checks that follow, what an operation's e-graph proved about G_d alone: each
-   * class of its inputs and outputs ({@code roots}), or reached from them through clean nodes,
-   * that holds two different G_d tensors, or slices of them, gives a group of equal terms (e.g.
-   * that two ranks computed the same key head). Classes only explored are left alone: what lies
-   * ahead is learned when its own operation is checked.
+   * class of its inputs and outputs ({@code roots}), or reached from them through clean nodes, that
+   * holds two different G_d tensors, or slices of them, gives a group of equal terms (e.g. that two
+   * ranks computed the same key head). Classes only explored are left alone: what lies ahead is
+   * learned when its own operation is checked.
    */
   static void learn(Context ctx, EGraph<TypeInfo> g, List<Integer> roots, CoreOp op) {
     g.rebuild();
@@ -67,9 +67,9 @@ final class EqualityLearner {
   }
 
   /**
-   * Whether a group tells later checks something their own e-graphs would not: it spans ranks
-   * (what one rank computes, its own definitions give), and it relates a slice, or a tensor that
-   * R relates to nothing yet (replicas that R relates already meet in the G_s values' classes).
+   * Whether a group tells later checks something their own e-graphs would not: it spans ranks (what
+   * one rank computes, its own definitions give), and it relates a slice, or a tensor that R
+   * relates to nothing yet (replicas that R relates already meet in the G_s values' classes).
    */
   private static boolean worthKeeping(Context ctx, Set<CoreTerm> group, Set<Integer> leaves) {
     int rank = -1;
@@ -91,7 +91,9 @@ final class EqualityLearner {
   private static int usableLeaf(Context ctx, EGraph<TypeInfo> g, int c) {
     int best = -1;
     for (ENode n : g.nodes(c)) {
-      if (n.op() == Op.TENSOR.id() && usable(ctx, (int) n.attr(0)) && (best < 0 || n.attr(0) < best)) {
+      if (n.op() == Op.TENSOR.id()
+          && usable(ctx, (int) n.attr(0))
+          && (best < 0 || n.attr(0) < best)) {
         best = (int) n.attr(0);
       }
     }

@@ -9,7 +9,9 @@ import java.util.List;
  * prose). {@link #operator} is a G_s operation id, values are ids of the programs' values.
  */
 public sealed interface Failure {
-  /** The G_s operation the failure is reported at (-1 for a required output that is a G_s input). */
+  /**
+   * The G_s operation the failure is reported at (-1 for a required output that is a G_s input).
+   */
   int operator();
 
   /** For each input of the operation, the G_d terms it was related to. */
@@ -42,8 +44,14 @@ public sealed interface Failure {
    * @param undefined whether the input has no defined value (a dropout mask, an empty buffer)
    * @param chainEnd the last operation of a deferred chain that failed with it, or -1
    */
-  record MissingInput(int operator, int input, boolean undefined, int chainEnd, List<InputRelation> inputs,
-      List<Integer> explored) implements Failure {}
+  record MissingInput(
+      int operator,
+      int input,
+      boolean undefined,
+      int chainEnd,
+      List<InputRelation> inputs,
+      List<Integer> explored)
+      implements Failure {}
 
   /**
    * No clean expression of G_d tensors equals the operation's output(s).
@@ -52,8 +60,15 @@ public sealed interface Failure {
    * @param limit the limit reached first, or null when the search ended without one
    * @param chainEnd the last operation of a deferred chain that failed with it, or -1
    */
-  record NoCleanExpression(int operator, int outputs, List<OutputTerm> terms, Limit limit, int chainEnd,
-      List<InputRelation> inputs, List<Integer> explored) implements Failure {}
+  record NoCleanExpression(
+      int operator,
+      int outputs,
+      List<OutputTerm> terms,
+      Limit limit,
+      int chainEnd,
+      List<InputRelation> inputs,
+      List<Integer> explored)
+      implements Failure {}
 
   /**
    * A required G_s output maps to G_d tensors, but not to a clean expression over G_d's outputs.
@@ -75,7 +90,8 @@ public sealed interface Failure {
    * @param expect the expectation
    * @param equals what its G_s value equals in terms of G_d tensors, or null when nothing
    */
-  record ExpectationViolated(int operator, CoreRelation.Expect expect, CoreTerm equals, List<InputRelation> inputs)
+  record ExpectationViolated(
+      int operator, CoreRelation.Expect expect, CoreTerm equals, List<InputRelation> inputs)
       implements Failure {
     @Override
     public List<Integer> explored() {

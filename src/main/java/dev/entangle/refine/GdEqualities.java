@@ -12,12 +12,12 @@ import java.util.Set;
  * Groups of G_d expressions known to be equal: the relation file's {@code equalities}, and those
  * the operator checks prove along the way. A check's e-graph holds only true equalities (given
  * R_i), so when one of its classes holds two different G_d tensors, or slices of them, that fact
- * about G_d is kept for the checks that follow. This is how ranks that replicate a value are
- * seen to compute the same thing from it: key/value heads that several ranks hold, say, which
- * the relation relates through one rank only.
+ * about G_d is kept for the checks that follow. This is how ranks that replicate a value are seen
+ * to compute the same thing from it: key/value heads that several ranks hold, say, which the
+ * relation relates through one rank only.
  *
- * <p>A group enters an operator's e-graph once the check has one of its tensors in view (see
- * {@link #touching}).
+ * <p>A group enters an operator's e-graph once the check has one of its tensors in view (see {@link
+ * #touching}).
  */
 final class GdEqualities {
   private final List<List<CoreTerm>> groups = new ArrayList<>();

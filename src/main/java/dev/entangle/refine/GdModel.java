@@ -11,8 +11,10 @@ import dev.entangle.lower.ValueKind;
  */
 final class GdModel {
   final CoreProgram program;
+
   /** Inlined as its term: a constant, or an undefined value (which never waits on anything). */
   final boolean[] constant;
+
   final boolean[] undefined;
   final boolean[] output;
 

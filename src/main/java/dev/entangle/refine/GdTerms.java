@@ -8,8 +8,8 @@ import java.util.Map;
 /**
  * Adds G_d facts to one e-graph: each value is a leaf {@code tensor[id]}, and a value's definition
  * is its operation's term over its dependencies' leaves (a collective's reads every member's
- * input). Values computed from constants alone are inlined as their full term, so a constant in
- * G_d meets the same constant in G_s.
+ * input). Values computed from constants alone are inlined as their full term, so a constant in G_d
+ * meets the same constant in G_s.
  */
 final class GdTerms implements Steps.Refs {
   private final GdModel m;

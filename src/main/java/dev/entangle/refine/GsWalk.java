@@ -35,7 +35,9 @@ final class GsWalk {
         continue;
       }
       CoreOp op = program.op(value.op());
-      if (needed.get(op.id()) || op.kind().inlined() || (op.values().length == 1 && related.contains(op.values()[0]))) {
+      if (needed.get(op.id())
+          || op.kind().inlined()
+          || (op.values().length == 1 && related.contains(op.values()[0]))) {
         continue;
       }
       needed.set(op.id());

@@ -30,13 +30,13 @@ import java.util.Set;
  * Computes R_v for one G_s operation v (the paper's Listing 2 with Listing 3's exploration):
  *
  * <ol>
- *   <li>a fresh e-graph holds v's term over its inputs, each input being the union of the clean
- *       G_d terms R relates it to;
+ *   <li>a fresh e-graph holds v's term over its inputs, each input being the union of the clean G_d
+ *       terms R relates it to;
  *   <li>lemmas saturate it;
- *   <li>G_d values are brought in with their definitions when every dependency is in T_rel (the
- *       G_d tensors that expressions of v's inputs, outputs and sub-terms use), related by R to
- *       an earlier G_s value, constant, or itself brought in a few steps before; T_rel grows with
- *       the tensors those expressions then reach; 2 and 3 repeat until nothing new comes in;
+ *   <li>G_d values are brought in with their definitions when every dependency is in T_rel (the G_d
+ *       tensors that expressions of v's inputs, outputs and sub-terms use), related by R to an
+ *       earlier G_s value, constant, or itself brought in a few steps before; T_rel grows with the
+ *       tensors those expressions then reach; 2 and 3 repeat until nothing new comes in;
  *   <li>the cheapest clean expressions of each output are R_v ({@link CleanAlternatives}).
  * </ol>
  *
@@ -85,8 +85,10 @@ final class OperatorCheck {
   private final Set<Integer> trel = new LinkedHashSet<>();
   private final Set<Integer> equalitiesAdded = new HashSet<>();
   private final BitSet equalitiesLookedUp = new BitSet();
+
   /** The G_d values brought in, in order, with their distance from T_rel. */
   private final Map<Integer, Integer> broughtIn = new LinkedHashMap<>();
+
   /** G_s terms already built, by operation id and depth. */
   private final Map<Long, int[]> produced = new HashMap<>();
 
@@ -114,7 +116,16 @@ final class OperatorCheck {
     try {
       outs = ctx.gs.program.replay(op, new GsInputs(rb, CONTEXT_DEPTH, true), rb);
     } catch (MissingRelation m) {
-      return new Outcome(Set.of(), Map.of(), Map.of(), null, m.value, List.of(), Map.of(), List.of(), g.nodeCount(),
+      return new Outcome(
+          Set.of(),
+          Map.of(),
+          Map.of(),
+          null,
+          m.value,
+          List.of(),
+          Map.of(),
+          List.of(),
+          g.nodeCount(),
           Set.of());
     }
     Map<Integer, Integer> outClass = new LinkedHashMap<>();
@@ -174,17 +185,29 @@ final class OperatorCheck {
     List<Integer> learnFrom = new ArrayList<>(outClass.values());
     learnFrom.addAll(inputClasses.values());
     EqualityLearner.learn(ctx, g, learnFrom, op);
-    return new Outcome(undefined, found, overOutputs, limit, -1, new ArrayList<>(broughtIn.keySet()), hints, violated,
-        g.nodeCount(), cleanLeaves);
+    return new Outcome(
+        undefined,
+        found,
+        overOutputs,
+        limit,
+        -1,
+        new ArrayList<>(broughtIn.keySet()),
+        hints,
+        violated,
+        g.nodeCount(),
+        cleanLeaves);
   }
 
   /**
    * The fast path for an operation that is the identity on one of its inputs (clone, detach, a
    * copy, a collective in G_s): its output is that input, so R relates it to the same terms and no
-   * e-graph work is needed. Not taken when the output is required or has an expectation, which
-   * need the full check.
+   * e-graph work is needed. Not taken when the output is required or has an expectation, which need
+   * the full check.
    */
-  private Outcome identity(List<Integer> outputs, Map<Integer, Integer> outClass, List<CoreRelation.Expect> expects,
+  private Outcome identity(
+      List<Integer> outputs,
+      Map<Integer, Integer> outClass,
+      List<CoreRelation.Expect> expects,
       boolean required) {
     if (required || !expects.isEmpty() || outputs.size() != 1) {
       return null;
@@ -196,16 +219,25 @@ final class OperatorCheck {
       if (g.find(in.getValue()) == out && rel != null && !rel.isEmpty()) {
         Set<Integer> leaves = new HashSet<>();
         rel.forEach(e -> e.leaves(leaves));
-        return new Outcome(Set.of(), Map.of(outputs.get(0), rel), Map.of(), null, -1, List.of(), Map.of(),
-            List.of(), g.nodeCount(), leaves);
+        return new Outcome(
+            Set.of(),
+            Map.of(outputs.get(0), rel),
+            Map.of(),
+            null,
+            -1,
+            List.of(),
+            Map.of(),
+            List.of(),
+            g.nodeCount(),
+            leaves);
       }
     }
     return null;
   }
 
   /**
-   * A G_d output equal to a G_s value computed from constants alone (a counter initialized to
-   * zero, say): both terms are built in one e-graph and compared; null when none is equal.
+   * A G_d output equal to a G_s value computed from constants alone (a counter initialized to zero,
+   * say): both terms are built in one e-graph and compared; null when none is equal.
    */
   static CoreTerm matchConstant(Context ctx, int constant) {
     OperatorCheck check = new OperatorCheck(ctx, null);
@@ -309,7 +341,9 @@ final class OperatorCheck {
     return g.find(a);
   }
 
-  /** Steps 2 and 3, repeated until no G_d value is left to bring in. Returns the limit hit, or null. */
+  /**
+   * Steps 2 and 3, repeated until no G_d value is left to bring in. Returns the limit hit, or null.
+   */
   private Limit explore(List<Integer> termClasses) {
     Limit limited = null;
     while (true) {
@@ -318,12 +352,14 @@ final class OperatorCheck {
       for (int i = 0; i < ctx.fired.length; i++) {
         ctx.fired[i] += report.applied(i);
       }
-      if (report.stopReason() != StopReason.SATURATED && report.stopReason() != StopReason.GOAL_REACHED) {
-        limited = switch (report.stopReason()) {
-          case NODE_LIMIT -> Limit.NODES;
-          case TIME_LIMIT -> Limit.TIME;
-          default -> Limit.ITERATIONS;
-        };
+      if (report.stopReason() != StopReason.SATURATED
+          && report.stopReason() != StopReason.GOAL_REACHED) {
+        limited =
+            switch (report.stopReason()) {
+              case NODE_LIMIT -> Limit.NODES;
+              case TIME_LIMIT -> Limit.TIME;
+              default -> Limit.ITERATIONS;
+            };
         if (report.stopReason() != StopReason.ITERATION_LIMIT) {
           return limited;
         }
@@ -342,7 +378,8 @@ final class OperatorCheck {
   }
 
   private Runner.Limits limits() {
-    return new Runner.Limits(ctx.options.iterationLimit(), ctx.options.nodeLimit(), ctx.deadline, 20_000);
+    return new Runner.Limits(
+        ctx.options.iterationLimit(), ctx.options.nodeLimit(), ctx.deadline, 20_000);
   }
 
   /**
@@ -428,7 +465,9 @@ final class OperatorCheck {
     return added;
   }
 
-  /** How many steps a value is from T_rel: 0 related or constant, -1 neither related nor brought in. */
+  /**
+   * How many steps a value is from T_rel: 0 related or constant, -1 neither related nor brought in.
+   */
   private int depthOf(int d) {
     if (trel.contains(d) || ctx.gd.constant[d] || ctx.related.get(d)) {
       return 0;
@@ -476,7 +515,10 @@ final class OperatorCheck {
     }
   }
 
-  /** Passes terms to another builder and remembers every handle it returned (the terms v's lowering built). */
+  /**
+   * Passes terms to another builder and remembers every handle it returned (the terms v's lowering
+   * built).
+   */
   private static final class RecordingBuilder implements TermBuilder {
     private final TermBuilder inner;
     final List<Integer> handles = new ArrayList<>();

@@ -27,8 +27,14 @@ public final class RefinementChecker {
    * @param startNanos {@link System#nanoTime} when the check began (reading and lowering included);
    *     the timeout counts from there
    */
-  public static CheckResult check(CoreProgram gs, CoreProgram gd, CoreRelation rel, Lemmas lemmas,
-      CheckOptions options, CheckListener listener, long startNanos) {
+  public static CheckResult check(
+      CoreProgram gs,
+      CoreProgram gd,
+      CoreRelation rel,
+      Lemmas lemmas,
+      CheckOptions options,
+      CheckListener listener,
+      long startNanos) {
     long deadline = startNanos + options.timeout().toNanos();
     List<Integer> required = new ArrayList<>(rel.outputs() != null ? rel.outputs() : results(gs));
     Map<Integer, List<CoreRelation.Expect>> expects = new HashMap<>();
@@ -38,7 +44,8 @@ public final class RefinementChecker {
       wanted.add(e.gs());
     }
     GsWalk walk = new GsWalk(gs, rel.inputs().keySet(), new ArrayList<>(wanted));
-    Context ctx = new Context(walk, new GdModel(gd), lemmas, options, listener, deadline, rel.equalities());
+    Context ctx =
+        new Context(walk, new GdModel(gd), lemmas, options, listener, deadline, rel.equalities());
     for (Map.Entry<Integer, List<CoreTerm>> e : rel.inputs().entrySet()) {
       ctx.relate(e.getKey(), e.getValue());
     }
@@ -54,11 +61,13 @@ public final class RefinementChecker {
    */
   static List<Integer> results(CoreProgram gs) {
     Set<Integer> used = new HashSet<>();
-    gs.ops().forEach(op -> {
-      for (int r : op.reads()) {
-        used.add(r);
-      }
-    });
+    gs.ops()
+        .forEach(
+            op -> {
+              for (int r : op.reads()) {
+                used.add(r);
+              }
+            });
     List<Integer> out = new ArrayList<>();
     for (int v : gs.outputs(-1)) {
       if (!used.contains(v) && !out.contains(v)) {

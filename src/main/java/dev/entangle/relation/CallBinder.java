@@ -7,9 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Binds the arguments of a clean-function call to its parameters, Python style: tensor
- * expressions first, then integer parameters by position, then by keyword; and builds the {@link
- * Expr}.
+ * Binds the arguments of a clean-function call to its parameters, Python style: tensor expressions
+ * first, then integer parameters by position, then by keyword; and builds the {@link Expr}.
  */
 final class CallBinder {
   static final String FUNCTIONS =
@@ -30,20 +29,31 @@ final class CallBinder {
   static {
     Param dim = new Param("dim", Kind.INT, null);
     SIGNATURES.put("concat", new Signature(true, List.of(dim), "concat(e1, e2, ..., dim=D)"));
-    SIGNATURES.put("slice", new Signature(false,
-        List.of(dim, new Param("start", Kind.INT, null), new Param("end", Kind.INT, null),
-            new Param("step", Kind.INT, 1L)),
-        "slice(e, dim=D, start=S, end=E) with an optional step=K"));
+    SIGNATURES.put(
+        "slice",
+        new Signature(
+            false,
+            List.of(
+                dim,
+                new Param("start", Kind.INT, null),
+                new Param("end", Kind.INT, null),
+                new Param("step", Kind.INT, 1L)),
+            "slice(e, dim=D, start=S, end=E) with an optional step=K"));
     for (Expr.ReduceKind kind : Expr.ReduceKind.values()) {
       SIGNATURES.put(kind.fn(), new Signature(true, List.of(), kind.fn() + "(e1, e2, ...)"));
     }
-    SIGNATURES.put("transpose", new Signature(false,
-        List.of(new Param("dim0", Kind.INT, null), new Param("dim1", Kind.INT, null)),
-        "transpose(e, D0, D1)"));
-    SIGNATURES.put("permute", new Signature(false, List.of(new Param("dims", Kind.LIST, null)),
-        "permute(e, [D, ...])"));
-    SIGNATURES.put("reshape", new Signature(false, List.of(new Param("shape", Kind.LIST, null)),
-        "reshape(e, [N, ...])"));
+    SIGNATURES.put(
+        "transpose",
+        new Signature(
+            false,
+            List.of(new Param("dim0", Kind.INT, null), new Param("dim1", Kind.INT, null)),
+            "transpose(e, D0, D1)"));
+    SIGNATURES.put(
+        "permute",
+        new Signature(false, List.of(new Param("dims", Kind.LIST, null)), "permute(e, [D, ...])"));
+    SIGNATURES.put(
+        "reshape",
+        new Signature(false, List.of(new Param("shape", Kind.LIST, null)), "reshape(e, [N, ...])"));
     SIGNATURES.put("squeeze", new Signature(false, List.of(dim), "squeeze(e, D)"));
     SIGNATURES.put("unsqueeze", new Signature(false, List.of(dim), "unsqueeze(e, D)"));
   }
@@ -72,8 +82,8 @@ final class CallBinder {
       }
       if (a.isExpr()) {
         if (positional > 0 || keywordSeen) {
-          throw new ParseError(a.at(), "a tensor expression after the integer arguments of "
-              + function + usage);
+          throw new ParseError(
+              a.at(), "a tensor expression after the integer arguments of " + function + usage);
         }
         if (!sig.manyOperands() && operands.size() == 1) {
           throw new ParseError(a.at(), function + " takes one tensor expression" + usage);
@@ -82,31 +92,47 @@ final class CallBinder {
         continue;
       }
       if (operands.isEmpty()) {
-        throw new ParseError(a.at(), function + " starts with a tensor expression, not "
-            + a.kind() + usage);
+        throw new ParseError(
+            a.at(), function + " starts with a tensor expression, not " + a.kind() + usage);
       }
       Param p;
       if (a.key() == null) {
         if (positional >= sig.params().size()) {
-          throw new ParseError(a.at(), "too many arguments: " + function + " takes "
-              + countParams(sig) + " after its tensor expression" + (sig.manyOperands() ? "s" : "")
-              + usage);
+          throw new ParseError(
+              a.at(),
+              "too many arguments: "
+                  + function
+                  + " takes "
+                  + countParams(sig)
+                  + " after its tensor expression"
+                  + (sig.manyOperands() ? "s" : "")
+                  + usage);
         }
         p = sig.params().get(positional++);
       } else {
         keywordSeen = true;
-        p = sig.params().stream().filter(q -> q.name().equals(a.key())).findFirst().orElseThrow(
-            () -> new ParseError(a.at(), function + " has no argument '" + a.key() + "'"
-                + usage));
+        p =
+            sig.params().stream()
+                .filter(q -> q.name().equals(a.key()))
+                .findFirst()
+                .orElseThrow(
+                    () ->
+                        new ParseError(
+                            a.at(), function + " has no argument '" + a.key() + "'" + usage));
       }
       if (bound.putIfAbsent(p.name(), a) != null) {
         throw new ParseError(a.at(), p.name() + " is given twice" + usage);
       }
       boolean isList = a.value() instanceof List<?>;
       if ((p.kind() == Kind.LIST) != isList) {
-        throw new ParseError(a.valueAt(), p.name() + " must be "
-            + (p.kind() == Kind.LIST ? "a list of integers" : "an integer") + ", not " + a.kind()
-            + usage);
+        throw new ParseError(
+            a.valueAt(),
+            p.name()
+                + " must be "
+                + (p.kind() == Kind.LIST ? "a list of integers" : "an integer")
+                + ", not "
+                + a.kind()
+                + usage);
       }
     }
     if (operands.isEmpty()) {
@@ -122,8 +148,9 @@ final class CallBinder {
 
   private static String countParams(Signature sig) {
     int n = sig.params().size();
-    return n == 0 ? "no further arguments" : "at most " + n + " integer argument"
-        + (n == 1 ? "" : "s");
+    return n == 0
+        ? "no further arguments"
+        : "at most " + n + " integer argument" + (n == 1 ? "" : "s");
   }
 
   /** The bound parameter values, converted with range checks. */
@@ -131,7 +158,10 @@ final class CallBinder {
     long longValue(String name) {
       CallArg a = args.get(name);
       if (a == null) {
-        return sig.params().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow()
+        return sig.params().stream()
+            .filter(p -> p.name().equals(name))
+            .findFirst()
+            .orElseThrow()
             .byDefault();
       }
       return (Long) a.value();
@@ -154,8 +184,8 @@ final class CallBinder {
       List<Integer> out = new ArrayList<>();
       for (long v : list(name)) {
         if (v != (int) v) {
-          throw new ParseError(args.get(name).valueAt(), name + " holds " + v
-              + ", which is out of range");
+          throw new ParseError(
+              args.get(name).valueAt(), name + " holds " + v + ", which is out of range");
         }
         out.add((int) v);
       }
@@ -167,15 +197,16 @@ final class CallBinder {
     Expr e = operands.get(0);
     return switch (function) {
       case "concat" -> new Expr.Concat(operands, b.dim("dim"));
-      case "slice" -> new Expr.Slice(e, b.dim("dim"), b.longValue("start"), b.longValue("end"),
-          b.longValue("step"));
+      case "slice" ->
+          new Expr.Slice(
+              e, b.dim("dim"), b.longValue("start"), b.longValue("end"), b.longValue("step"));
       case "transpose" -> new Expr.Transpose(e, b.dim("dim0"), b.dim("dim1"));
       case "permute" -> new Expr.Permute(e, b.dims("dims"));
       case "reshape" -> new Expr.Reshape(e, b.list("shape"));
       case "squeeze" -> new Expr.Squeeze(e, b.dim("dim"));
       case "unsqueeze" -> new Expr.Unsqueeze(e, b.dim("dim"));
-      default -> new Expr.Reduce(
-          Expr.ReduceKind.valueOf(function.toUpperCase(Locale.ROOT)), operands);
+      default ->
+          new Expr.Reduce(Expr.ReduceKind.valueOf(function.toUpperCase(Locale.ROOT)), operands);
     };
   }
 }

@@ -5,8 +5,8 @@ import java.util.Locale;
 
 /**
  * An expression of the relation syntax (FORMATS.md section 3): a tensor reference or a clean
- * function of expressions. Dims are kept as written (they may be negative); {@link
- * ExprShapes} resolves them against shapes.
+ * function of expressions. Dims are kept as written (they may be negative); {@link ExprShapes}
+ * resolves them against shapes.
  */
 public sealed interface Expr {
 
@@ -23,7 +23,10 @@ public sealed interface Expr {
   /** {@code slice(e, dim=D, start=S, end=E, step=K)}; step defaults to 1. */
   record Slice(Expr input, int dim, long start, long end, long step) implements Expr {}
 
-  /** {@code sum(...)}, {@code max(...)} or {@code min(...)}: element-wise over operands of one shape. */
+  /**
+   * {@code sum(...)}, {@code max(...)} or {@code min(...)}: element-wise over operands of one
+   * shape.
+   */
   record Reduce(ReduceKind kind, List<Expr> operands) implements Expr {
     public Reduce {
       operands = List.copyOf(operands);

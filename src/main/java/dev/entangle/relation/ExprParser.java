@@ -31,16 +31,17 @@ public final class ExprParser {
   private Expr expr() {
     skipBlanks();
     if (atEnd()) {
-      throw error("expected an expression (a tensor name or a function call such as"
-          + " concat(...)), but the text ends here");
+      throw error(
+          "expected an expression (a tensor name or a function call such as"
+              + " concat(...)), but the text ends here");
     }
     char c = peek();
     if (c == '`') {
       return new Expr.Tensor(null, backquoted());
     }
     if (!Names.isNameStart(c)) {
-      throw error("expected an expression (a tensor name or a function call), found "
-          + describeHere());
+      throw error(
+          "expected an expression (a tensor name or a function call), found " + describeHere());
     }
     int start = pos;
     String word = plainName();
@@ -71,14 +72,21 @@ public final class ExprParser {
     if (!atEnd() && peek() == '`') {
       return new Expr.Tensor(rank, backquoted());
     }
-    throw error("expected a tensor name after '" + word + "', as in " + word + "x or " + word
-        + "`any name`");
+    throw error(
+        "expected a tensor name after '"
+            + word
+            + "', as in "
+            + word
+            + "x or "
+            + word
+            + "`any name`");
   }
 
   private Expr call(String function, int start) {
     if (!CallBinder.isFunction(function)) {
-      throw new ParseError(start, "unknown function '" + function + "'; the clean functions are "
-          + CallBinder.FUNCTIONS);
+      throw new ParseError(
+          start,
+          "unknown function '" + function + "'; the clean functions are " + CallBinder.FUNCTIONS);
     }
     pos++; // '('
     List<CallArg> args = new ArrayList<>();
@@ -97,8 +105,8 @@ public final class ExprParser {
       } else if (peek() == ')') {
         return CallBinder.bind(function, args, pos++);
       } else {
-        throw error("expected ',' or ')' after an argument of " + function + ", found "
-            + describeHere());
+        throw error(
+            "expected ',' or ')' after an argument of " + function + ", found " + describeHere());
       }
     }
   }
@@ -129,8 +137,11 @@ public final class ExprParser {
         if (!atEnd() && (peek() == '-' || isDigit(peek()))) {
           return new CallArg(word, at, integer(), valueAt);
         }
-        throw error("expected an integer or a list of integers after '" + word + "=', found "
-            + describeHere());
+        throw error(
+            "expected an integer or a list of integers after '"
+                + word
+                + "=', found "
+                + describeHere());
       }
       pos = at;
     }
@@ -176,14 +187,14 @@ public final class ExprParser {
       while (!atEnd() && (Names.isNamePart(peek()) || peek() == '-')) {
         pos++;
       }
-      throw new ParseError(start, "expected an integer, found '" + text.substring(start, pos)
-          + "'");
+      throw new ParseError(
+          start, "expected an integer, found '" + text.substring(start, pos) + "'");
     }
     try {
       return Long.parseLong(text.substring(start, pos));
     } catch (NumberFormatException e) {
-      throw new ParseError(start, "the integer " + text.substring(start, pos)
-          + " does not fit in 64 bits");
+      throw new ParseError(
+          start, "the integer " + text.substring(start, pos) + " does not fit in 64 bits");
     }
   }
 

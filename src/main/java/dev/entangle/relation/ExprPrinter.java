@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Prints expressions in the canonical keyword form of the relation syntax, e.g. {@code
- * concat(r0.a, r1.a, dim=0)} or {@code slice(r0.x, dim=0, start=0, end=128)}. Names that are not
- * plain are backquoted, so {@code ExprParser.parse(print(e))} equals {@code e} (for names without
- * a backquote).
+ * Prints expressions in the canonical keyword form of the relation syntax, e.g. {@code concat(r0.a,
+ * r1.a, dim=0)} or {@code slice(r0.x, dim=0, start=0, end=128)}. Names that are not plain are
+ * backquoted, so {@code ExprParser.parse(print(e))} equals {@code e} (for names without a
+ * backquote).
  */
 public final class ExprPrinter {
   private ExprPrinter() {}
@@ -24,8 +24,13 @@ public final class ExprPrinter {
     } else if (e instanceof Expr.Concat c) {
       call("concat", c.parts(), out).append(", dim=").append(c.dim()).append(')');
     } else if (e instanceof Expr.Slice s) {
-      call("slice", List.of(s.input()), out).append(", dim=").append(s.dim())
-          .append(", start=").append(s.start()).append(", end=").append(s.end());
+      call("slice", List.of(s.input()), out)
+          .append(", dim=")
+          .append(s.dim())
+          .append(", start=")
+          .append(s.start())
+          .append(", end=")
+          .append(s.end());
       if (s.step() != 1) {
         out.append(", step=").append(s.step());
       }
@@ -33,8 +38,12 @@ public final class ExprPrinter {
     } else if (e instanceof Expr.Reduce r) {
       call(r.kind().fn(), r.operands(), out).append(')');
     } else if (e instanceof Expr.Transpose t) {
-      call("transpose", List.of(t.input()), out).append(", ").append(t.dim0()).append(", ")
-          .append(t.dim1()).append(')');
+      call("transpose", List.of(t.input()), out)
+          .append(", ")
+          .append(t.dim0())
+          .append(", ")
+          .append(t.dim1())
+          .append(')');
     } else if (e instanceof Expr.Permute p) {
       call("permute", List.of(p.input()), out).append(", ").append(list(p.dims())).append(')');
     } else if (e instanceof Expr.Reshape r) {

@@ -30,13 +30,12 @@ public final class ExprShapes {
   /**
    * The result type of {@code e}.
    *
-   * @param leafType the type of each tensor reference; it may throw its own {@link
-   *     InputException} for a name that does not resolve
+   * @param leafType the type of each tensor reference; it may throw its own {@link InputException}
+   *     for a name that does not resolve
    * @param where the start of error messages, e.g. {@code ri.json: relations[3] (gs "w")}
    * @throws InputException naming {@code where} and the subexpression when shapes do not fit
    */
-  public static TensorType shape(
-      Expr e, Function<Expr.Tensor, TensorType> leafType, String where) {
+  public static TensorType shape(Expr e, Function<Expr.Tensor, TensorType> leafType, String where) {
     return new ExprShapes(leafType, where).typed(e).type();
   }
 
@@ -49,8 +48,7 @@ public final class ExprShapes {
   }
 
   /** {@link #normalize(Expr, Function)} with messages starting with {@code where}. */
-  public static Expr normalize(
-      Expr e, Function<Expr.Tensor, TensorType> leafType, String where) {
+  public static Expr normalize(Expr e, Function<Expr.Tensor, TensorType> leafType, String where) {
     return new ExprShapes(leafType, where).typed(e).expr();
   }
 
@@ -111,8 +109,10 @@ public final class ExprShapes {
     Typed first = parts.get(0);
     int rank = first.type().rank();
     if (rank == 0) {
-      throw error(c, "cannot concat 0-d tensors (" + ExprPrinter.print(first.written())
-          + " has shape [])", "unsqueeze them first");
+      throw error(
+          c,
+          "cannot concat 0-d tensors (" + ExprPrinter.print(first.written()) + " has shape [])",
+          "unsqueeze them first");
     }
     int d = dim(c.dim(), rank, c, first);
     long size = 0;
@@ -120,17 +120,28 @@ public final class ExprShapes {
     for (Typed part : parts) {
       TensorType t = part.type();
       if (t.rank() != rank) {
-        throw error(c, "the parts differ in rank: " + describe(first) + " but " + describe(part),
+        throw error(
+            c,
+            "the parts differ in rank: " + describe(first) + " but " + describe(part),
             "concat parts of one rank");
       }
       if (!t.dtype().equals(first.type().dtype())) {
-        throw error(c, "the parts differ in dtype: " + describeDtype(first) + " but "
-            + describeDtype(part), "concat parts of one dtype");
+        throw error(
+            c,
+            "the parts differ in dtype: " + describeDtype(first) + " but " + describeDtype(part),
+            "concat parts of one dtype");
       }
       for (int i = 0; i < rank; i++) {
         if (i != d && !t.shape().get(i).equals(first.type().shape().get(i))) {
-          throw error(c, "the parts differ off the concat dim " + d + ": " + describe(first)
-              + " but " + describe(part), "check the concat dim and the parts");
+          throw error(
+              c,
+              "the parts differ off the concat dim "
+                  + d
+                  + ": "
+                  + describe(first)
+                  + " but "
+                  + describe(part),
+              "check the concat dim and the parts");
         }
       }
       size = add(size, fixed(t.shape().get(d), c), c);
@@ -144,8 +155,10 @@ public final class ExprShapes {
   private Typed slice(Expr.Slice s) {
     Typed in = typed(s.input());
     if (in.type().rank() == 0) {
-      throw error(s, "cannot slice a 0-d tensor (" + ExprPrinter.print(in.written())
-          + " has shape [])", "slice a tensor with at least one dim");
+      throw error(
+          s,
+          "cannot slice a 0-d tensor (" + ExprPrinter.print(in.written()) + " has shape [])",
+          "slice a tensor with at least one dim");
     }
     int d = dim(s.dim(), in.type().rank(), s, in);
     if (s.step() < 1) {
@@ -177,11 +190,15 @@ public final class ExprShapes {
       if (first == null) {
         first = t;
       } else if (!t.type().shape().equals(first.type().shape())) {
-        throw error(r, "the operands differ in shape: " + describe(first) + " but " + describe(t),
+        throw error(
+            r,
+            "the operands differ in shape: " + describe(first) + " but " + describe(t),
             r.kind().fn() + " takes operands of one shape (no broadcasting)");
       } else if (!t.type().dtype().equals(first.type().dtype())) {
-        throw error(r, "the operands differ in dtype: " + describeDtype(first) + " but "
-            + describeDtype(t), r.kind().fn() + " takes operands of one dtype");
+        throw error(
+            r,
+            "the operands differ in dtype: " + describeDtype(first) + " but " + describeDtype(t),
+            r.kind().fn() + " takes operands of one dtype");
       }
       normalized.add(t.expr());
     }
@@ -192,7 +209,9 @@ public final class ExprShapes {
     Typed in = typed(p.input());
     int rank = in.type().rank();
     if (p.dims().size() != rank) {
-      throw error(p, "permute lists " + p.dims().size() + " dims but " + describe(in),
+      throw error(
+          p,
+          "permute lists " + p.dims().size() + " dims but " + describe(in),
           "list each of its " + rank + " dims once");
     }
     List<Integer> dims = new ArrayList<>();
@@ -233,13 +252,17 @@ public final class ExprShapes {
     List<Long> sizes = new ArrayList<>(r.shape());
     if (inferred >= 0) {
       if (known == 0 || elements % known != 0) {
-        throw error(r, describe(in) + " (" + elements + " elements), which cannot be viewed as "
-            + r.shape(), "check the reshape sizes");
+        throw error(
+            r,
+            describe(in) + " (" + elements + " elements), which cannot be viewed as " + r.shape(),
+            "check the reshape sizes");
       }
       sizes.set(inferred, elements / known);
     } else if (known != elements) {
-      throw error(r, describe(in) + " (" + elements + " elements) but " + r.shape() + " holds "
-          + known, "the reshape sizes must multiply to the element count");
+      throw error(
+          r,
+          describe(in) + " (" + elements + " elements) but " + r.shape() + " holds " + known,
+          "the reshape sizes must multiply to the element count");
     }
     List<Dim> shape = sizes.stream().map(Dim::of).toList();
     return new Typed(r, new Expr.Reshape(in.expr(), sizes), with(in, shape));
@@ -249,8 +272,14 @@ public final class ExprShapes {
   private int dim(long raw, int rank, Expr at, Typed input) {
     int wrap = Math.max(rank, 1);
     if (raw < -wrap || raw >= wrap) {
-      throw error(at, "dim " + raw + " is out of range for " + ExprPrinter.print(input.written())
-          + ", which has shape " + input.type().shape(),
+      throw error(
+          at,
+          "dim "
+              + raw
+              + " is out of range for "
+              + ExprPrinter.print(input.written())
+              + ", which has shape "
+              + input.type().shape(),
           "dims go from " + -wrap + " to " + (wrap - 1));
     }
     return (int) (raw < 0 ? raw + wrap : raw);
@@ -292,7 +321,7 @@ public final class ExprShapes {
   }
 
   private InputException error(Expr at, String problem, String advice) {
-    return new InputException(where + ": in " + ExprPrinter.print(at) + ": " + problem + "; "
-        + advice + ".");
+    return new InputException(
+        where + ": in " + ExprPrinter.print(at) + ": " + problem + "; " + advice + ".");
   }
 }

@@ -6,6 +6,7 @@ import java.util.regex.Pattern;
 /** The spelling of tensor names in expressions: plain names, rank prefixes and backquotes. */
 final class Names {
   private static final Pattern PLAIN = Pattern.compile("[A-Za-z_][A-Za-z0-9_.]*");
+
   /** {@code rK.rest}: the rank prefix of a G_d reference. */
   static final Pattern RANK_REF = Pattern.compile("r([0-9]+)\\.(.*)", Pattern.DOTALL);
 

@@ -27,8 +27,8 @@ public final class ParseError extends RuntimeException {
   }
 
   /**
-   * The text with a caret under the problem, indented, as two lines: {@code "    text\n
-   * ^"}. Line breaks inside the text are shown as spaces so the caret stays aligned.
+   * The text with a caret under the problem, indented, as two lines: {@code " text\n ^"}. Line
+   * breaks inside the text are shown as spaces so the caret stays aligned.
    */
   public String pointer(String text) {
     String shown = text.replaceAll("[\\r\\n\\t]", " ");

@@ -50,12 +50,11 @@ public final class RelationReader {
     checkKeys(root, TOP_KEYS, "");
     JsonNode format = root.get("format");
     if (format == null) {
-      throw error("", "missing \"format\"; a relation file starts with \"format\": \"" + FORMAT
-          + "\".");
+      throw error(
+          "", "missing \"format\"; a relation file starts with \"format\": \"" + FORMAT + "\".");
     }
     if (!format.isTextual() || !format.textValue().equals(FORMAT)) {
-      throw error("", "unknown format " + format + "; this version reads \"" + FORMAT
-          + "\" only.");
+      throw error("", "unknown format " + format + "; this version reads \"" + FORMAT + "\" only.");
     }
     List<RelationEntry> relations = new ArrayList<>();
     JsonNode rel = list(root, "relations");
@@ -74,8 +73,8 @@ public final class RelationReader {
       for (int i = 0; i < out.size(); i++) {
         JsonNode name = out.get(i);
         if (!name.isTextual() || name.textValue().isEmpty()) {
-          throw error("outputs[" + i + "]", "an output is the name of a G_s tensor, not " + name
-              + ".");
+          throw error(
+              "outputs[" + i + "]", "an output is the name of a G_s tensor, not " + name + ".");
         }
         outputs.add(name.textValue());
       }
@@ -103,8 +102,9 @@ public final class RelationReader {
   /** One entry of {@code relations} or {@code expect}, with its sugar expanded into {@code out}. */
   private void entries(JsonNode json, String where, List<RelationEntry> out) {
     if (!json.isObject()) {
-      throw error(where, "an entry is an object such as {\"gs\": \"x\", \"gd\": \"r0.x\"}, not "
-          + json + ".");
+      throw error(
+          where,
+          "an entry is an object such as {\"gs\": \"x\", \"gd\": \"r0.x\"}, not " + json + ".");
     }
     checkKeys(json, ENTRY_KEYS, where);
     JsonNode gsJson = json.get("gs");
@@ -113,26 +113,36 @@ public final class RelationReader {
     }
     String gs = gsJson.textValue();
     String at = where + " (gs \"" + gs + "\")";
-    int forms = (json.has("gd") ? 1 : 0) + (json.has("shard") ? 1 : 0)
-        + (json.has("replicate") ? 1 : 0);
+    int forms =
+        (json.has("gd") ? 1 : 0) + (json.has("shard") ? 1 : 0) + (json.has("replicate") ? 1 : 0);
     if (forms != 1) {
-      throw error(at, (forms == 0 ? "the entry has neither" : "the entry has more than one of")
-          + " \"gd\", \"shard\" and \"replicate\"; give exactly one: \"gd\": \"EXPR\", \"shard\":"
-          + " DIM or \"replicate\": true.");
+      throw error(
+          at,
+          (forms == 0 ? "the entry has neither" : "the entry has more than one of")
+              + " \"gd\", \"shard\" and \"replicate\"; give exactly one: \"gd\": \"EXPR\", \"shard\":"
+              + " DIM or \"replicate\": true.");
     }
     String gdName = gdName(json, gs, at);
     if (json.has("gd")) {
       JsonNode gd = json.get("gd");
       if (!gd.isTextual()) {
-        throw error(at, "\"gd\" must be an expression string such as \"concat(r0.x, r1.x,"
-            + " dim=0)\", not " + gd + ".");
+        throw error(
+            at,
+            "\"gd\" must be an expression string such as \"concat(r0.x, r1.x,"
+                + " dim=0)\", not "
+                + gd
+                + ".");
       }
       out.add(new RelationEntry(gs, parse(gd.textValue(), at, "gd expression"), where));
     } else if (json.has("shard")) {
       JsonNode dim = json.get("shard");
       if (!dim.isIntegralNumber() || !dim.canConvertToInt()) {
-        throw error(at, "\"shard\" must be the integer dim the ranks' parts are concatenated"
-            + " along, not " + dim + ".");
+        throw error(
+            at,
+            "\"shard\" must be the integer dim the ranks' parts are concatenated"
+                + " along, not "
+                + dim
+                + ".");
       }
       List<Expr> parts = new ArrayList<>();
       for (int k = 0; k < worldSize; k++) {
@@ -142,8 +152,9 @@ public final class RelationReader {
     } else {
       JsonNode flag = json.get("replicate");
       if (!flag.isBoolean() || !flag.booleanValue()) {
-        throw error(at, "\"replicate\" must be true (every rank holds the whole tensor), not "
-            + flag + ".");
+        throw error(
+            at,
+            "\"replicate\" must be true (every rank holds the whole tensor), not " + flag + ".");
       }
       for (int k = 0; k < worldSize; k++) {
         out.add(new RelationEntry(gs, new Expr.Tensor(k, gdName), where));
@@ -157,8 +168,10 @@ public final class RelationReader {
       return gs;
     }
     if (json.has("gd")) {
-      throw error(at, "\"as\" applies to \"shard\" and \"replicate\" only; with \"gd\", write the"
-          + " G_d names in the expression.");
+      throw error(
+          at,
+          "\"as\" applies to \"shard\" and \"replicate\" only; with \"gd\", write the"
+              + " G_d names in the expression.");
     }
     if (!as.isTextual() || as.textValue().isEmpty()) {
       throw error(at, "\"as\" must be the G_d tensors' name, not " + as + ".");
@@ -168,15 +181,17 @@ public final class RelationReader {
 
   private List<Expr> equality(JsonNode json, String where) {
     if (!json.isArray() || json.size() < 2) {
-      throw error(where, "an equality is a list of at least two G_d expressions known to be"
-          + " equal, such as [\"r0.kv\", \"r1.kv\"].");
+      throw error(
+          where,
+          "an equality is a list of at least two G_d expressions known to be"
+              + " equal, such as [\"r0.kv\", \"r1.kv\"].");
     }
     List<Expr> members = new ArrayList<>();
     for (int j = 0; j < json.size(); j++) {
       JsonNode m = json.get(j);
       if (!m.isTextual()) {
-        throw error(where + "[" + j + "]", "an equality member is an expression string, not " + m
-            + ".");
+        throw error(
+            where + "[" + j + "]", "an equality member is an expression string, not " + m + ".");
       }
       members.add(parse(m.textValue(), where + "[" + j + "]", "expression"));
     }
@@ -187,8 +202,16 @@ public final class RelationReader {
     try {
       return ExprParser.parse(text);
     } catch (ParseError e) {
-      throw error(where, "cannot parse the " + what + " at column " + (e.position() + 1) + ": "
-          + e.reason() + " (the syntax is in the README, \"What goes in\"):\n" + e.pointer(text));
+      throw error(
+          where,
+          "cannot parse the "
+              + what
+              + " at column "
+              + (e.position() + 1)
+              + ": "
+              + e.reason()
+              + " (the syntax is in the README, \"What goes in\"):\n"
+              + e.pointer(text));
     }
   }
 
@@ -196,8 +219,13 @@ public final class RelationReader {
     for (Iterator<String> it = obj.fieldNames(); it.hasNext(); ) {
       String key = it.next();
       if (!known.contains(key) && !isRemark(key)) {
-        throw error(where, "unknown key \"" + key + "\"; the keys here are "
-            + String.join(", ", known.stream().sorted().toList()) + ".");
+        throw error(
+            where,
+            "unknown key \""
+                + key
+                + "\"; the keys here are "
+                + String.join(", ", known.stream().sorted().toList())
+                + ".");
       }
     }
   }

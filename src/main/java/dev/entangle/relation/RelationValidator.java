@@ -58,13 +58,31 @@ public final class RelationValidator {
     TensorType got = ExprShapes.shape(e.gd(), leafType(where), where);
     String expr = ExprPrinter.print(e.gd());
     if (!got.shape().equals(want.shape())) {
-      throw new InputException(where + ": " + expr + " has shape " + got.shape() + " but "
-          + e.gs() + " has shape " + want.shape() + "; check the shard dim, the slice bounds and"
-          + " the G_d tensors the entry names.");
+      throw new InputException(
+          where
+              + ": "
+              + expr
+              + " has shape "
+              + got.shape()
+              + " but "
+              + e.gs()
+              + " has shape "
+              + want.shape()
+              + "; check the shard dim, the slice bounds and"
+              + " the G_d tensors the entry names.");
     }
     if (!got.dtype().equals(want.dtype())) {
-      throw new InputException(where + ": " + expr + " has dtype " + got.dtype() + " but "
-          + e.gs() + " has dtype " + want.dtype() + "; relate tensors of one dtype.");
+      throw new InputException(
+          where
+              + ": "
+              + expr
+              + " has dtype "
+              + got.dtype()
+              + " but "
+              + e.gs()
+              + " has dtype "
+              + want.dtype()
+              + "; relate tensors of one dtype.");
     }
   }
 
@@ -76,9 +94,18 @@ public final class RelationValidator {
       if (first == null) {
         first = t;
       } else if (!t.shape().equals(first.shape()) || !t.dtype().equals(first.dtype())) {
-        throw new InputException(where + ": " + ExprPrinter.print(members.get(j)) + " is " + t
-            + " but " + ExprPrinter.print(members.get(0)) + " is " + first + "; the members of an"
-            + " equality have one shape and dtype.");
+        throw new InputException(
+            where
+                + ": "
+                + ExprPrinter.print(members.get(j))
+                + " is "
+                + t
+                + " but "
+                + ExprPrinter.print(members.get(0))
+                + " is "
+                + first
+                + "; the members of an"
+                + " equality have one shape and dtype.");
       }
     }
   }
@@ -87,8 +114,14 @@ public final class RelationValidator {
   private TensorType gsType(String name, String where) {
     Node n = gs.resolve(name);
     if (n == null) {
-      throw new InputException(where + ": \"" + name + "\" is neither a node name nor a meta.tag"
-          + " in G_s (" + gs.source() + "); check the name.");
+      throw new InputException(
+          where
+              + ": \""
+              + name
+              + "\" is neither a node name nor a meta.tag"
+              + " in G_s ("
+              + gs.source()
+              + "); check the name.");
     }
     return typeOf(n, "\"" + name + "\"", where);
   }
@@ -97,20 +130,47 @@ public final class RelationValidator {
     return t -> {
       String ref = ExprPrinter.print(t);
       if (t.rank() == null) {
-        throw new InputException(where + ": " + ref + " has no rank; name G_d tensors as"
-            + " rK.NAME, e.g. r0." + ref + ".");
+        throw new InputException(
+            where
+                + ": "
+                + ref
+                + " has no rank; name G_d tensors as"
+                + " rK.NAME, e.g. r0."
+                + ref
+                + ".");
       }
       int k = t.rank();
       if (k >= gd.worldSize()) {
-        throw new InputException(where + ": " + ref + " names rank " + k + " but G_d ("
-            + gd.source() + ") has " + gd.worldSize() + " rank" + (gd.worldSize() == 1 ? "" : "s")
-            + " (r0 to r" + (gd.worldSize() - 1) + "); check the rank.");
+        throw new InputException(
+            where
+                + ": "
+                + ref
+                + " names rank "
+                + k
+                + " but G_d ("
+                + gd.source()
+                + ") has "
+                + gd.worldSize()
+                + " rank"
+                + (gd.worldSize() == 1 ? "" : "s")
+                + " (r0 to r"
+                + (gd.worldSize() - 1)
+                + "); check the rank.");
       }
       Node n = gd.rank(k).resolve(t.name());
       if (n == null) {
-        throw new InputException(where + ": " + ref + ": rank " + k + " of G_d ("
-            + gd.rank(k).source() + ") has no node or meta.tag \"" + t.name() + "\"; check the"
-            + " name.");
+        throw new InputException(
+            where
+                + ": "
+                + ref
+                + ": rank "
+                + k
+                + " of G_d ("
+                + gd.rank(k).source()
+                + ") has no node or meta.tag \""
+                + t.name()
+                + "\"; check the"
+                + " name.");
       }
       return typeOf(n, ref, where);
     };
@@ -118,13 +178,20 @@ public final class RelationValidator {
 
   private static TensorType typeOf(Node n, String ref, String where) {
     if (n.op() == NodeOp.OUTPUT) {
-      throw new InputException(where + ": " + ref + " is the output node; relate the tensors it"
-          + " returns instead.");
+      throw new InputException(
+          where + ": " + ref + " is the output node; relate the tensors it" + " returns instead.");
     }
     if (n.type() == null) {
-      throw new InputException(where + ": " + ref + " (node \"" + n.name() + "\") "
-          + (n.meta().tuple() ? "returns a tuple; relate its getitem nodes instead."
-              : "has no shape; the graph file must give its meta.shape and meta.dtype."));
+      throw new InputException(
+          where
+              + ": "
+              + ref
+              + " (node \""
+              + n.name()
+              + "\") "
+              + (n.meta().tuple()
+                  ? "returns a tuple; relate its getitem nodes instead."
+                  : "has no shape; the graph file must give its meta.shape and meta.dtype."));
     }
     return n.type();
   }

@@ -1,5 +1,6 @@
 package dev.entangle.rules;
 
+import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.ops.Op;
@@ -7,14 +8,13 @@ import dev.entangle.ops.TypeInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import dev.entangle.egraph.Applier.Unions;
 
 /**
- * Two concats along one dim that are equal, and whose parts have the same sizes along it, are
- * equal part by part: {@code concat(a, b) = concat(c, d)} with {@code a} and {@code c} of one size
- * gives {@code a = c} and {@code b = d}. This is how two relations of one G_s tensor (replicas of
- * a key/value head on different ranks, say) tell which G_d pieces are equal. It only unions
- * existing classes, so it adds no term.
+ * Two concats along one dim that are equal, and whose parts have the same sizes along it, are equal
+ * part by part: {@code concat(a, b) = concat(c, d)} with {@code a} and {@code c} of one size gives
+ * {@code a = c} and {@code b = d}. This is how two relations of one G_s tensor (replicas of a
+ * key/value head on different ranks, say) tell which G_d pieces are equal. It only unions existing
+ * classes, so it adds no term.
  */
 final class ConcatParts implements NativeRule {
   static final String NAME = "concat-parts";
@@ -67,7 +67,8 @@ final class ConcatParts implements NativeRule {
       TypeInfo x = g.data(a.child(k));
       TypeInfo y = g.data(b.child(k));
       if (x.shape()[d] != y.shape()[d] || x.dtype() != y.dtype()) {
-        return false; // a concat of mixed dtypes promotes, which may round: parts equal only as promoted
+        return false; // a concat of mixed dtypes promotes, which may round: parts equal only as
+        // promoted
       }
     }
     return true;

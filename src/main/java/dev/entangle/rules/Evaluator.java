@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * Evaluates a rule's expressions against one match. Values are {@code Long} (integers and
  * booleans), {@code long[]} (integer lists), {@code Integer} (an e-class) and {@code int[]} (a list
- * of e-classes). Inside {@code all}, {@code any} and mapped templates a list of e-classes stands for
- * its element at the current index. Anything that does not apply throws {@link NoMatch}. The
+ * of e-classes). Inside {@code all}, {@code any} and mapped templates a list of e-classes stands
+ * for its element at the current index. Anything that does not apply throws {@link NoMatch}. The
  * functions themselves are the table {@link Fn}.
  */
 final class Evaluator {
@@ -64,7 +64,10 @@ final class Evaluator {
     return f.fn().impl.eval(this, f.args(), b, index);
   }
 
-  /** {@code all} ({@code every}) or {@code any} over the indices of the list variables {@code c} mentions. */
+  /**
+   * {@code all} ({@code every}) or {@code any} over the indices of the list variables {@code c}
+   * mentions.
+   */
   long quantify(Calc c, Object[] b, int index, boolean every) {
     int n = listLength(c, b);
     if (n < 0) {

@@ -11,163 +11,371 @@ import java.util.Map;
  * The functions a rule's conditions, lets and computed attributes may call: one table of name,
  * argument counts, whether the result is a list, a line of documentation and the implementation.
  * Values are integers (booleans are 0/1), integer lists, e-classes and lists of e-classes; a
- * function that does not apply (a division that is not exact, an index out of range) throws
- * {@link NoMatch}, which means no rewrite.
+ * function that does not apply (a division that is not exact, an index out of range) throws {@link
+ * NoMatch}, which means no rewrite.
  */
 enum Fn {
-  ADD("+", 1, -1, false, "sum", strict((e, v) -> {
-    long s = 0;
-    for (Object x : v) {
-      s = Math.addExact(s, Evaluator.num(x));
-    }
-    return s;
-  })),
-  SUB("-", 1, 2, false, "difference or negation",
-      strict((e, v) -> v.length == 1 ? -Evaluator.num(v[0]) : Evaluator.num(v[0]) - Evaluator.num(v[1]))),
-  MUL("*", 1, -1, false, "product", strict((e, v) -> {
-    long s = 1;
-    for (Object x : v) {
-      s = Math.multiplyExact(s, Evaluator.num(x));
-    }
-    return s;
-  })),
-  EXACT_DIV("/", 2, 2, false, "exact integer division; no match when not exact", strict((e, v) -> {
-    long d = Evaluator.num(v[1]);
-    if (d == 0 || Evaluator.num(v[0]) % d != 0) {
-      throw NoMatch.INSTANCE;
-    }
-    return Evaluator.num(v[0]) / d;
-  })),
-  REM("%", 2, 2, false, "remainder", strict((e, v) -> Math.floorMod(Evaluator.num(v[0]), nonZero(v[1])))),
-  FLOOR_DIV("div", 2, 2, false, "floor division", strict((e, v) -> Math.floorDiv(Evaluator.num(v[0]), nonZero(v[1])))),
-  MIN("min", 1, -1, false, "minimum", strict((e, v) -> Arrays.stream(v).mapToLong(Evaluator::num).min().getAsLong())),
-  MAX("max", 1, -1, false, "maximum", strict((e, v) -> Arrays.stream(v).mapToLong(Evaluator::num).max().getAsLong())),
-  EQ("=", 2, 2, false, "equal (integers or lists)", strict((e, v) -> bool(Evaluator.same(v[0], v[1])))),
+  ADD(
+      "+",
+      1,
+      -1,
+      false,
+      "sum",
+      strict(
+          (e, v) -> {
+            long s = 0;
+            for (Object x : v) {
+              s = Math.addExact(s, Evaluator.num(x));
+            }
+            return s;
+          })),
+  SUB(
+      "-",
+      1,
+      2,
+      false,
+      "difference or negation",
+      strict(
+          (e, v) ->
+              v.length == 1 ? -Evaluator.num(v[0]) : Evaluator.num(v[0]) - Evaluator.num(v[1]))),
+  MUL(
+      "*",
+      1,
+      -1,
+      false,
+      "product",
+      strict(
+          (e, v) -> {
+            long s = 1;
+            for (Object x : v) {
+              s = Math.multiplyExact(s, Evaluator.num(x));
+            }
+            return s;
+          })),
+  EXACT_DIV(
+      "/",
+      2,
+      2,
+      false,
+      "exact integer division; no match when not exact",
+      strict(
+          (e, v) -> {
+            long d = Evaluator.num(v[1]);
+            if (d == 0 || Evaluator.num(v[0]) % d != 0) {
+              throw NoMatch.INSTANCE;
+            }
+            return Evaluator.num(v[0]) / d;
+          })),
+  REM(
+      "%",
+      2,
+      2,
+      false,
+      "remainder",
+      strict((e, v) -> Math.floorMod(Evaluator.num(v[0]), nonZero(v[1])))),
+  FLOOR_DIV(
+      "div",
+      2,
+      2,
+      false,
+      "floor division",
+      strict((e, v) -> Math.floorDiv(Evaluator.num(v[0]), nonZero(v[1])))),
+  MIN(
+      "min",
+      1,
+      -1,
+      false,
+      "minimum",
+      strict((e, v) -> Arrays.stream(v).mapToLong(Evaluator::num).min().getAsLong())),
+  MAX(
+      "max",
+      1,
+      -1,
+      false,
+      "maximum",
+      strict((e, v) -> Arrays.stream(v).mapToLong(Evaluator::num).max().getAsLong())),
+  EQ(
+      "=",
+      2,
+      2,
+      false,
+      "equal (integers or lists)",
+      strict((e, v) -> bool(Evaluator.same(v[0], v[1])))),
   NE("!=", 2, 2, false, "not equal", strict((e, v) -> bool(!Evaluator.same(v[0], v[1])))),
   LT("<", 2, 2, false, "less", strict((e, v) -> bool(Evaluator.num(v[0]) < Evaluator.num(v[1])))),
-  LE("<=", 2, 2, false, "less or equal", strict((e, v) -> bool(Evaluator.num(v[0]) <= Evaluator.num(v[1])))),
-  GT(">", 2, 2, false, "greater", strict((e, v) -> bool(Evaluator.num(v[0]) > Evaluator.num(v[1])))),
-  GE(">=", 2, 2, false, "greater or equal", strict((e, v) -> bool(Evaluator.num(v[0]) >= Evaluator.num(v[1])))),
-  AND("and", 1, -1, false, "all true", (e, a, b, index) -> {
-    for (Calc x : a) {
-      if (e.integer(x, b, index) == 0) {
-        return 0L;
-      }
-    }
-    return 1L;
-  }),
-  OR("or", 1, -1, false, "any true", (e, a, b, index) -> {
-    for (Calc x : a) {
-      if (e.integer(x, b, index) != 0) {
+  LE(
+      "<=",
+      2,
+      2,
+      false,
+      "less or equal",
+      strict((e, v) -> bool(Evaluator.num(v[0]) <= Evaluator.num(v[1])))),
+  GT(
+      ">",
+      2,
+      2,
+      false,
+      "greater",
+      strict((e, v) -> bool(Evaluator.num(v[0]) > Evaluator.num(v[1])))),
+  GE(
+      ">=",
+      2,
+      2,
+      false,
+      "greater or equal",
+      strict((e, v) -> bool(Evaluator.num(v[0]) >= Evaluator.num(v[1])))),
+  AND(
+      "and",
+      1,
+      -1,
+      false,
+      "all true",
+      (e, a, b, index) -> {
+        for (Calc x : a) {
+          if (e.integer(x, b, index) == 0) {
+            return 0L;
+          }
+        }
         return 1L;
-      }
-    }
-    return 0L;
-  }),
+      }),
+  OR(
+      "or",
+      1,
+      -1,
+      false,
+      "any true",
+      (e, a, b, index) -> {
+        for (Calc x : a) {
+          if (e.integer(x, b, index) != 0) {
+            return 1L;
+          }
+        }
+        return 0L;
+      }),
   NOT("not", 1, 1, false, "negation", strict((e, v) -> bool(Evaluator.num(v[0]) == 0))),
-  ALL("all", 1, 1, false, "true for every index of the list variables inside", (e, a, b, index) -> e.quantify(a[0], b, index, true)),
-  ANY("any", 1, 1, false, "true for some index of the list variables inside", (e, a, b, index) -> e.quantify(a[0], b, index, false)),
-  SIZE("size", 2, 2, false, "(size ?x D): size of dim D of class ?x", strict((e, v) -> {
-    long[] s = e.type(v[0]).shape();
-    long d = Evaluator.num(v[1]);
-    if (d < 0 || d >= s.length) {
-      throw NoMatch.INSTANCE;
-    }
-    return s[(int) d];
-  })),
-  RANK("rank", 1, 1, false, "number of dims of a class", strict((e, v) -> (long) e.type(v[0]).shape().length)),
-  NUMEL("numel", 1, 1, false, "number of elements of a class", strict((e, v) -> e.type(v[0]).numel())),
-  DTYPE("dtype", 1, 1, false, "dtype code of a class", strict((e, v) -> (long) e.type(v[0]).dtype())),
-  SHAPE("shape", 1, 1, true, "the shape of a class", strict((e, v) -> e.type(v[0]).shape().clone())),
-  IS_CONST("is-const", 2, 2, false, "(is-const ?x V): every element of ?x is the number V", strict((e, v) -> {
-    Double k = e.type(v[0]).constant();
-    return bool(k != null && k == (double) Evaluator.num(v[1]));
-  })),
-  COUNT("count", 1, 1, false, "length of a list variable", true,
+  ALL(
+      "all",
+      1,
+      1,
+      false,
+      "true for every index of the list variables inside",
+      (e, a, b, index) -> e.quantify(a[0], b, index, true)),
+  ANY(
+      "any",
+      1,
+      1,
+      false,
+      "true for some index of the list variables inside",
+      (e, a, b, index) -> e.quantify(a[0], b, index, false)),
+  SIZE(
+      "size",
+      2,
+      2,
+      false,
+      "(size ?x D): size of dim D of class ?x",
+      strict(
+          (e, v) -> {
+            long[] s = e.type(v[0]).shape();
+            long d = Evaluator.num(v[1]);
+            if (d < 0 || d >= s.length) {
+              throw NoMatch.INSTANCE;
+            }
+            return s[(int) d];
+          })),
+  RANK(
+      "rank",
+      1,
+      1,
+      false,
+      "number of dims of a class",
+      strict((e, v) -> (long) e.type(v[0]).shape().length)),
+  NUMEL(
+      "numel",
+      1,
+      1,
+      false,
+      "number of elements of a class",
+      strict((e, v) -> e.type(v[0]).numel())),
+  DTYPE(
+      "dtype", 1, 1, false, "dtype code of a class", strict((e, v) -> (long) e.type(v[0]).dtype())),
+  SHAPE(
+      "shape", 1, 1, true, "the shape of a class", strict((e, v) -> e.type(v[0]).shape().clone())),
+  IS_CONST(
+      "is-const",
+      2,
+      2,
+      false,
+      "(is-const ?x V): every element of ?x is the number V",
+      strict(
+          (e, v) -> {
+            Double k = e.type(v[0]).constant();
+            return bool(k != null && k == (double) Evaluator.num(v[1]));
+          })),
+  COUNT(
+      "count",
+      1,
+      1,
+      false,
+      "length of a list variable",
+      true,
       (e, a, b, index) -> (long) Evaluator.classes(b, a[0]).length),
   LEN("len", 1, 1, false, "length of a list", strict((e, v) -> (long) Evaluator.lst(v[0]).length)),
-  NTH("nth", 2, 2, false, "(nth L I): element I of a list", strict((e, v) -> {
-    long[] l = Evaluator.lst(v[0]);
-    return l[index(Evaluator.num(v[1]), l.length)];
-  })),
-  SET("set", 3, 3, true, "(set L I V): L with element I replaced by V", strict((e, v) -> {
-    long[] l = Evaluator.lst(v[0]).clone();
-    l[index(Evaluator.num(v[1]), l.length)] = Evaluator.num(v[2]);
-    return l;
-  })),
-  INSERT("insert", 3, 3, true, "(insert L I V): L with V inserted before I", strict((e, v) -> {
-    long[] l = Evaluator.lst(v[0]);
-    int i = index(Evaluator.num(v[1]), l.length + 1);
-    long[] out = new long[l.length + 1];
-    System.arraycopy(l, 0, out, 0, i);
-    out[i] = Evaluator.num(v[2]);
-    System.arraycopy(l, i, out, i + 1, l.length - i);
-    return out;
-  })),
-  REMOVE("remove", 2, 2, true, "(remove L I): L without element I", strict((e, v) -> {
-    long[] l = Evaluator.lst(v[0]);
-    int i = index(Evaluator.num(v[1]), l.length);
-    long[] out = new long[l.length - 1];
-    System.arraycopy(l, 0, out, 0, i);
-    System.arraycopy(l, i + 1, out, i, l.length - i - 1);
-    return out;
-  })),
-  SUBLIST("sublist", 3, 3, true, "(sublist L A B): elements A..B-1", strict((e, v) -> {
-    long[] l = Evaluator.lst(v[0]);
-    long a = Evaluator.num(v[1]);
-    long c = Evaluator.num(v[2]);
-    if (a < 0 || c > l.length || a > c) {
-      throw NoMatch.INSTANCE;
-    }
-    return Arrays.copyOfRange(l, (int) a, (int) c);
-  })),
-  APPEND("append", 2, -1, true, "concatenation of lists", strict((e, v) -> {
-    long[] out = new long[0];
-    for (Object x : v) {
-      long[] l = Evaluator.lst(x);
-      long[] n = Arrays.copyOf(out, out.length + l.length);
-      System.arraycopy(l, 0, n, out.length, l.length);
-      out = n;
-    }
-    return out;
-  })),
-  LIST("list", 0, -1, true, "a list of the given integers",
+  NTH(
+      "nth",
+      2,
+      2,
+      false,
+      "(nth L I): element I of a list",
+      strict(
+          (e, v) -> {
+            long[] l = Evaluator.lst(v[0]);
+            return l[index(Evaluator.num(v[1]), l.length)];
+          })),
+  SET(
+      "set",
+      3,
+      3,
+      true,
+      "(set L I V): L with element I replaced by V",
+      strict(
+          (e, v) -> {
+            long[] l = Evaluator.lst(v[0]).clone();
+            l[index(Evaluator.num(v[1]), l.length)] = Evaluator.num(v[2]);
+            return l;
+          })),
+  INSERT(
+      "insert",
+      3,
+      3,
+      true,
+      "(insert L I V): L with V inserted before I",
+      strict(
+          (e, v) -> {
+            long[] l = Evaluator.lst(v[0]);
+            int i = index(Evaluator.num(v[1]), l.length + 1);
+            long[] out = new long[l.length + 1];
+            System.arraycopy(l, 0, out, 0, i);
+            out[i] = Evaluator.num(v[2]);
+            System.arraycopy(l, i, out, i + 1, l.length - i);
+            return out;
+          })),
+  REMOVE(
+      "remove",
+      2,
+      2,
+      true,
+      "(remove L I): L without element I",
+      strict(
+          (e, v) -> {
+            long[] l = Evaluator.lst(v[0]);
+            int i = index(Evaluator.num(v[1]), l.length);
+            long[] out = new long[l.length - 1];
+            System.arraycopy(l, 0, out, 0, i);
+            System.arraycopy(l, i + 1, out, i, l.length - i - 1);
+            return out;
+          })),
+  SUBLIST(
+      "sublist",
+      3,
+      3,
+      true,
+      "(sublist L A B): elements A..B-1",
+      strict(
+          (e, v) -> {
+            long[] l = Evaluator.lst(v[0]);
+            long a = Evaluator.num(v[1]);
+            long c = Evaluator.num(v[2]);
+            if (a < 0 || c > l.length || a > c) {
+              throw NoMatch.INSTANCE;
+            }
+            return Arrays.copyOfRange(l, (int) a, (int) c);
+          })),
+  APPEND(
+      "append",
+      2,
+      -1,
+      true,
+      "concatenation of lists",
+      strict(
+          (e, v) -> {
+            long[] out = new long[0];
+            for (Object x : v) {
+              long[] l = Evaluator.lst(x);
+              long[] n = Arrays.copyOf(out, out.length + l.length);
+              System.arraycopy(l, 0, n, out.length, l.length);
+              out = n;
+            }
+            return out;
+          })),
+  LIST(
+      "list",
+      0,
+      -1,
+      true,
+      "a list of the given integers",
       strict((e, v) -> Arrays.stream(v).mapToLong(Evaluator::num).toArray())),
-  IOTA("iota", 1, 1, true, "(iota N): 0, 1, ..., N-1", strict((e, v) -> {
-    long n = Evaluator.num(v[0]);
-    if (n < 0 || n > 64) {
-      throw NoMatch.INSTANCE;
-    }
-    long[] out = new long[(int) n];
-    for (int i = 0; i < n; i++) {
-      out[i] = i;
-    }
-    return out;
-  })),
-  PROD("prod", 1, 3, false, "(prod L) or (prod L A B): product of elements", strict((e, v) -> {
-    long[] l = Evaluator.lst(v[0]);
-    long a = v.length > 1 ? Evaluator.num(v[1]) : 0;
-    long c = v.length > 2 ? Evaluator.num(v[2]) : l.length;
-    if (a < 0 || c > l.length || a > c) {
-      throw NoMatch.INSTANCE;
-    }
-    long p = 1;
-    for (int i = (int) a; i < c; i++) {
-      p = Math.multiplyExact(p, l[i]);
-    }
-    return p;
-  })),
-  INDEX_OF("index-of", 2, 2, false, "(index-of L V): first position of V, no match when absent", strict((e, v) -> {
-    long[] l = Evaluator.lst(v[0]);
-    long x = Evaluator.num(v[1]);
-    for (int i = 0; i < l.length; i++) {
-      if (l[i] == x) {
-        return (long) i;
-      }
-    }
-    throw NoMatch.INSTANCE;
-  })),
-  SUM_SIZE("sum-size", 2, 2, false, "(sum-size ?xs D): sum of dim D over a list of classes", true,
+  IOTA(
+      "iota",
+      1,
+      1,
+      true,
+      "(iota N): 0, 1, ..., N-1",
+      strict(
+          (e, v) -> {
+            long n = Evaluator.num(v[0]);
+            if (n < 0 || n > 64) {
+              throw NoMatch.INSTANCE;
+            }
+            long[] out = new long[(int) n];
+            for (int i = 0; i < n; i++) {
+              out[i] = i;
+            }
+            return out;
+          })),
+  PROD(
+      "prod",
+      1,
+      3,
+      false,
+      "(prod L) or (prod L A B): product of elements",
+      strict(
+          (e, v) -> {
+            long[] l = Evaluator.lst(v[0]);
+            long a = v.length > 1 ? Evaluator.num(v[1]) : 0;
+            long c = v.length > 2 ? Evaluator.num(v[2]) : l.length;
+            if (a < 0 || c > l.length || a > c) {
+              throw NoMatch.INSTANCE;
+            }
+            long p = 1;
+            for (int i = (int) a; i < c; i++) {
+              p = Math.multiplyExact(p, l[i]);
+            }
+            return p;
+          })),
+  INDEX_OF(
+      "index-of",
+      2,
+      2,
+      false,
+      "(index-of L V): first position of V, no match when absent",
+      strict(
+          (e, v) -> {
+            long[] l = Evaluator.lst(v[0]);
+            long x = Evaluator.num(v[1]);
+            for (int i = 0; i < l.length; i++) {
+              if (l[i] == x) {
+                return (long) i;
+              }
+            }
+            throw NoMatch.INSTANCE;
+          })),
+  SUM_SIZE(
+      "sum-size",
+      2,
+      2,
+      false,
+      "(sum-size ?xs D): sum of dim D over a list of classes",
+      true,
       (e, a, b, index) -> {
         long d = e.integer(a[1], b, index);
         long s = 0;
@@ -176,7 +384,13 @@ enum Fn {
         }
         return s;
       }),
-  OFFSET("offset", 2, 2, false, "(offset ?xs D): inside a map or all, dim D sizes of the earlier items", true,
+  OFFSET(
+      "offset",
+      2,
+      2,
+      false,
+      "(offset ?xs D): inside a map or all, dim D sizes of the earlier items",
+      true,
       (e, a, b, index) -> {
         int[] cl = Evaluator.classes(b, a[0]);
         if (index < 0 || index > cl.length) {
@@ -189,82 +403,197 @@ enum Fn {
         }
         return s;
       }),
-  INDEX("index", 0, 0, false, "inside a map or all, the current index", (e, a, b, index) -> {
-    if (index < 0) {
-      throw NoMatch.INSTANCE;
-    }
-    return (long) index;
-  }),
-  FDIV("fdiv", 2, 2, false, "(fdiv A B): the double A/B, as attribute bits",
-      strict((e, v) -> Double.doubleToLongBits((double) Evaluator.num(v[0]) / nonZero(v[1])))),
-  FBITS("fbits", 1, 1, false, "(fbits N): the double N, as attribute bits",
-      strict((e, v) -> Double.doubleToLongBits((double) Evaluator.num(v[0])))),
-  BROADCAST_DIM("broadcast-dim", 3, 3, false,
-      "(broadcast-dim ?x SHAPE D): 1 when expanding ?x to SHAPE repeats it along dim D",
-      strict((e, v) -> bool(ShapeMath.broadcastsAlong(e.type(v[0]).shape(), Evaluator.lst(v[1]), Evaluator.num(v[2]))))),
-  RESHAPE_DIM("reshape-dim", 3, 3, false,
-      "(reshape-dim IN OUT D): the dim of OUT that dim D of IN becomes as one block; no match otherwise",
-      strict((e, v) -> (long) ShapeMath.reshapeDim(Evaluator.lst(v[0]), Evaluator.lst(v[1]), Evaluator.num(v[2])))),
-  RESHAPE_PIECE("reshape-piece", 4, 4, true, "(reshape-piece IN OUT D N): OUT for a piece of IN whose dim D has size N",
-      strict((e, v) -> ShapeMath.reshapePiece(Evaluator.lst(v[0]), Evaluator.lst(v[1]), Evaluator.num(v[2]),
-          Evaluator.num(v[3])))),
-  PERMUTE_INVERSE("permute-inverse", 1, 1, true, "inverse of a permutation",
-      strict((e, v) -> ShapeMath.inverse(Evaluator.lst(v[0])))),
-  PERMUTE_COMPOSE("permute-compose", 2, 2, true, "(permute-compose P Q): permute by P then Q",
-      strict((e, v) -> ShapeMath.compose(Evaluator.lst(v[0]), Evaluator.lst(v[1])))),
-  HEAD("head", 1, 1, false, "(head ?xs): the first class of a list variable", true, (e, a, b, index) -> {
-    int[] cl = Evaluator.classes(b, a[0]);
-    if (cl.length == 0) {
-      throw NoMatch.INSTANCE;
-    }
-    return cl[0];
-  }),
-  CONTAINS("contains", 2, 2, false, "(contains L V): 1 when V is in the list", strict((e, v) -> {
-    long x = Evaluator.num(v[1]);
-    return bool(Arrays.stream(Evaluator.lst(v[0])).anyMatch(y -> y == x));
-  })),
-  COUNT_BELOW("count-below", 2, 2, false, "(count-below L V): how many elements are below V", strict((e, v) -> {
-    long x = Evaluator.num(v[1]);
-    return Arrays.stream(Evaluator.lst(v[0])).filter(y -> y < x).count();
-  })),
-  IVAL("ival", 1, 1, false, "(ival B): the integer whose double has attribute bits B; no match otherwise",
-      strict((e, v) -> {
-        double d = Double.longBitsToDouble(Evaluator.num(v[0]));
-        if (d != Math.rint(d) || Double.isInfinite(d)) {
+  INDEX(
+      "index",
+      0,
+      0,
+      false,
+      "inside a map or all, the current index",
+      (e, a, b, index) -> {
+        if (index < 0) {
           throw NoMatch.INSTANCE;
         }
-        return (long) d;
-      })),
-  PERMUTE_LIST("permute-list", 2, 2, true, "(permute-list L P): L reordered by P, element i is L[P[i]]",
+        return (long) index;
+      }),
+  FDIV(
+      "fdiv",
+      2,
+      2,
+      false,
+      "(fdiv A B): the double A/B, as attribute bits",
+      strict((e, v) -> Double.doubleToLongBits((double) Evaluator.num(v[0]) / nonZero(v[1])))),
+  FBITS(
+      "fbits",
+      1,
+      1,
+      false,
+      "(fbits N): the double N, as attribute bits",
+      strict((e, v) -> Double.doubleToLongBits((double) Evaluator.num(v[0])))),
+  BROADCAST_DIM(
+      "broadcast-dim",
+      3,
+      3,
+      false,
+      "(broadcast-dim ?x SHAPE D): 1 when expanding ?x to SHAPE repeats it along dim D",
+      strict(
+          (e, v) ->
+              bool(
+                  ShapeMath.broadcastsAlong(
+                      e.type(v[0]).shape(), Evaluator.lst(v[1]), Evaluator.num(v[2]))))),
+  RESHAPE_DIM(
+      "reshape-dim",
+      3,
+      3,
+      false,
+      "(reshape-dim IN OUT D): the dim of OUT that dim D of IN becomes as one block; no match otherwise",
+      strict(
+          (e, v) ->
+              (long)
+                  ShapeMath.reshapeDim(
+                      Evaluator.lst(v[0]), Evaluator.lst(v[1]), Evaluator.num(v[2])))),
+  RESHAPE_PIECE(
+      "reshape-piece",
+      4,
+      4,
+      true,
+      "(reshape-piece IN OUT D N): OUT for a piece of IN whose dim D has size N",
+      strict(
+          (e, v) ->
+              ShapeMath.reshapePiece(
+                  Evaluator.lst(v[0]),
+                  Evaluator.lst(v[1]),
+                  Evaluator.num(v[2]),
+                  Evaluator.num(v[3])))),
+  PERMUTE_INVERSE(
+      "permute-inverse",
+      1,
+      1,
+      true,
+      "inverse of a permutation",
+      strict((e, v) -> ShapeMath.inverse(Evaluator.lst(v[0])))),
+  PERMUTE_COMPOSE(
+      "permute-compose",
+      2,
+      2,
+      true,
+      "(permute-compose P Q): permute by P then Q",
+      strict((e, v) -> ShapeMath.compose(Evaluator.lst(v[0]), Evaluator.lst(v[1])))),
+  HEAD(
+      "head",
+      1,
+      1,
+      false,
+      "(head ?xs): the first class of a list variable",
+      true,
+      (e, a, b, index) -> {
+        int[] cl = Evaluator.classes(b, a[0]);
+        if (cl.length == 0) {
+          throw NoMatch.INSTANCE;
+        }
+        return cl[0];
+      }),
+  CONTAINS(
+      "contains",
+      2,
+      2,
+      false,
+      "(contains L V): 1 when V is in the list",
+      strict(
+          (e, v) -> {
+            long x = Evaluator.num(v[1]);
+            return bool(Arrays.stream(Evaluator.lst(v[0])).anyMatch(y -> y == x));
+          })),
+  COUNT_BELOW(
+      "count-below",
+      2,
+      2,
+      false,
+      "(count-below L V): how many elements are below V",
+      strict(
+          (e, v) -> {
+            long x = Evaluator.num(v[1]);
+            return Arrays.stream(Evaluator.lst(v[0])).filter(y -> y < x).count();
+          })),
+  IVAL(
+      "ival",
+      1,
+      1,
+      false,
+      "(ival B): the integer whose double has attribute bits B; no match otherwise",
+      strict(
+          (e, v) -> {
+            double d = Double.longBitsToDouble(Evaluator.num(v[0]));
+            if (d != Math.rint(d) || Double.isInfinite(d)) {
+              throw NoMatch.INSTANCE;
+            }
+            return (long) d;
+          })),
+  PERMUTE_LIST(
+      "permute-list",
+      2,
+      2,
+      true,
+      "(permute-list L P): L reordered by P, element i is L[P[i]]",
       strict((e, v) -> ShapeMath.permuteList(Evaluator.lst(v[0]), Evaluator.lst(v[1])))),
-  LIFT_PERMUTE("lift-permute", 3, 3, true,
+  LIFT_PERMUTE(
+      "lift-permute",
+      3,
+      3,
+      true,
       "(lift-permute IN OUT P): for a reshape IN -> OUT that only merges or splits runs of dims, the "
           + "permute of IN that moves the same runs as P moves in OUT; no match when P splits a run",
-      strict((e, v) -> ShapeMath.liftPermute(Evaluator.lst(v[0]), Evaluator.lst(v[1]), Evaluator.lst(v[2])))),
-  IS_CONCAT("is-concat", 1, 1, false, "(is-concat ?x): 1 when the class holds a concat", strict((e, v) -> {
-    if (!(v[0] instanceof Integer c)) {
-      throw NoMatch.INSTANCE;
-    }
-    for (ENode n : e.nodes(c)) {
-      if (n.op() == Op.CONCAT.id()) {
-        return 1L;
-      }
-    }
-    return 0L;
-  })),
-  FITS("fits", 2, 2, false, "(fits V D): 1 when dtype D holds the integer V exactly",
+      strict(
+          (e, v) ->
+              ShapeMath.liftPermute(
+                  Evaluator.lst(v[0]), Evaluator.lst(v[1]), Evaluator.lst(v[2])))),
+  IS_CONCAT(
+      "is-concat",
+      1,
+      1,
+      false,
+      "(is-concat ?x): 1 when the class holds a concat",
+      strict(
+          (e, v) -> {
+            if (!(v[0] instanceof Integer c)) {
+              throw NoMatch.INSTANCE;
+            }
+            for (ENode n : e.nodes(c)) {
+              if (n.op() == Op.CONCAT.id()) {
+                return 1L;
+              }
+            }
+            return 0L;
+          })),
+  FITS(
+      "fits",
+      2,
+      2,
+      false,
+      "(fits V D): 1 when dtype D holds the integer V exactly",
       strict((e, v) -> bool(Dtype.holdsExactly(Evaluator.num(v[1]), Evaluator.num(v[0]))))),
-  IS_FLOAT("is-float", 1, 1, false, "(is-float ?x): 1 when the class has a floating dtype",
+  IS_FLOAT(
+      "is-float",
+      1,
+      1,
+      false,
+      "(is-float ?x): 1 when the class has a floating dtype",
       strict((e, v) -> bool(Dtype.isFloating(e.type(v[0]).dtype())))),
-  IDENTITY_PERM("identity-perm", 1, 1, false, "1 when the list is 0, 1, ..., n-1", strict((e, v) -> {
-    long[] l = Evaluator.lst(v[0]);
-    for (int i = 0; i < l.length; i++) {
-      if (l[i] != i) {
-        return 0L;
-      }
-    }
-    return 1L;
-  }));
+  IDENTITY_PERM(
+      "identity-perm",
+      1,
+      1,
+      false,
+      "1 when the list is 0, 1, ..., n-1",
+      strict(
+          (e, v) -> {
+            long[] l = Evaluator.lst(v[0]);
+            for (int i = 0; i < l.length; i++) {
+              if (l[i] != i) {
+                return 0L;
+              }
+            }
+            return 1L;
+          }));
 
   /** How a function computes its value from its argument expressions. */
   @FunctionalInterface
@@ -280,16 +609,22 @@ enum Fn {
 
   /** The name rules call it by. */
   final String symbol;
+
   /** Fewest arguments. */
   final int min;
+
   /** Most arguments, or -1 for any number. */
   final int max;
+
   /** Whether the result is a list. */
   final boolean list;
+
   /** One line of documentation. */
   final String doc;
+
   /** Whether the first argument must be a list variable such as {@code ?xs}. */
   final boolean takesListVariable;
+
   final Impl impl;
 
   private static final Map<String, Fn> BY_SYMBOL = new HashMap<>();
@@ -304,7 +639,14 @@ enum Fn {
     this(symbol, min, max, list, doc, false, impl);
   }
 
-  Fn(String symbol, int min, int max, boolean list, String doc, boolean takesListVariable, Impl impl) {
+  Fn(
+      String symbol,
+      int min,
+      int max,
+      boolean list,
+      String doc,
+      boolean takesListVariable,
+      Impl impl) {
     this.symbol = symbol;
     this.min = min;
     this.max = max;

@@ -1,11 +1,11 @@
 package dev.entangle.rules;
 
+import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.ops.Op;
 import dev.entangle.ops.TypeInfo;
 import java.util.List;
 import java.util.function.Consumer;
-import dev.entangle.egraph.Applier.Unions;
 
 /**
  * {@code embedding_grad[lo, hi](g, ids) = concat(embedding_grad[lo, m1](g, ids), ...,
@@ -28,7 +28,11 @@ final class GradRangeTiling implements NativeRule {
 
   @Override
   public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
-    return Tiling.ranges(g, Op.EMBEDDING_GRAD.id(), n -> ((long) g.find(n.child(0)) << 32) | g.find(n.child(1)),
-        Op.CONCAT.id(), new long[] {0});
+    return Tiling.ranges(
+        g,
+        Op.EMBEDDING_GRAD.id(),
+        n -> ((long) g.find(n.child(0)) << 32) | g.find(n.child(1)),
+        Op.CONCAT.id(),
+        new long[] {0});
   }
 }

@@ -31,16 +31,24 @@ public final class LemmaLibrary {
     for (Path dir : dirs) {
       if (!Files.isDirectory(dir)) {
         throw new InputException(
-            "lemma directory " + dir + " does not exist or is not a directory; pass an existing folder of "
-                + EXTENSION + " files");
+            "lemma directory "
+                + dir
+                + " does not exist or is not a directory; pass an existing folder of "
+                + EXTENSION
+                + " files");
       }
       try (Stream<Path> files = Files.list(dir)) {
-        for (Path f : files.filter(p -> p.getFileName().toString().endsWith(EXTENSION)).sorted().toList()) {
+        for (Path f :
+            files.filter(p -> p.getFileName().toString().endsWith(EXTENSION)).sorted().toList()) {
           sources.put(f.toString(), Files.readString(f, StandardCharsets.UTF_8));
         }
       } catch (IOException e) {
-        throw new InputException("cannot read lemma directory " + dir + ": "
-            + JsonFiles.reason(e) + "; check that the folder is readable.");
+        throw new InputException(
+            "cannot read lemma directory "
+                + dir
+                + ": "
+                + JsonFiles.reason(e)
+                + "; check that the folder is readable.");
       }
     }
     return parse(sources);
@@ -68,8 +76,10 @@ public final class LemmaLibrary {
       for (RuleError err : errors) {
         sb.append(err.render()).append('\n');
       }
-      sb.append(errors.size()).append(errors.size() == 1 ? " error" : " errors")
-          .append(" in lemma files; fix them (or remove the file from the --lemmas folder) and run again.");
+      sb.append(errors.size())
+          .append(errors.size() == 1 ? " error" : " errors")
+          .append(
+              " in lemma files; fix them (or remove the file from the --lemmas folder) and run again.");
       throw new InputException(sb.toString());
     }
     return new Lemmas(rules, natives);

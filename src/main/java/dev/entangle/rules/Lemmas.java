@@ -31,29 +31,33 @@ public record Lemmas(List<Rule> rules, List<NativeRule> natives, List<Rewrite<Ty
   private static List<Rewrite<TypeInfo>> rewritesOf(List<Rule> rules, List<NativeRule> natives) {
     List<Rewrite<TypeInfo>> out = new ArrayList<>();
     for (Rule r : rules) {
-      out.add(new Rewrite<>(r.name(),
-          (g, deadline, sink) -> new RuleMatcher(g, deadline).search(r, sink),
-          (g, cls, bindings, unions) -> {
-            int rhs = new RuleApplier(g).apply(r, (Object[]) bindings);
-            if (rhs >= 0) {
-              unions.union(cls, rhs);
-            }
-          }));
+      out.add(
+          new Rewrite<>(
+              r.name(),
+              (g, deadline, sink) -> new RuleMatcher(g, deadline).search(r, sink),
+              (g, cls, bindings, unions) -> {
+                int rhs = new RuleApplier(g).apply(r, (Object[]) bindings);
+                if (rhs >= 0) {
+                  unions.union(cls, rhs);
+                }
+              }));
     }
     for (NativeRule n : natives) {
-      out.add(new Rewrite<>(n.name(),
-          (g, deadline, sink) -> {
-            for (Consumer<Unions> action : n.search(g)) {
-              if (!sink.match(-1, action)) {
-                return;
-              }
-            }
-          },
-          (g, cls, action, unions) -> {
-            @SuppressWarnings("unchecked")
-            Consumer<Unions> a = (Consumer<Unions>) action;
-            a.accept(unions);
-          }));
+      out.add(
+          new Rewrite<>(
+              n.name(),
+              (g, deadline, sink) -> {
+                for (Consumer<Unions> action : n.search(g)) {
+                  if (!sink.match(-1, action)) {
+                    return;
+                  }
+                }
+              },
+              (g, cls, action, unions) -> {
+                @SuppressWarnings("unchecked")
+                Consumer<Unions> a = (Consumer<Unions>) action;
+                a.accept(unions);
+              }));
     }
     return out;
   }

@@ -1,17 +1,17 @@
 package dev.entangle.rules;
 
+import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.ops.TypeInfo;
 import java.util.List;
 import java.util.Map;
-import dev.entangle.egraph.Applier.Unions;
 import java.util.function.Consumer;
 
 /**
- * A lemma whose left side is a variable number of existing terms, which the pattern language
- * cannot state; written in Java, listed in {@link #REGISTRY}, and enabled from a lemma file with
- * {@code (native NAME)}. Like every lemma it only adds equalities; it finds them on the clean
- * e-graph and applies them after every rule has searched.
+ * A lemma whose left side is a variable number of existing terms, which the pattern language cannot
+ * state; written in Java, listed in {@link #REGISTRY}, and enabled from a lemma file with {@code
+ * (native NAME)}. Like every lemma it only adds equalities; it finds them on the clean e-graph and
+ * applies them after every rule has searched.
  */
 public interface NativeRule {
   String name();
@@ -27,7 +27,15 @@ public interface NativeRule {
 
   /** Every native lemma, by name. */
   Map<String, NativeRule> REGISTRY =
-      Map.of(SliceTiling.NAME, new SliceTiling(), RangeTiling.NAME, new RangeTiling(),
-          SliceOfConcat.NAME, new SliceOfConcat(), ConcatParts.NAME, new ConcatParts(),
-          GradRangeTiling.NAME, new GradRangeTiling());
+      Map.of(
+          SliceTiling.NAME,
+          new SliceTiling(),
+          RangeTiling.NAME,
+          new RangeTiling(),
+          SliceOfConcat.NAME,
+          new SliceOfConcat(),
+          ConcatParts.NAME,
+          new ConcatParts(),
+          GradRangeTiling.NAME,
+          new GradRangeTiling());
 }

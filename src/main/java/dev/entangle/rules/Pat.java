@@ -14,7 +14,8 @@ sealed interface Pat {
    * opChoices} (binding op id and attributes in {@code opSlot}); {@code attrs} null matches any
    * attributes.
    */
-  record Node(int op, int[] opChoices, int opSlot, AttrPat[] attrs, Pat[] children) implements Pat {}
+  record Node(int op, int[] opChoices, int opSlot, AttrPat[] attrs, Pat[] children)
+      implements Pat {}
 
   /** One attribute position of a node pattern. */
   sealed interface AttrPat {

@@ -1,17 +1,17 @@
 package dev.entangle.rules;
 
+import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.ops.Op;
 import dev.entangle.ops.TypeInfo;
 import java.util.List;
 import java.util.function.Consumer;
-import dev.entangle.egraph.Applier.Unions;
 
 /**
- * {@code out_of_range[lo, hi](x) = min(out_of_range[lo, m1](x), ..., out_of_range[mk, hi](x))}
- * when those masks already exist: an id is outside the whole range exactly when it is outside
- * every part (for booleans, min is "and"). Relates a full-vocabulary mask to the masks of the
- * vocabulary shards; like {@link SliceTiling} it only uses cut points the graphs made.
+ * {@code out_of_range[lo, hi](x) = min(out_of_range[lo, m1](x), ..., out_of_range[mk, hi](x))} when
+ * those masks already exist: an id is outside the whole range exactly when it is outside every part
+ * (for booleans, min is "and"). Relates a full-vocabulary mask to the masks of the vocabulary
+ * shards; like {@link SliceTiling} it only uses cut points the graphs made.
  */
 final class RangeTiling implements NativeRule {
   static final String NAME = "range-tiling";
@@ -28,6 +28,7 @@ final class RangeTiling implements NativeRule {
 
   @Override
   public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
-    return Tiling.ranges(g, Op.OUT_OF_RANGE.id(), n -> g.find(n.child(0)), Op.MINN.id(), new long[0]);
+    return Tiling.ranges(
+        g, Op.OUT_OF_RANGE.id(), n -> g.find(n.child(0)), Op.MINN.id(), new long[0]);
   }
 }

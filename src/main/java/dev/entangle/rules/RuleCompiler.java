@@ -42,7 +42,8 @@ final class RuleCompiler {
   private final Map<Integer, int[]> opFamilies = new HashMap<>();
   private boolean failed;
 
-  RuleCompiler(SExprReader reader, String file, Map<String, int[]> opSets, Map<String, String> ruleNames) {
+  RuleCompiler(
+      SExprReader reader, String file, Map<String, int[]> opSets, Map<String, String> ruleNames) {
     this.reader = reader;
     this.file = file;
     this.opSets = opSets;
@@ -51,7 +52,9 @@ final class RuleCompiler {
 
   List<Rule> compile(List<SExpr> forms, Map<Integer, String> comments) {
     for (SExpr f : forms) {
-      if (!(f instanceof SExpr.Lst l) || l.items().isEmpty() || !(l.items().get(0) instanceof SExpr.Atom head)) {
+      if (!(f instanceof SExpr.Lst l)
+          || l.items().isEmpty()
+          || !(l.items().get(0) instanceof SExpr.Atom head)) {
         err(f, "expected a form such as (rule NAME LHS RHS) or (ops NAME op ...)");
         continue;
       }
@@ -60,7 +63,8 @@ final class RuleCompiler {
         case "rule" -> rule(l, false, comments.getOrDefault(l.line(), ""));
         case "birule" -> rule(l, true, comments.getOrDefault(l.line(), ""));
         case "native" -> nativeRule(l);
-        default -> err(head, "unknown form '" + head.text() + "'; expected rule, birule, native or ops");
+        default ->
+            err(head, "unknown form '" + head.text() + "'; expected rule, birule, native or ops");
       }
     }
     return rules;
@@ -73,7 +77,12 @@ final class RuleCompiler {
     }
     NativeRule r = NativeRule.REGISTRY.get(name.text());
     if (r == null) {
-      err(name, "unknown native lemma '" + name.text() + "'; known: " + new TreeSet<>(NativeRule.REGISTRY.keySet()));
+      err(
+          name,
+          "unknown native lemma '"
+              + name.text()
+              + "'; known: "
+              + new TreeSet<>(NativeRule.REGISTRY.keySet()));
       return;
     }
     String prev = ruleNames.putIfAbsent(r.name(), file + ":" + l.line());
@@ -108,9 +117,14 @@ final class RuleCompiler {
       }
     }
     if (opSets.containsKey(name.text())) {
-      err(name, isBuiltIn(name.text()) ? "operator family '" + name.text() + "' is built in (derived from the "
-          + "operators' declared kinds in ops/Op.java); choose another name" : "operator set '" + name.text()
-          + "' is declared twice");
+      err(
+          name,
+          isBuiltIn(name.text())
+              ? "operator family '"
+                  + name.text()
+                  + "' is built in (derived from the "
+                  + "operators' declared kinds in ops/Op.java); choose another name"
+              : "operator set '" + name.text() + "' is declared twice");
     }
     opSets.put(name.text(), ids.stream().mapToInt(Integer::intValue).toArray());
   }
@@ -139,7 +153,8 @@ final class RuleCompiler {
     }
   }
 
-  private void compileOne(String name, SExpr at, SExpr lhsExpr, SExpr rhsExpr, List<SExpr> opts, String doc) {
+  private void compileOne(
+      String name, SExpr at, SExpr lhsExpr, SExpr rhsExpr, List<SExpr> opts, String doc) {
     slots.clear();
     kinds.clear();
     opFamilies.clear();
@@ -149,7 +164,9 @@ final class RuleCompiler {
       err(at, "a rule named '" + name + "' is already defined at " + prev);
     }
     if (!(lhsExpr instanceof SExpr.Lst)) {
-      err(lhsExpr, "the left side of rule '" + name + "' must be an operator pattern, not a variable");
+      err(
+          lhsExpr,
+          "the left side of rule '" + name + "' must be an operator pattern, not a variable");
       return;
     }
     Pat lhs = pattern(lhsExpr, true);
@@ -177,8 +194,11 @@ final class RuleCompiler {
           }
           i++;
           for (SExpr bnd : binds.items()) {
-            if (!(bnd instanceof SExpr.Lst pair) || pair.items().size() != 2
-                || !(pair.items().get(0) instanceof SExpr.Atom v) || !v.isVar() || v.isListVar()) {
+            if (!(bnd instanceof SExpr.Lst pair)
+                || pair.items().size() != 2
+                || !(pair.items().get(0) instanceof SExpr.Atom v)
+                || !v.isVar()
+                || v.isListVar()) {
               err(bnd, "a binding is (?name expression)");
               continue;
             }
@@ -188,14 +208,18 @@ final class RuleCompiler {
               continue;
             }
             letExprs.add(e);
-            boolean list = e instanceof Calc.Apply fn && fn.fn().list
-                || e instanceof Calc.Ref ref && kinds.get(ref.slot()) == Kind.ATTR_LIST;
+            boolean list =
+                e instanceof Calc.Apply fn && fn.fn().list
+                    || e instanceof Calc.Ref ref && kinds.get(ref.slot()) == Kind.ATTR_LIST;
             letSlots.add(declare(v.varName(), list ? Kind.ATTR_LIST : Kind.ATTR));
           }
         }
         case ":if-exists" -> ifExists = true;
         case ":if-parts-exist" -> partsExist = true;
-        default -> err(o, "unknown option '" + o + "'; expected :when, :let, :if-exists or :if-parts-exist");
+        default ->
+            err(
+                o,
+                "unknown option '" + o + "'; expected :when, :let, :if-exists or :if-parts-exist");
       }
     }
     Template rhs = template(rhsExpr, name, false);
@@ -247,7 +271,9 @@ final class RuleCompiler {
       int slot = declare(a.varName(), k);
       return k == Kind.CLASS_LIST ? new Pat.ListVar(slot) : new Pat.Var(slot);
     }
-    if (!(e instanceof SExpr.Lst l) || l.items().isEmpty() || !(l.items().get(0) instanceof SExpr.Atom head)) {
+    if (!(e instanceof SExpr.Lst l)
+        || l.items().isEmpty()
+        || !(l.items().get(0) instanceof SExpr.Atom head)) {
       err(e, "expected an operator pattern such as (matmul ?a ?b)");
       return null;
     }
@@ -260,7 +286,10 @@ final class RuleCompiler {
     if (head.isVar()) {
       String[] parts = head.text().substring(1).split(":", 2);
       if (parts.length != 2 || !opSets.containsKey(parts[1])) {
-        err(head, "an operator variable names its set, as in (?f:unary ?x); known sets: " + new TreeSet<>(opSets.keySet()));
+        err(
+            head,
+            "an operator variable names its set, as in (?f:unary ?x); known sets: "
+                + new TreeSet<>(opSets.keySet()));
         return null;
       }
       choices = opSets.get(parts[1]);
@@ -327,8 +356,13 @@ final class RuleCompiler {
         Integer s = slots.get(a.varName());
         if (s != null) {
           if (kinds.get(s) != k) {
-            err(a, "?" + a.varName() + " is used both as " + (k == Kind.ATTR ? "one attribute" : "a list of attributes")
-                + " and as something else");
+            err(
+                a,
+                "?"
+                    + a.varName()
+                    + " is used both as "
+                    + (k == Kind.ATTR ? "one attribute" : "a list of attributes")
+                    + " and as something else");
           }
           return k == Kind.ATTR_LIST ? new Pat.AttrPat.Rest(s) : new Pat.AttrPat.Var(s);
         }
@@ -342,7 +376,15 @@ final class RuleCompiler {
 
   private void checkArity(Op op, int n, boolean hasList, SExpr at) {
     if (op.arity >= 0 && !hasList && n != op.arity) {
-      err(at, op.symbol() + " takes " + op.arity + " operand" + (op.arity == 1 ? "" : "s") + ", not " + n);
+      err(
+          at,
+          op.symbol()
+              + " takes "
+              + op.arity
+              + " operand"
+              + (op.arity == 1 ? "" : "s")
+              + ", not "
+              + n);
     }
     if (op.arity >= 0 && hasList && n - 1 > op.arity) {
       err(at, op.symbol() + " takes " + op.arity + " operands");
@@ -358,7 +400,13 @@ final class RuleCompiler {
       }
       Integer s = slots.get(a.varName());
       if (s == null) {
-        err(a, "?" + a.varName() + " on the right side of rule '" + rule + "' is not bound by its left side");
+        err(
+            a,
+            "?"
+                + a.varName()
+                + " on the right side of rule '"
+                + rule
+                + "' is not bound by its left side");
         return null;
       }
       Kind k = kinds.get(s);
@@ -370,7 +418,13 @@ final class RuleCompiler {
         return new Template.ListVar(s);
       }
       if (k == Kind.CLASS_LIST && !inMap) {
-        err(a, "list variable ?" + a.varName() + " must be written ?" + a.varName() + "... or used inside a (...)... template");
+        err(
+            a,
+            "list variable ?"
+                + a.varName()
+                + " must be written ?"
+                + a.varName()
+                + "... or used inside a (...)... template");
         return null;
       }
       if (k != Kind.CLASS && k != Kind.CLASS_LIST) {
@@ -379,7 +433,9 @@ final class RuleCompiler {
       }
       return new Template.Var(s);
     }
-    if (!(e instanceof SExpr.Lst l) || l.items().isEmpty() || !(l.items().get(0) instanceof SExpr.Atom head)) {
+    if (!(e instanceof SExpr.Lst l)
+        || l.items().isEmpty()
+        || !(l.items().get(0) instanceof SExpr.Atom head)) {
       err(e, "expected an operator term such as (matmul ?a ?b)");
       return null;
     }
@@ -423,8 +479,18 @@ final class RuleCompiler {
       for (int id : opFamilies.getOrDefault(opSlot, new int[0])) {
         Op member = Op.of(id);
         if (member != null && member.arity >= 0 && member.arity != kids.size()) {
-          err(l, "?" + head.varName() + " can be " + member.symbol() + ", which takes " + member.arity
-              + " operand" + (member.arity == 1 ? "" : "s") + ", not " + kids.size());
+          err(
+              l,
+              "?"
+                  + head.varName()
+                  + " can be "
+                  + member.symbol()
+                  + ", which takes "
+                  + member.arity
+                  + " operand"
+                  + (member.arity == 1 ? "" : "s")
+                  + ", not "
+                  + kids.size());
           break;
         }
       }
@@ -474,8 +540,9 @@ final class RuleCompiler {
       return new Template.AttrTemplate.Splice(new Calc.Ref(s, a.varName()));
     }
     Calc c = calc(e);
-    boolean list = c instanceof Calc.Apply f && f.fn().list
-        || c instanceof Calc.Ref r && kinds.get(r.slot()) == Kind.ATTR_LIST;
+    boolean list =
+        c instanceof Calc.Apply f && f.fn().list
+            || c instanceof Calc.Ref r && kinds.get(r.slot()) == Kind.ATTR_LIST;
     return list ? new Template.AttrTemplate.Splice(c) : new Template.AttrTemplate.One(c);
   }
 
@@ -502,7 +569,10 @@ final class RuleCompiler {
       err(a, "expected a number, a variable or (function ...), got '" + a.text() + "'");
       return new Calc.Lit(0);
     }
-    if (e instanceof SExpr.Lst l && !l.items().isEmpty() && l.items().get(0) instanceof SExpr.Atom f && l.attrs() == null) {
+    if (e instanceof SExpr.Lst l
+        && !l.items().isEmpty()
+        && l.items().get(0) instanceof SExpr.Atom f
+        && l.attrs() == null) {
       Fn fn = Fn.bySymbol(f.text());
       if (fn == null) {
         err(f, "unknown function '" + f.text() + "'");
@@ -510,15 +580,26 @@ final class RuleCompiler {
       }
       int n = l.items().size() - 1;
       if (n < fn.min || (fn.max >= 0 && n > fn.max)) {
-        err(f, f.text() + " takes " + (fn.min == fn.max ? "" + fn.min : fn.min + " or more")
-            + " argument" + (fn.max == 1 ? "" : "s") + ", not " + n);
+        err(
+            f,
+            f.text()
+                + " takes "
+                + (fn.min == fn.max ? "" + fn.min : fn.min + " or more")
+                + " argument"
+                + (fn.max == 1 ? "" : "s")
+                + ", not "
+                + n);
       }
       Calc[] args = new Calc[n];
       for (int i = 0; i < n; i++) {
         args[i] = calc(l.items().get(i + 1));
       }
-      if (fn.takesListVariable && n > 0 && !(args[0] instanceof Calc.Ref r && kinds.get(r.slot()) == Kind.CLASS_LIST)) {
-        err(l.items().get(1), f.text() + " takes a list variable such as ?xs as its first argument");
+      if (fn.takesListVariable
+          && n > 0
+          && !(args[0] instanceof Calc.Ref r && kinds.get(r.slot()) == Kind.CLASS_LIST)) {
+        err(
+            l.items().get(1),
+            f.text() + " takes a list variable such as ?xs as its first argument");
       }
       return new Calc.Apply(fn, args, f.line(), f.col());
     }

@@ -4,7 +4,13 @@ package dev.entangle.rules;
 record RuleError(String file, int line, int col, String message, String sourceLine) {
   String render() {
     StringBuilder sb = new StringBuilder();
-    sb.append(file).append(':').append(line).append(':').append(col).append(": error: ").append(message);
+    sb.append(file)
+        .append(':')
+        .append(line)
+        .append(':')
+        .append(col)
+        .append(": error: ")
+        .append(message);
     if (sourceLine != null) {
       sb.append('\n').append(sourceLine).append('\n');
       sb.append(" ".repeat(Math.max(0, col - 1))).append('^');

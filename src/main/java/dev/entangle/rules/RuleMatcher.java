@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * E-matching of a rule's left side, including list variables (a run of children of any length)
- * and operator variables. Bindings are arrays indexed by the rule's slots.
+ * E-matching of a rule's left side, including list variables (a run of children of any length) and
+ * operator variables. Bindings are arrays indexed by the rule's slots.
  */
 final class RuleMatcher {
   private final EGraph<?> g;
@@ -31,13 +31,19 @@ final class RuleMatcher {
     this(g, Long.MAX_VALUE);
   }
 
-  /** A matcher whose searches throw {@link DeadlinePassed} once {@code System.nanoTime()} passes the deadline. */
+  /**
+   * A matcher whose searches throw {@link DeadlinePassed} once {@code System.nanoTime()} passes the
+   * deadline.
+   */
   RuleMatcher(EGraph<?> g, long deadlineNanos) {
     this.g = g;
     this.deadlineNanos = deadlineNanos;
   }
 
-  /** Calls {@code out} with (class, bindings) for each match of {@code rule} anywhere, until it returns false. */
+  /**
+   * Calls {@code out} with (class, bindings) for each match of {@code rule} anywhere, until it
+   * returns false.
+   */
   void search(Rule rule, MatchSink out) {
     Pat.Node root = rule.lhs;
     try {
@@ -68,11 +74,15 @@ final class RuleMatcher {
 
   private void searchAt(Rule rule, int cls, MatchSink out) {
     int c = g.find(cls);
-    matchClass(rule.lhs, c, new Object[rule.slotCount()], b -> {
-      if (!out.match(c, b)) {
-        throw Enough.INSTANCE;
-      }
-    });
+    matchClass(
+        rule.lhs,
+        c,
+        new Object[rule.slotCount()],
+        b -> {
+          if (!out.match(c, b)) {
+            throw Enough.INSTANCE;
+          }
+        });
   }
 
   private void matchClass(Pat p, int cls, Object[] b, Consumer<Object[]> k) {
@@ -90,7 +100,9 @@ final class RuleMatcher {
     Pat.Node pn = (Pat.Node) p;
     List<ENode> nodes = g.nodes(cls);
     for (int i = 0; i < nodes.size(); i++) {
-      if ((++steps & 0x3fff) == 0 && deadlineNanos != Long.MAX_VALUE && System.nanoTime() > deadlineNanos) {
+      if ((++steps & 0x3fff) == 0
+          && deadlineNanos != Long.MAX_VALUE
+          && System.nanoTime() > deadlineNanos) {
         throw new DeadlinePassed();
       }
       ENode n = nodes.get(i);
@@ -181,7 +193,8 @@ final class RuleMatcher {
     return out;
   }
 
-  private void matchChildren(Pat[] pats, int pi, ENode n, int ci, Object[] b, Consumer<Object[]> k) {
+  private void matchChildren(
+      Pat[] pats, int pi, ENode n, int ci, Object[] b, Consumer<Object[]> k) {
     if (pi == pats.length) {
       if (ci == n.arity()) {
         k.accept(b);

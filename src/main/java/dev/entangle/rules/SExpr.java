@@ -8,7 +8,9 @@ sealed interface SExpr {
 
   int col();
 
-  /** A symbol or number, e.g. {@code matmul}, {@code ?a}, {@code ?xs...}, {@code -1}, {@code :when}. */
+  /**
+   * A symbol or number, e.g. {@code matmul}, {@code ?a}, {@code ?xs...}, {@code -1}, {@code :when}.
+   */
   record Atom(String text, int line, int col) implements SExpr {
     boolean isVar() {
       return text.startsWith("?");
@@ -39,11 +41,12 @@ sealed interface SExpr {
   }
 
   /**
-   * {@code (head[attrs] items...)}: {@code attrs} is null when no brackets follow the head;
-   * {@code spread} marks a list written with a trailing {@code ...} (a template mapped over list
+   * {@code (head[attrs] items...)}: {@code attrs} is null when no brackets follow the head; {@code
+   * spread} marks a list written with a trailing {@code ...} (a template mapped over list
    * variables).
    */
-  record Lst(List<SExpr> items, Brackets attrs, boolean spread, int line, int col) implements SExpr {
+  record Lst(List<SExpr> items, Brackets attrs, boolean spread, int line, int col)
+      implements SExpr {
     @Override
     public String toString() {
       StringBuilder sb = new StringBuilder("(");

@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads lemma-file text into {@link SExpr}s. Comments run from {@code ;} or {@code #} to the end
- * of the line. {@code head[...]} written without a space attaches attributes to a list's head;
- * {@code ...} right after {@code )} marks a mapped template.
+ * Reads lemma-file text into {@link SExpr}s. Comments run from {@code ;} or {@code #} to the end of
+ * the line. {@code head[...]} written without a space attaches attributes to a list's head; {@code
+ * ...} right after {@code )} marks a mapped template.
  */
 final class SExprReader {
   private final String file;
@@ -85,7 +85,10 @@ final class SExprReader {
         }
         if (d == '[') {
           if (items.size() != 1 || attrs != null) {
-            throw fail(line, col, "attributes in [...] may only follow an operator name, as in (slice[?d ?s ?e 1] ?x)");
+            throw fail(
+                line,
+                col,
+                "attributes in [...] may only follow an operator name, as in (slice[?d ?s ?e 1] ?x)");
           }
           attrs = readBrackets();
           continue;

@@ -106,8 +106,8 @@ final class ShapeMath {
 
   /**
    * Splits a reshape {@code in -> out} into aligned runs of dims with equal products, e.g. [4, 6,
-   * 5] -> [24, 5] gives runs ([0,2) -> [0,1)) and ([2,3) -> [1,2)). Size-1 dims join the run
-   * before them. Returns pairs {inStart, inEnd, outStart, outEnd}.
+   * 5] -> [24, 5] gives runs ([0,2) -> [0,1)) and ([2,3) -> [1,2)). Size-1 dims join the run before
+   * them. Returns pairs {inStart, inEnd, outStart, outEnd}.
    */
   static List<long[]> runs(long[] in, long[] out) {
     List<long[]> runs = new ArrayList<>();

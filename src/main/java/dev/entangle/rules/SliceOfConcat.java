@@ -1,5 +1,6 @@
 package dev.entangle.rules;
 
+import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.ops.Op;
@@ -7,13 +8,12 @@ import dev.entangle.ops.TypeInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import dev.entangle.egraph.Applier.Unions;
 
 /**
  * {@code slice(concat(x1, ..., xn, dim=d), dim=d, start=s, end=e)} is the concat of the parts the
  * range overlaps, each sliced to its overlap (a part inside the range whole), written flat in one
- * step; a range inside one part is a slice of that part. The rule language could state this only
- * a part at a time, building nested concats along the way.
+ * step; a range inside one part is a slice of that part. The rule language could state this only a
+ * part at a time, building nested concats along the way.
  */
 final class SliceOfConcat implements NativeRule {
   static final String NAME = "slice-of-concat";
@@ -60,7 +60,10 @@ final class SliceOfConcat implements NativeRule {
       long a = Math.max(from, offset);
       long b = Math.min(to, offset + n);
       if (a < b) {
-        out.add(new long[] {cat.child(i), a - offset, b - offset, a == offset && b == offset + n ? 1 : 0});
+        out.add(
+            new long[] {
+              cat.child(i), a - offset, b - offset, a == offset && b == offset + n ? 1 : 0
+            });
       }
       offset += n;
     }
@@ -71,8 +74,11 @@ final class SliceOfConcat implements NativeRule {
     int[] parts = new int[pieces.length];
     for (int i = 0; i < parts.length; i++) {
       long[] p = pieces[i];
-      parts[i] = p[3] == 1 ? (int) p[0]
-          : g.add(new ENode(Op.SLICE.id(), new long[] {d, p[1], p[2], 1}, new int[] {(int) p[0]}));
+      parts[i] =
+          p[3] == 1
+              ? (int) p[0]
+              : g.add(
+                  new ENode(Op.SLICE.id(), new long[] {d, p[1], p[2], 1}, new int[] {(int) p[0]}));
     }
     return parts.length == 1 ? parts[0] : g.add(new ENode(Op.CONCAT.id(), new long[] {d}, parts));
   }

@@ -1,5 +1,6 @@
 package dev.entangle.rules;
 
+import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.ops.TypeInfo;
@@ -8,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import dev.entangle.egraph.Applier.Unions;
 import java.util.function.ToLongFunction;
 
 /** Finding existing intervals that cover a range exactly, for the tiling lemmas. */
@@ -32,13 +32,15 @@ final class Tiling {
    * {@code operands} (a key of their operand classes): each node equals {@code combine} (with
    * {@code attrs}) of other nodes of its group whose ranges tile its own.
    */
-  static List<Consumer<Unions>> ranges(EGraph<TypeInfo> g, int op, ToLongFunction<ENode> operands,
-      int combine, long[] attrs) {
+  static List<Consumer<Unions>> ranges(
+      EGraph<TypeInfo> g, int op, ToLongFunction<ENode> operands, int combine, long[] attrs) {
     Map<Long, List<Piece>> groups = new LinkedHashMap<>();
     for (int c : g.classesWithOp(op)) {
       for (ENode n : g.nodes(c)) {
         if (n.op() == op) {
-          groups.computeIfAbsent(operands.applyAsLong(n), k -> new ArrayList<>()).add(new Piece(n.attr(0), n.attr(1), g.find(c)));
+          groups
+              .computeIfAbsent(operands.applyAsLong(n), k -> new ArrayList<>())
+              .add(new Piece(n.attr(0), n.attr(1), g.find(c)));
         }
       }
     }
@@ -58,7 +60,8 @@ final class Tiling {
     return out;
   }
 
-  private static boolean extend(List<Piece> pieces, long start, long at, long to, List<Piece> chain, int depth) {
+  private static boolean extend(
+      List<Piece> pieces, long start, long at, long to, List<Piece> chain, int depth) {
     if (at == to) {
       return true;
     }
@@ -66,7 +69,10 @@ final class Tiling {
       return false;
     }
     for (Piece p : pieces) {
-      if (p.start() == at && p.end() > at && p.end() <= to && !(p.start() == start && p.end() == to)) {
+      if (p.start() == at
+          && p.end() > at
+          && p.end() <= to
+          && !(p.start() == start && p.end() == to)) {
         chain.add(p);
         if (extend(pieces, start, p.end(), to, chain, depth + 1)) {
           return true;

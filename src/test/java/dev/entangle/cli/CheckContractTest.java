@@ -53,8 +53,12 @@ class CheckContractTest {
     assertEquals("aten.addmm.default", f.get("target").asText());
     assertTrue(f.get("stack_trace").asText().contains("example_models.py"), f::toPrettyString);
     assertTrue(f.get("inputs").isArray(), f::toPrettyString);
-    assertEquals(List.of("fc2_bias", "gelu", "t_1"),
-        Stream.of(f.get("inputs")).flatMap(a -> a.findValuesAsText("name").stream()).sorted().toList());
+    assertEquals(
+        List.of("fc2_bias", "gelu", "t_1"),
+        Stream.of(f.get("inputs"))
+            .flatMap(a -> a.findValuesAsText("name").stream())
+            .sorted()
+            .toList());
     for (JsonNode in : f.get("inputs")) {
       assertFalse(in.get("gd").isEmpty(), in::toString);
     }
@@ -68,24 +72,38 @@ class CheckContractTest {
     assertEquals(1, run.exitCode(), run::transcript);
     JsonNode json = Reports.read(report);
     assertEquals("expectation-violated", json.get("verdict").asText());
-    assertFalse(json.get("output_relation").isEmpty(), "the output relation exists: " + json.toPrettyString());
+    assertFalse(
+        json.get("output_relation").isEmpty(),
+        "the output relation exists: " + json.toPrettyString());
     assertTrue(json.get("failure").get("operator").isTextual(), json::toPrettyString);
     assertStats(json);
   }
 
   private static void assertStats(JsonNode json) {
     JsonNode stats = json.get("stats");
-    assertTrue(stats.get("gs_operators").isIntegralNumber() && stats.get("gs_operators").asInt() > 0, json::toPrettyString);
-    assertTrue(stats.get("gd_operators").isIntegralNumber() && stats.get("gd_operators").asInt() > 0, json::toPrettyString);
-    assertTrue(stats.get("seconds").isNumber() && stats.get("seconds").asDouble() >= 0, json::toPrettyString);
+    assertTrue(
+        stats.get("gs_operators").isIntegralNumber() && stats.get("gs_operators").asInt() > 0,
+        json::toPrettyString);
+    assertTrue(
+        stats.get("gd_operators").isIntegralNumber() && stats.get("gd_operators").asInt() > 0,
+        json::toPrettyString);
+    assertTrue(
+        stats.get("seconds").isNumber() && stats.get("seconds").asDouble() >= 0,
+        json::toPrettyString);
   }
 
   /** A limit reached first gives exit 3 and {@code inconclusive}, never {@code refines}. */
   @TestFactory
   Stream<DynamicTest> limitsGiveInconclusive() {
-    return ExampleCase.refining().stream().flatMap(c -> Stream.of(
-        DynamicTest.dynamicTest(c.name() + " --node-limit 5", () -> inconclusive(c, "--node-limit", "5")),
-        DynamicTest.dynamicTest(c.name() + " --timeout 0.0001", () -> inconclusive(c, "--timeout", "0.0001"))));
+    return ExampleCase.refining().stream()
+        .flatMap(
+            c ->
+                Stream.of(
+                    DynamicTest.dynamicTest(
+                        c.name() + " --node-limit 5", () -> inconclusive(c, "--node-limit", "5")),
+                    DynamicTest.dynamicTest(
+                        c.name() + " --timeout 0.0001",
+                        () -> inconclusive(c, "--timeout", "0.0001"))));
   }
 
   private void inconclusive(ExampleCase c, String option, String value) throws Exception {
@@ -112,15 +130,20 @@ class CheckContractTest {
     assertUsage(CliRun.run("check", c.gs(), c.gd()), "--rel");
     assertUsage(CliRun.run("check", c.gs(), "--rel", c.ri()), "GD");
     assertUsage(CliRun.run("frobnicate"), "frobnicate");
-    assertUsage(CliRun.run("check", c.gs(), c.gd(), "--rel", c.ri(), "--timeout", "soon"), "--timeout");
-    assertUsage(CliRun.run("check", c.gs(), c.gd(), "--rel", c.ri(), "--node-limit", "many"), "--node-limit");
+    assertUsage(
+        CliRun.run("check", c.gs(), c.gd(), "--rel", c.ri(), "--timeout", "soon"), "--timeout");
+    assertUsage(
+        CliRun.run("check", c.gs(), c.gd(), "--rel", c.ri(), "--node-limit", "many"),
+        "--node-limit");
     assertUsage(CliRun.run("import", c.gs()), "--output");
   }
 
   private static void assertUsage(CliRun run, String mention) {
     assertEquals(2, run.exitCode(), run::transcript);
     assertEquals("", run.out(), run::transcript);
-    assertTrue(run.err().contains(mention), () -> "expected <" + mention + "> on stderr\n" + run.transcript());
+    assertTrue(
+        run.err().contains(mention),
+        () -> "expected <" + mention + "> on stderr\n" + run.transcript());
     assertTrue(run.err().contains("--help"), run::transcript);
     assertFalse(run.err().contains("\tat ") || run.err().contains("Exception"), run::transcript);
   }
@@ -138,7 +161,9 @@ class CheckContractTest {
     CliRun help = CliRun.run("--help");
     assertEquals(0, help.exitCode(), help::transcript);
     for (String code : List.of("0", "1", "2", "3")) {
-      assertTrue(help.out().contains("  " + code + "   "), () -> "exit code " + code + " in --help\n" + help.transcript());
+      assertTrue(
+          help.out().contains("  " + code + "   "),
+          () -> "exit code " + code + " in --help\n" + help.transcript());
     }
   }
 

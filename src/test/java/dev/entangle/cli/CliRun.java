@@ -26,8 +26,10 @@ public record CliRun(String args, int exitCode, String out, String err) {
 
   /** Runs {@code entangle ARGS...}; each argument is a string or a path. */
   public static CliRun run(Object... args) {
-    assertTrue(Files.isDirectory(PROJECT_ROOT.resolve("lemmas")),
-        "tests run from the project root, which holds lemmas/; the working directory is " + PROJECT_ROOT);
+    assertTrue(
+        Files.isDirectory(PROJECT_ROOT.resolve("lemmas")),
+        "tests run from the project root, which holds lemmas/; the working directory is "
+            + PROJECT_ROOT);
     System.setProperty("entangle.home", PROJECT_ROOT.toString());
     String[] argv = Arrays.stream(args).map(String::valueOf).toArray(String[]::new);
     StringWriter out = new StringWriter();
@@ -56,7 +58,14 @@ public record CliRun(String args, int exitCode, String out, String err) {
 
   /** Everything the run printed, for assertion messages. */
   public String transcript() {
-    return "entangle " + args + "\n-- exit " + exitCode + "\n-- stdout:\n" + out + "-- stderr:\n" + err;
+    return "entangle "
+        + args
+        + "\n-- exit "
+        + exitCode
+        + "\n-- stdout:\n"
+        + out
+        + "-- stderr:\n"
+        + err;
   }
 
   /**

@@ -29,7 +29,8 @@ public record ExampleCase(String name, Path dir, JsonNode expected) {
       for (Path dir : dirs.filter(Files::isDirectory).sorted().toList()) {
         Path expected = dir.resolve("expected.json");
         if (Files.exists(expected)) {
-          cases.add(new ExampleCase(dir.getFileName().toString(), dir, JSON.readTree(expected.toFile())));
+          cases.add(
+              new ExampleCase(dir.getFileName().toString(), dir, JSON.readTree(expected.toFile())));
         }
       }
     } catch (IOException e) {

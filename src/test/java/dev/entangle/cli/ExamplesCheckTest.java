@@ -42,7 +42,8 @@ class ExamplesCheckTest {
 
   @TestFactory
   Stream<DynamicTest> everyExampleReachesItsExpectedVerdict() {
-    return ExampleCase.all().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> checkCase(c)));
+    return ExampleCase.all().stream()
+        .map(c -> DynamicTest.dynamicTest(c.name(), () -> checkCase(c)));
   }
 
   private void checkCase(ExampleCase c) throws IOException {
@@ -53,11 +54,13 @@ class ExamplesCheckTest {
 
     JsonNode json = Reports.read(report);
     String verdict = json.path("verdict").asText();
-    assertTrue(c.verdicts().contains(verdict), () -> c + ": verdict " + verdict + ", expected "
-        + c.verdicts() + "\n" + run.transcript());
+    assertTrue(
+        c.verdicts().contains(verdict),
+        () -> c + ": verdict " + verdict + ", expected " + c.verdicts() + "\n" + run.transcript());
     assertEquals(exitCodeOf(verdict), run.exitCode(), run::transcript);
     assertEquals(verdict, run.verdictLine(), run::transcript);
-    assertTrue(run.out().lines().reduce((a, b) -> b).orElse("").startsWith("checked "), run::transcript);
+    assertTrue(
+        run.out().lines().reduce((a, b) -> b).orElse("").startsWith("checked "), run::transcript);
 
     Graph gs = GraphJson.readGraph(c.gs());
     DistributedGraph gd = GraphJson.readDistributed(c.gd());
@@ -74,32 +77,59 @@ class ExamplesCheckTest {
     return CliRun.exitCodeOf(verdict);
   }
 
-  /** The output relation covers every required G_s output with a clean expression over G_d outputs. */
-  private void assertCertificate(ExampleCase c, JsonNode json, CliRun run, Graph gs, DistributedGraph gd,
-      Path written, Path dir) {
-    assertTrue(json.path("failure").isMissingNode() || json.get("failure").isNull(), run::transcript);
+  /**
+   * The output relation covers every required G_s output with a clean expression over G_d outputs.
+   */
+  private void assertCertificate(
+      ExampleCase c,
+      JsonNode json,
+      CliRun run,
+      Graph gs,
+      DistributedGraph gd,
+      Path written,
+      Path dir) {
+    assertTrue(
+        json.path("failure").isMissingNode() || json.get("failure").isNull(), run::transcript);
     Map<String, String> relation = relationOf(json);
     Set<Node> covered = new LinkedHashSet<>();
     for (Map.Entry<String, String> e : relation.entrySet()) {
       Node node = gs.resolve(e.getKey());
-      assertNotNull(node, c + ": output relation names " + e.getKey() + ", which G_s does not have");
+      assertNotNull(
+          node, c + ": output relation names " + e.getKey() + ", which G_s does not have");
       covered.add(node);
-      assertTrue(run.out().contains("\n  " + e.getKey() + ": " + e.getValue() + "\n"),
+      assertTrue(
+          run.out().contains("\n  " + e.getKey() + ": " + e.getValue() + "\n"),
           () -> c + ": the text report does not show " + e + "\n" + run.transcript());
       Expr expr = ExprParser.parse(e.getValue());
       for (Expr.Tensor t : Reports.tensors(expr)) {
         assertNotNull(t.rank(), c + ": " + e + " refers to a G_s tensor " + t.name());
-        assertTrue(t.rank() >= 0 && t.rank() < gd.worldSize(), c + ": " + e + " names rank " + t.rank());
+        assertTrue(
+            t.rank() >= 0 && t.rank() < gd.worldSize(), c + ": " + e + " names rank " + t.rank());
         Graph rank = gd.rank(t.rank());
         Node n = rank.resolve(t.name());
-        assertNotNull(n, c + ": " + e + " names r" + t.rank() + "." + t.name() + ", which G_d does not have");
-        assertTrue(Reports.outputNames(rank).contains(n.name()),
-            c + ": " + e + " uses r" + t.rank() + "." + t.name() + ", which is not an output of rank " + t.rank());
+        assertNotNull(
+            n, c + ": " + e + " names r" + t.rank() + "." + t.name() + ", which G_d does not have");
+        assertTrue(
+            Reports.outputNames(rank).contains(n.name()),
+            c
+                + ": "
+                + e
+                + " uses r"
+                + t.rank()
+                + "."
+                + t.name()
+                + ", which is not an output of rank "
+                + t.rank());
       }
     }
     for (Node required : requiredOutputs(c, gs)) {
-      assertTrue(covered.contains(required), c + ": the output relation " + relation
-          + " does not cover the G_s output " + required.name());
+      assertTrue(
+          covered.contains(required),
+          c
+              + ": the output relation "
+              + relation
+              + " does not cover the G_s output "
+              + required.name());
     }
 
     RelationFile back = RelationReader.read(written, gd.worldSize());
@@ -111,8 +141,10 @@ class ExamplesCheckTest {
     RelationValidator.validate(gs, gd, back);
 
     CliRun again = CliRun.check(c.gs(), c.gd(), written, "--json", dir.resolve("again.json"));
-    assertEquals(0, again.exitCode(), () -> c + ": the output relation fed back as the input relation\n"
-        + again.transcript());
+    assertEquals(
+        0,
+        again.exitCode(),
+        () -> c + ": the output relation fed back as the input relation\n" + again.transcript());
     assertEquals(relation, relationOf(Reports.read(dir.resolve("again.json"))), c + ": fed back");
   }
 
@@ -135,8 +167,12 @@ class ExamplesCheckTest {
     assertTrue(rel.isArray(), "output_relation is not a list");
     Map<String, String> map = new LinkedHashMap<>();
     for (JsonNode e : rel) {
-      assertTrue(e.path("gs").isTextual() && e.path("gd").isTextual(), "output_relation entry " + e);
-      assertEquals(null, map.put(e.get("gs").asText(), e.get("gd").asText()), "two entries for " + e.get("gs"));
+      assertTrue(
+          e.path("gs").isTextual() && e.path("gd").isTextual(), "output_relation entry " + e);
+      assertEquals(
+          null,
+          map.put(e.get("gs").asText(), e.get("gd").asText()),
+          "two entries for " + e.get("gs"));
     }
     return map;
   }
@@ -153,11 +189,16 @@ class ExamplesCheckTest {
     assertEquals(NodeOp.CALL_FUNCTION, node.op(), c + ": " + operator);
     assertEquals(node.target(), failure.path("target").asText(), c + ": failure.target");
     if (node.meta().stackTrace() != null) {
-      assertEquals(node.meta().stackTrace(), failure.path("stack_trace").asText(), c + ": failure.stack_trace");
+      assertEquals(
+          node.meta().stackTrace(),
+          failure.path("stack_trace").asText(),
+          c + ": failure.stack_trace");
     } else {
-      assertFalse(failure.hasNonNull("stack_trace"), c + ": stack_trace of a node that records none");
+      assertFalse(
+          failure.hasNonNull("stack_trace"), c + ": stack_trace of a node that records none");
     }
-    assertTrue(run.out().contains("operator: " + operator + " (" + node.target() + ")"), run::transcript);
+    assertTrue(
+        run.out().contains("operator: " + operator + " (" + node.target() + ")"), run::transcript);
 
     JsonNode inputs = failure.get("inputs");
     assertNotNull(inputs, c + ": failure.inputs");
@@ -172,19 +213,35 @@ class ExamplesCheckTest {
     assertEquals(Reports.inputsOf(node), names, c + ": failure.inputs names the operator's inputs");
   }
 
-  private static void assertStats(JsonNode stats, Graph gs, DistributedGraph gd, boolean complete, CliRun run) {
+  private static void assertStats(
+      JsonNode stats, Graph gs, DistributedGraph gd, boolean complete, CliRun run) {
     assertNotNull(stats, run::transcript);
     long gsAll = Reports.operators(gs, true);
     long gsOps = stats.path("gs_operators").asLong(-1);
     assertTrue(stats.get("gs_operators").isIntegralNumber(), run::transcript);
-    assertTrue(gsOps <= gsAll && gsOps >= (complete ? Reports.neededOperators(gs) : 1),
-        () -> "gs_operators " + gsOps + " for " + gsAll + " G_s call_function nodes\n" + run.transcript());
+    assertTrue(
+        gsOps <= gsAll && gsOps >= (complete ? Reports.neededOperators(gs) : 1),
+        () ->
+            "gs_operators "
+                + gsOps
+                + " for "
+                + gsAll
+                + " G_s call_function nodes\n"
+                + run.transcript());
     long gdAll = gd.ranks().stream().mapToLong(g -> Reports.operators(g, true)).sum();
     long gdOps = gd.ranks().stream().mapToLong(g -> Reports.operators(g, false)).sum();
     long reported = stats.path("gd_operators").asLong(-1);
     assertTrue(stats.get("gd_operators").isIntegralNumber(), run::transcript);
-    assertTrue(reported >= gdOps && reported <= gdAll,
-        () -> "gd_operators " + reported + " for " + gdAll + " G_d call_function nodes\n" + run.transcript());
-    assertTrue(stats.path("seconds").isNumber() && stats.get("seconds").asDouble() >= 0, run::transcript);
+    assertTrue(
+        reported >= gdOps && reported <= gdAll,
+        () ->
+            "gd_operators "
+                + reported
+                + " for "
+                + gdAll
+                + " G_d call_function nodes\n"
+                + run.transcript());
+    assertTrue(
+        stats.path("seconds").isNumber() && stats.get("seconds").asDouble() >= 0, run::transcript);
   }
 }

@@ -10,7 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** Edited copies of graph and relation files, made on the JSON tree so any file can be damaged alike. */
+/**
+ * Edited copies of graph and relation files, made on the JSON tree so any file can be damaged
+ * alike.
+ */
 public final class JsonEdits {
   private JsonEdits() {}
 

@@ -26,7 +26,10 @@ import org.junit.jupiter.api.DynamicTest;
  * @param expected the parsed {@code expected.json}
  */
 public record RealWorldCase(String name, Path dir, JsonNode expected) {
-  /** Where the real-world graphs are, relative to the project root; absent in a fresh clone elsewhere. */
+  /**
+   * Where the real-world graphs are, relative to the project root; absent in a fresh clone
+   * elsewhere.
+   */
   public static final Path ROOT = CliRun.PROJECT_ROOT.resolve("../shared/realworld").normalize();
 
   /**
@@ -42,7 +45,8 @@ public record RealWorldCase(String name, Path dir, JsonNode expected) {
 
   /** Skips the calling test, saying why, when the real-world folder is absent. */
   public static void assumePresent() {
-    assumeTrue(Files.isDirectory(ROOT), "skipped: the real-world graphs folder " + ROOT + " is absent");
+    assumeTrue(
+        Files.isDirectory(ROOT), "skipped: the real-world graphs folder " + ROOT + " is absent");
   }
 
   /** Every folder of the real-world graphs that holds an {@code expected.json}, by name. */
@@ -53,7 +57,9 @@ public record RealWorldCase(String name, Path dir, JsonNode expected) {
       for (Path dir : dirs.filter(Files::isDirectory).sorted().toList()) {
         Path expected = dir.resolve("expected.json");
         if (Files.exists(expected)) {
-          cases.add(new RealWorldCase(dir.getFileName().toString(), dir, ExampleCase.JSON.readTree(expected.toFile())));
+          cases.add(
+              new RealWorldCase(
+                  dir.getFileName().toString(), dir, ExampleCase.JSON.readTree(expected.toFile())));
         }
       }
     } catch (IOException e) {
@@ -138,9 +144,12 @@ public record RealWorldCase(String name, Path dir, JsonNode expected) {
       String[] kv = value.split("=", 2);
       switch (a) {
         case "--constant" -> constants.put(kv[0], Double.parseDouble(kv[1]));
-        case "--group" -> groups.put(kv[0], Stream.of(kv[1].split(",")).map(s -> Integer.parseInt(s.strip())).toList());
+        case "--group" ->
+            groups.put(
+                kv[0], Stream.of(kv[1].split(",")).map(s -> Integer.parseInt(s.strip())).toList());
         case "--schemas" -> schemas.add(dir.resolve(value));
-        default -> throw new AssertionError(dir.resolve("expected.json") + ": unknown import option " + a);
+        default ->
+            throw new AssertionError(dir.resolve("expected.json") + ": unknown import option " + a);
       }
     }
     return new Parsed(files, new ImportOptions(groups, constants, schemas));

@@ -19,7 +19,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Reading {@code --json} reports, and facts about graphs and expressions the tests compare with. */
+/**
+ * Reading {@code --json} reports, and facts about graphs and expressions the tests compare with.
+ */
 public final class Reports {
   private Reports() {}
 
@@ -59,8 +61,8 @@ public final class Reports {
   }
 
   /**
-   * The operators a complete check must process: call_function nodes (no {@code getitem}) that
-   * the graph's outputs depend on and that read some placeholder (the rest are constants).
+   * The operators a complete check must process: call_function nodes (no {@code getitem}) that the
+   * graph's outputs depend on and that read some placeholder (the rest are constants).
    */
   public static long neededOperators(Graph g) {
     Set<String> needed = new HashSet<>();
@@ -76,11 +78,15 @@ public final class Reports {
     Set<String> variable = new HashSet<>();
     long count = 0;
     for (Node n : g.nodes()) {
-      boolean reads = n.op() == NodeOp.PLACEHOLDER || inputsOf(n).stream().anyMatch(variable::contains);
+      boolean reads =
+          n.op() == NodeOp.PLACEHOLDER || inputsOf(n).stream().anyMatch(variable::contains);
       if (reads) {
         variable.add(n.name());
       }
-      if (reads && needed.contains(n.name()) && n.op() == NodeOp.CALL_FUNCTION && !n.target().equals("getitem")) {
+      if (reads
+          && needed.contains(n.name())
+          && n.op() == NodeOp.CALL_FUNCTION
+          && !n.target().equals("getitem")) {
         count++;
       }
     }

@@ -43,11 +43,13 @@ final class Arith {
   private static int parse(EGraph<?> g, List<String> tokens, int[] pos) {
     String t = tokens.get(pos[0]++);
     if (t.equals("(")) {
-      int op = switch (tokens.get(pos[0]++)) {
-        case "+" -> ADD;
-        case "*" -> MUL;
-        default -> throw new IllegalArgumentException("unknown operator " + tokens.get(pos[0] - 1));
-      };
+      int op =
+          switch (tokens.get(pos[0]++)) {
+            case "+" -> ADD;
+            case "*" -> MUL;
+            default ->
+                throw new IllegalArgumentException("unknown operator " + tokens.get(pos[0] - 1));
+          };
       int a = parse(g, tokens, pos);
       int b = parse(g, tokens, pos);
       if (!tokens.get(pos[0]++).equals(")")) {
@@ -98,7 +100,8 @@ final class Arith {
   }
 
   static <D> Rewrite<D> onNodes(String name, int op, Rhs rhs) {
-    return new Rewrite<>(name,
+    return new Rewrite<>(
+        name,
         (g, deadline, sink) -> {
           for (int c : g.classesWithOp(op)) {
             for (ENode n : nodes(g, c, op)) {
@@ -118,7 +121,8 @@ final class Arith {
 
   /** A rewrite matching {@code (outer a (inner b c))}; the applier gets a, b, c. */
   static <D> Rewrite<D> nested(String name, int outer, int inner, Rhs rhs) {
-    return new Rewrite<>(name,
+    return new Rewrite<>(
+        name,
         (g, deadline, sink) -> {
           for (int c : g.classesWithOp(outer)) {
             for (ENode n : nodes(g, c, outer)) {
@@ -143,9 +147,19 @@ final class Arith {
     return List.of(
         onNodes("comm-add", ADD, (g, x) -> g.add(ENode.of(ADD, x[1], x[0]))),
         onNodes("comm-mul", MUL, (g, x) -> g.add(ENode.of(MUL, x[1], x[0]))),
-        nested("assoc-add", ADD, ADD, (g, x) -> g.add(ENode.of(ADD, g.add(ENode.of(ADD, x[0], x[1])), x[2]))),
-        nested("distribute", MUL, ADD,
-            (g, x) -> g.add(ENode.of(ADD, g.add(ENode.of(MUL, x[0], x[1])), g.add(ENode.of(MUL, x[0], x[2]))))),
+        nested(
+            "assoc-add",
+            ADD,
+            ADD,
+            (g, x) -> g.add(ENode.of(ADD, g.add(ENode.of(ADD, x[0], x[1])), x[2]))),
+        nested(
+            "distribute",
+            MUL,
+            ADD,
+            (g, x) ->
+                g.add(
+                    ENode.of(
+                        ADD, g.add(ENode.of(MUL, x[0], x[1])), g.add(ENode.of(MUL, x[0], x[2]))))),
         onNodes("add-zero", ADD, (g, x) -> holds(g, x[1], 0) ? x[0] : -1),
         onNodes("mul-one", MUL, (g, x) -> holds(g, x[1], 1) ? x[0] : -1),
         onNodes("mul-zero", MUL, (g, x) -> holds(g, x[1], 0) ? g.add(num(0)) : -1));

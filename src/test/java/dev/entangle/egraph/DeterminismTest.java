@@ -14,7 +14,9 @@ class DeterminismTest {
     EGraph<Long> g = new EGraph<>(new Arith.ConstantFolding());
     int a = Arith.add(g, "(* (+ x (* 2 y)) (+ z 0))");
     int b = Arith.add(g, "(+ (* x z) (* (* y 2) z))");
-    RunReport r = Runner.run(g, Arith.rules(), new Runner.Limits(4, 1_000_000, Long.MAX_VALUE, 10_000), () -> false);
+    RunReport r =
+        Runner.run(
+            g, Arith.rules(), new Runner.Limits(4, 1_000_000, Long.MAX_VALUE, 10_000), () -> false);
     Extractor e = new Extractor(g, CostModel.astSize());
     List<String> extracted = g.classIds().mapToObj(c -> Arith.render(e.extract(c))).toList();
     return new Outcome(g.dump(Arith::opName) + "a=" + g.find(a) + " b=" + g.find(b), extracted, r);

@@ -12,29 +12,34 @@ import org.junit.jupiter.api.Test;
 
 /** The runner's loop: why a run stops, match caps, statistics, goals and deadlines. */
 class RunnerTest {
-  private static final Rewrite<Void> COMM = Arith.onNodes("comm-add", Arith.ADD, (g, x) -> g.add(ENode.of(Arith.ADD, x[1], x[0])));
+  private static final Rewrite<Void> COMM =
+      Arith.onNodes("comm-add", Arith.ADD, (g, x) -> g.add(ENode.of(Arith.ADD, x[1], x[0])));
 
   /** (* c c) for the class c of every *-node: one new node per iteration, forever. */
-  private static final Rewrite<Void> GROW = new Rewrite<>("grow",
-      (g, deadline, sink) -> {
-        for (int c : g.classesWithOp(Arith.MUL)) {
-          if (!sink.match(c, null)) {
-            return;
-          }
-        }
-      },
-      (g, cls, b, unions) -> g.add(ENode.of(Arith.MUL, cls, cls)));
+  private static final Rewrite<Void> GROW =
+      new Rewrite<>(
+          "grow",
+          (g, deadline, sink) -> {
+            for (int c : g.classesWithOp(Arith.MUL)) {
+              if (!sink.match(c, null)) {
+                return;
+              }
+            }
+          },
+          (g, cls, b, unions) -> g.add(ENode.of(Arith.MUL, cls, cls)));
 
   /** Adds a fresh symbol for every class: the graph doubles each iteration. */
-  private static final Rewrite<Void> DOUBLE = new Rewrite<>("double",
-      (g, deadline, sink) -> {
-        for (int c : g.classIds().toArray()) {
-          if (!sink.match(c, null)) {
-            return;
-          }
-        }
-      },
-      (g, cls, b, unions) -> g.add(ENode.leaf(Arith.VAR, -g.nodeCount())));
+  private static final Rewrite<Void> DOUBLE =
+      new Rewrite<>(
+          "double",
+          (g, deadline, sink) -> {
+            for (int c : g.classIds().toArray()) {
+              if (!sink.match(c, null)) {
+                return;
+              }
+            }
+          },
+          (g, cls, b, unions) -> g.add(ENode.leaf(Arith.VAR, -g.nodeCount())));
 
   private static EGraph<Void> graph() {
     return new EGraph<>(Analysis.none());
@@ -90,7 +95,12 @@ class RunnerTest {
   void aPassedDeadlineStopsBeforeTheFirstIteration() {
     EGraph<Void> g = graph();
     Arith.add(g, "(+ a b)");
-    RunReport past = Runner.run(g, List.of(COMM), new Runner.Limits(10, 1000, System.nanoTime() - 1, 1000), () -> false);
+    RunReport past =
+        Runner.run(
+            g,
+            List.of(COMM),
+            new Runner.Limits(10, 1000, System.nanoTime() - 1, 1000),
+            () -> false);
     assertEquals(StopReason.TIME_LIMIT, past.stopReason());
     assertEquals(0, past.iterations());
     assertEquals(3, g.nodeCount(), "nothing applied");
@@ -100,16 +110,22 @@ class RunnerTest {
   void aSearchPastItsDeadlineEndsTheRunWithTheTimeLimit() {
     EGraph<Void> g = graph();
     Arith.add(g, "(+ a b)");
-    Rewrite<Void> slow = new Rewrite<>("slow",
-        (eg, deadline, sink) -> {
-          while (System.nanoTime() <= deadline) {
-            Thread.onSpinWait();
-          }
-          throw new DeadlinePassed();
-        },
-        (eg, cls, b, unions) -> {});
-    RunReport r = Runner.run(g, List.of(COMM, slow), new Runner.Limits(10, 1000, System.nanoTime() + 50_000_000L, 1000),
-        () -> false);
+    Rewrite<Void> slow =
+        new Rewrite<>(
+            "slow",
+            (eg, deadline, sink) -> {
+              while (System.nanoTime() <= deadline) {
+                Thread.onSpinWait();
+              }
+              throw new DeadlinePassed();
+            },
+            (eg, cls, b, unions) -> {});
+    RunReport r =
+        Runner.run(
+            g,
+            List.of(COMM, slow),
+            new Runner.Limits(10, 1000, System.nanoTime() + 50_000_000L, 1000),
+            () -> false);
     assertEquals(StopReason.TIME_LIMIT, r.stopReason());
     assertEquals(1, r.iterations());
     assertTrue(g.isClean());
@@ -121,15 +137,21 @@ class RunnerTest {
     int ab = Arith.add(g, "(+ a b)");
     int ba = Arith.add(g, "(+ b a)");
     List<Integer> calls = new ArrayList<>();
-    RunReport r = Runner.run(g, List.of(COMM, GROW), limits(30, 1000, 1000), () -> {
-      calls.add(g.nodeCount());
-      return g.find(ab) == g.find(ba);
-    });
+    RunReport r =
+        Runner.run(
+            g,
+            List.of(COMM, GROW),
+            limits(30, 1000, 1000),
+            () -> {
+              calls.add(g.nodeCount());
+              return g.find(ab) == g.find(ba);
+            });
     assertEquals(StopReason.GOAL_REACHED, r.stopReason());
     assertFalse(r.hitLimit());
     assertEquals(1, r.iterations());
     assertEquals(2, calls.size(), "checked before the first iteration and before the second");
-    RunReport again = Runner.run(g, List.of(COMM), limits(30, 1000, 1000), () -> g.find(ab) == g.find(ba));
+    RunReport again =
+        Runner.run(g, List.of(COMM), limits(30, 1000, 1000), () -> g.find(ab) == g.find(ba));
     assertEquals(StopReason.GOAL_REACHED, again.stopReason());
     assertEquals(0, again.iterations());
   }
@@ -156,15 +178,17 @@ class RunnerTest {
       Arith.add(g, "a" + i);
     }
     // every symbol's class learns that it equals its square: one match per class
-    Rewrite<Void> square = new Rewrite<>("square",
-        (eg, deadline, sink) -> {
-          for (int c : eg.classesWithOp(Arith.VAR)) {
-            if (!sink.match(c, null)) {
-              return;
-            }
-          }
-        },
-        (eg, cls, b, unions) -> unions.union(cls, eg.add(ENode.of(Arith.MUL, cls, cls))));
+    Rewrite<Void> square =
+        new Rewrite<>(
+            "square",
+            (eg, deadline, sink) -> {
+              for (int c : eg.classesWithOp(Arith.VAR)) {
+                if (!sink.match(c, null)) {
+                  return;
+                }
+              }
+            },
+            (eg, cls, b, unions) -> unions.union(cls, eg.add(ENode.of(Arith.MUL, cls, cls))));
     RunReport r = run(g, List.of(square), limits(2, 1000, 3));
     assertEquals(StopReason.ITERATION_LIMIT, r.stopReason());
     assertEquals(6, r.applied(0), "three classes per iteration, none twice");
@@ -208,8 +232,11 @@ class RunnerTest {
     EGraph<Long> g = new EGraph<>(new Arith.ConstantFolding());
     Arith.add(g, "(+ 1 2)");
     Rewrite<Long> wrong = Arith.onNodes("wrong", Arith.ADD, (eg, x) -> x[0]);
-    assertThrows(AnalysisConflict.class,
-        () -> Runner.run(g, List.of(wrong), new Runner.Limits(10, 1000, Long.MAX_VALUE, 1000), () -> false));
+    assertThrows(
+        AnalysisConflict.class,
+        () ->
+            Runner.run(
+                g, List.of(wrong), new Runner.Limits(10, 1000, Long.MAX_VALUE, 1000), () -> false));
   }
 
   @Test
@@ -219,8 +246,12 @@ class RunnerTest {
     int b = Arith.add(g, "(* x y)");
     int c = Arith.add(g, "(* (+ 1 1) (+ z 1))");
     int d = Arith.add(g, "(+ (* 2 z) 2)");
-    RunReport r = Runner.run(g, Arith.rules(), new Runner.Limits(8, 100_000, Long.MAX_VALUE, 10_000),
-        () -> g.find(a) == g.find(b) && g.find(c) == g.find(d));
+    RunReport r =
+        Runner.run(
+            g,
+            Arith.rules(),
+            new Runner.Limits(8, 100_000, Long.MAX_VALUE, 10_000),
+            () -> g.find(a) == g.find(b) && g.find(c) == g.find(d));
     assertEquals(StopReason.GOAL_REACHED, r.stopReason());
   }
 }

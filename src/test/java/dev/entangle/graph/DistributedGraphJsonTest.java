@@ -20,8 +20,8 @@ class DistributedGraphJsonTest {
   private static final String RANK = "{'nodes': [" + X + "," + OUT_X + "]}";
 
   private static String gd(String head, String... ranks) {
-    return json("{'format': 'entangle-fx/1', " + head + " 'ranks': [" + String.join(",", ranks)
-        + "]}");
+    return json(
+        "{'format': 'entangle-fx/1', " + head + " 'ranks': [" + String.join(",", ranks) + "]}");
   }
 
   private String error(String text) {
@@ -30,11 +30,15 @@ class DistributedGraphJsonTest {
 
   @Test
   void readsRanksAndProcessGroups() {
-    Path file = write(dir, "gd.json", gd(
-        "'world_size': 3, 'process_groups': {'tp': [0, 1], 'pp': [2]},",
-        RANK,
-        "{'format': 'entangle-fx/1', 'name': 'rank1', 'nodes': [" + X + "," + OUT_X + "]}",
-        RANK));
+    Path file =
+        write(
+            dir,
+            "gd.json",
+            gd(
+                "'world_size': 3, 'process_groups': {'tp': [0, 1], 'pp': [2]},",
+                RANK,
+                "{'format': 'entangle-fx/1', 'name': 'rank1', 'nodes': [" + X + "," + OUT_X + "]}",
+                RANK));
     DistributedGraph d = GraphJson.readDistributed(file);
     assertEquals(3, d.worldSize());
     assertEquals(Map.of("tp", List.of(0, 1), "pp", List.of(2)), d.processGroups());
@@ -49,22 +53,29 @@ class DistributedGraphJsonTest {
 
   @Test
   void anErrorInARankNamesTheRank() {
-    String m = error(gd("'world_size': 2,", RANK,
-        "{'nodes': [" + X + ", {'name': 'output', 'op': 'output', 'target': 'output',"
-            + " 'args': [[{'node': 'y'}]]}]}"));
+    String m =
+        error(
+            gd(
+                "'world_size': 2,",
+                RANK,
+                "{'nodes': ["
+                    + X
+                    + ", {'name': 'output', 'op': 'output', 'target': 'output',"
+                    + " 'args': [[{'node': 'y'}]]}]}"));
     assertContains(m, "bad.json rank 1: node \"output\" (nodes[1])", "\"y\"", "does not exist");
   }
 
   @Test
   void rankWithAWrongFormat() {
-    assertContains(error(gd("'world_size': 1,", "{'format': 'fx', 'nodes': []}")),
-        "bad.json rank 0", "unknown format \"fx\"");
+    assertContains(
+        error(gd("'world_size': 1,", "{'format': 'fx', 'nodes': []}")),
+        "bad.json rank 0",
+        "unknown format \"fx\"");
   }
 
   @Test
   void missingFormat() {
-    assertContains(error(json("{'world_size': 1, 'ranks': [" + RANK + "]}")),
-        "missing \"format\"");
+    assertContains(error(json("{'world_size': 1, 'ranks': [" + RANK + "]}")), "missing \"format\"");
   }
 
   @Test
@@ -74,7 +85,8 @@ class DistributedGraphJsonTest {
 
   @Test
   void worldSizeNotMatchingTheRanks() {
-    assertContains(error(gd("'world_size': 4,", RANK, RANK)),
+    assertContains(
+        error(gd("'world_size': 4,", RANK, RANK)),
         "\"world_size\" is 4 but \"ranks\" lists 2 graphs");
     assertContains(error(gd("'world_size': 0,", RANK)), "must be a positive integer");
     assertContains(error(gd("'world_size': '2',", RANK, RANK)), "must be a positive integer");
@@ -82,39 +94,51 @@ class DistributedGraphJsonTest {
 
   @Test
   void ranksNotAList() {
-    assertContains(error(json("{'format': 'entangle-fx/1', 'world_size': 1, 'ranks': {}}")),
+    assertContains(
+        error(json("{'format': 'entangle-fx/1', 'world_size': 1, 'ranks': {}}")),
         "\"ranks\" must be a non-empty list");
-    assertContains(error(json("{'format': 'entangle-fx/1', 'world_size': 0, 'ranks': []}")),
+    assertContains(
+        error(json("{'format': 'entangle-fx/1', 'world_size': 0, 'ranks': []}")),
         "\"ranks\" must be a non-empty list");
   }
 
   @Test
   void neitherRanksNorNodes() {
-    assertContains(error(json("{'format': 'entangle-fx/1', 'world_size': 2}")),
-        "missing \"ranks\"");
+    assertContains(
+        error(json("{'format': 'entangle-fx/1', 'world_size': 2}")), "missing \"ranks\"");
   }
 
   @Test
   void processGroupWithARankOutOfRange() {
-    assertContains(error(gd("'world_size': 2, 'process_groups': {'tp': [0, 2]},", RANK, RANK)),
-        "process group \"tp\"", "rank 2 is out of range", "0 to 1");
-    assertContains(error(gd("'world_size': 2, 'process_groups': {'tp': [-1]},", RANK, RANK)),
+    assertContains(
+        error(gd("'world_size': 2, 'process_groups': {'tp': [0, 2]},", RANK, RANK)),
+        "process group \"tp\"",
+        "rank 2 is out of range",
+        "0 to 1");
+    assertContains(
+        error(gd("'world_size': 2, 'process_groups': {'tp': [-1]},", RANK, RANK)),
         "rank -1 is out of range");
   }
 
   @Test
   void processGroupWithADuplicate() {
-    assertContains(error(gd("'world_size': 2, 'process_groups': {'tp': [1, 1]},", RANK, RANK)),
-        "process group \"tp\"", "rank 1 is listed twice");
+    assertContains(
+        error(gd("'world_size': 2, 'process_groups': {'tp': [1, 1]},", RANK, RANK)),
+        "process group \"tp\"",
+        "rank 1 is listed twice");
   }
 
   @Test
   void malformedProcessGroups() {
-    assertContains(error(gd("'world_size': 2, 'process_groups': [0, 1],", RANK, RANK)),
+    assertContains(
+        error(gd("'world_size': 2, 'process_groups': [0, 1],", RANK, RANK)),
         "\"process_groups\" must be an object");
-    assertContains(error(gd("'world_size': 2, 'process_groups': {'tp': []},", RANK, RANK)),
-        "process group \"tp\"", "non-empty list");
-    assertContains(error(gd("'world_size': 2, 'process_groups': {'tp': ['a']},", RANK, RANK)),
+    assertContains(
+        error(gd("'world_size': 2, 'process_groups': {'tp': []},", RANK, RANK)),
+        "process group \"tp\"",
+        "non-empty list");
+    assertContains(
+        error(gd("'world_size': 2, 'process_groups': {'tp': ['a']},", RANK, RANK)),
         "a member must be a rank number");
   }
 

@@ -22,8 +22,12 @@ class ExampleGraphsTest {
     Assumptions.assumeTrue(Files.isDirectory(examples), "no examples/ folder in the project");
     List<Path> graphs;
     try (Stream<Path> files = Files.walk(examples)) {
-      graphs = files.filter(p -> p.toString().endsWith(".json")).filter(ExampleGraphsTest::isGraph)
-          .sorted().toList();
+      graphs =
+          files
+              .filter(p -> p.toString().endsWith(".json"))
+              .filter(ExampleGraphsTest::isGraph)
+              .sorted()
+              .toList();
     }
     Assumptions.assumeFalse(graphs.isEmpty(), "examples/ holds no graph files yet");
     for (Path file : graphs) {

@@ -36,11 +36,12 @@ final class GraphFiles {
     return json("{'format': 'entangle-fx/1', 'nodes': [" + nodes + "]}");
   }
 
-  static final String X = "{'name': 'x', 'op': 'placeholder', 'target': 'x',"
-      + " 'meta': {'shape': [8, 16], 'dtype': 'float32'}}";
+  static final String X =
+      "{'name': 'x', 'op': 'placeholder', 'target': 'x',"
+          + " 'meta': {'shape': [8, 16], 'dtype': 'float32'}}";
 
-  static final String OUT_X = "{'name': 'output', 'op': 'output', 'target': 'output',"
-      + " 'args': [[{'node': 'x'}]]}";
+  static final String OUT_X =
+      "{'name': 'output', 'op': 'output', 'target': 'output'," + " 'args': [[{'node': 'x'}]]}";
 
   /** Reads {@code text} with {@code reader} and returns the message it fails with. */
   static String errorOf(Path dir, String text, Function<Path, ?> reader) {

@@ -28,15 +28,19 @@ class GraphJsonErrorTest {
   }
 
   private static String fn(String name, String argsAndMore) {
-    return "{'name': '" + name + "', 'op': 'call_function', 'target': 'aten.f.default', "
-        + argsAndMore + "}";
+    return "{'name': '"
+        + name
+        + "', 'op': 'call_function', 'target': 'aten.f.default', "
+        + argsAndMore
+        + "}";
   }
 
   private static final String META = "'meta': {'shape': [8, 16], 'dtype': 'float32'}";
 
   @Test
   void malformedJsonGivesLineAndColumn() {
-    String m = error("{\n  \"format\": \"entangle-fx/1\",\n  \"nodes\": [\n    {\"name\" \"x\"}\n]}");
+    String m =
+        error("{\n  \"format\": \"entangle-fx/1\",\n  \"nodes\": [\n    {\"name\" \"x\"}\n]}");
     assertContains(m, "line 4, column", "malformed JSON", "fix the JSON syntax");
   }
 
@@ -52,8 +56,10 @@ class GraphJsonErrorTest {
 
   @Test
   void duplicateJsonKey() {
-    assertContains(error(graph(X.replace("'target': 'x',", "'target': 'x', 'target': 'y',")
-        + "," + OUT_X)), "malformed JSON", "target");
+    assertContains(
+        error(graph(X.replace("'target': 'x',", "'target': 'x', 'target': 'y',") + "," + OUT_X)),
+        "malformed JSON",
+        "target");
   }
 
   @Test
@@ -76,14 +82,16 @@ class GraphJsonErrorTest {
 
   @Test
   void missingFormat() {
-    assertContains(error(json("{'nodes': [" + X + "," + OUT_X + "]}")),
-        "missing \"format\"", "entangle-fx/1");
+    assertContains(
+        error(json("{'nodes': [" + X + "," + OUT_X + "]}")), "missing \"format\"", "entangle-fx/1");
   }
 
   @Test
   void unknownFormat() {
-    assertContains(error(json("{'format': 'entangle-fx/2', 'nodes': [" + X + "," + OUT_X + "]}")),
-        "unknown format \"entangle-fx/2\"", "\"entangle-fx/1\" only");
+    assertContains(
+        error(json("{'format': 'entangle-fx/2', 'nodes': [" + X + "," + OUT_X + "]}")),
+        "unknown format \"entangle-fx/2\"",
+        "\"entangle-fx/1\" only");
   }
 
   @Test
@@ -93,14 +101,21 @@ class GraphJsonErrorTest {
 
   @Test
   void aDistributedFileWhereAGraphIsExpected() {
-    assertContains(error(json("{'format': 'entangle-fx/1', 'world_size': 1, 'ranks': [{'nodes': ["
-        + X + "," + OUT_X + "]}]}")), "missing \"nodes\": this is a G_d file");
+    assertContains(
+        error(
+            json(
+                "{'format': 'entangle-fx/1', 'world_size': 1, 'ranks': [{'nodes': ["
+                    + X
+                    + ","
+                    + OUT_X
+                    + "]}]}")),
+        "missing \"nodes\": this is a G_d file");
   }
 
   @Test
   void nodesNotAList() {
-    assertContains(error(json("{'format': 'entangle-fx/1', 'nodes': {}}")),
-        "\"nodes\" must be a list");
+    assertContains(
+        error(json("{'format': 'entangle-fx/1', 'nodes': {}}")), "\"nodes\" must be a list");
   }
 
   @Test
@@ -110,149 +125,233 @@ class GraphJsonErrorTest {
 
   @Test
   void nodeWithoutName() {
-    assertContains(error(graph(X + ", {'op': 'output', 'target': 'output', 'args': [[]]}")),
-        "nodes[1]", "has no name");
+    assertContains(
+        error(graph(X + ", {'op': 'output', 'target': 'output', 'args': [[]]}")),
+        "nodes[1]",
+        "has no name");
   }
 
   @Test
   void nodeWithEmptyName() {
-    assertContains(error(graph("{'name': '', 'op': 'placeholder', 'target': 'x'}")),
-        "nodes[0]", "has no name");
+    assertContains(
+        error(graph("{'name': '', 'op': 'placeholder', 'target': 'x'}")),
+        "nodes[0]",
+        "has no name");
   }
 
   @Test
   void nodeWithoutOp() {
-    assertContains(errorWithNode("{'name': 'y', 'target': 'aten.f.default', " + META + "}"),
-        "node \"y\" (nodes[1])", "has no \"op\"");
+    assertContains(
+        errorWithNode("{'name': 'y', 'target': 'aten.f.default', " + META + "}"),
+        "node \"y\" (nodes[1])",
+        "has no \"op\"");
   }
 
   @Test
   void unknownOp() {
-    assertContains(errorWithNode("{'name': 'y', 'op': 'call_kernel', 'target': 'f', " + META
-        + "}"), "node \"y\"", "unknown op \"call_kernel\"", "call_function");
+    assertContains(
+        errorWithNode("{'name': 'y', 'op': 'call_kernel', 'target': 'f', " + META + "}"),
+        "node \"y\"",
+        "unknown op \"call_kernel\"",
+        "call_function");
   }
 
   @Test
   void nodeWithoutTarget() {
-    assertContains(errorWithNode("{'name': 'y', 'op': 'call_function', " + META + "}"),
-        "node \"y\"", "has no \"target\"");
+    assertContains(
+        errorWithNode("{'name': 'y', 'op': 'call_function', " + META + "}"),
+        "node \"y\"",
+        "has no \"target\"");
   }
 
   @Test
   void duplicateName() {
-    assertContains(error(graph(X + "," + X + "," + OUT_X)),
-        "node \"x\" (nodes[1])", "duplicate name", "nodes[0]");
+    assertContains(
+        error(graph(X + "," + X + "," + OUT_X)),
+        "node \"x\" (nodes[1])",
+        "duplicate name",
+        "nodes[0]");
   }
 
   @Test
   void referenceToAMissingNode() {
-    assertContains(errorWithNode(fn("y", "'args': [{'node': 'x'}, [1, {'node': 'ghost'}]], "
-        + META)), "node \"y\"", "argument args[1][1]", "\"ghost\"", "does not exist");
+    assertContains(
+        errorWithNode(fn("y", "'args': [{'node': 'x'}, [1, {'node': 'ghost'}]], " + META)),
+        "node \"y\"",
+        "argument args[1][1]",
+        "\"ghost\"",
+        "does not exist");
   }
 
   @Test
   void referenceInKwargsToAMissingNode() {
-    assertContains(errorWithNode(fn("y", "'kwargs': {'other': {'node': 'ghost'}}, " + META)),
-        "node \"y\"", "argument kwargs.other", "\"ghost\"", "does not exist");
+    assertContains(
+        errorWithNode(fn("y", "'kwargs': {'other': {'node': 'ghost'}}, " + META)),
+        "node \"y\"",
+        "argument kwargs.other",
+        "\"ghost\"",
+        "does not exist");
   }
 
   @Test
   void referenceToALaterNode() {
-    String m = error(graph(X + "," + fn("a", "'args': [{'node': 'b'}], " + META) + ","
-        + fn("b", "'args': [{'node': 'x'}], " + META) + "," + OUT_X));
-    assertContains(m, "node \"a\" (nodes[1])",
+    String m =
+        error(
+            graph(
+                X
+                    + ","
+                    + fn("a", "'args': [{'node': 'b'}], " + META)
+                    + ","
+                    + fn("b", "'args': [{'node': 'x'}], " + META)
+                    + ","
+                    + OUT_X));
+    assertContains(
+        m,
+        "node \"a\" (nodes[1])",
         "nodes must be in topological order; node \"a\" uses \"b\"",
         "which is defined later or forms a cycle");
   }
 
   @Test
   void referenceToItself() {
-    assertContains(errorWithNode(fn("y", "'args': [{'node': 'y'}], " + META)),
-        "topological order", "node \"y\" uses \"y\"");
+    assertContains(
+        errorWithNode(fn("y", "'args': [{'node': 'y'}], " + META)),
+        "topological order",
+        "node \"y\" uses \"y\"");
   }
 
   @Test
   void missingShape() {
-    assertContains(errorWithNode(fn("y", "'args': [{'node': 'x'}]")),
-        "node \"y\"", "missing shape", "meta.shape");
+    assertContains(
+        errorWithNode(fn("y", "'args': [{'node': 'x'}]")),
+        "node \"y\"",
+        "missing shape",
+        "meta.shape");
   }
 
   @Test
   void missingShapeOnAPlaceholder() {
-    assertContains(error(graph("{'name': 'x', 'op': 'placeholder', 'target': 'x', 'meta': {}},"
-        + OUT_X)), "node \"x\"", "missing shape");
+    assertContains(
+        error(graph("{'name': 'x', 'op': 'placeholder', 'target': 'x', 'meta': {}}," + OUT_X)),
+        "node \"x\"",
+        "missing shape");
   }
 
   @Test
   void shapeWithoutDtype() {
-    assertContains(errorWithNode(fn("y", "'meta': {'shape': [2]}")),
-        "node \"y\"", "has a shape but no dtype");
+    assertContains(
+        errorWithNode(fn("y", "'meta': {'shape': [2]}")), "node \"y\"", "has a shape but no dtype");
   }
 
   @Test
   void dtypeWithoutShape() {
-    assertContains(errorWithNode(fn("y", "'meta': {'dtype': 'float32'}")),
-        "node \"y\"", "has a dtype but no shape");
+    assertContains(
+        errorWithNode(fn("y", "'meta': {'dtype': 'float32'}")),
+        "node \"y\"",
+        "has a dtype but no shape");
   }
 
   @Test
   void badSize() {
-    assertContains(errorWithNode(fn("y", "'meta': {'shape': [2, -1], 'dtype': 'float32'}")),
-        "node \"y\"", "meta.shape[1] is -1", "non-negative integer or {\"sym\"");
-    assertContains(errorWithNode(fn("y", "'meta': {'shape': [2, 'n'], 'dtype': 'float32'}")),
+    assertContains(
+        errorWithNode(fn("y", "'meta': {'shape': [2, -1], 'dtype': 'float32'}")),
+        "node \"y\"",
+        "meta.shape[1] is -1",
+        "non-negative integer or {\"sym\"");
+    assertContains(
+        errorWithNode(fn("y", "'meta': {'shape': [2, 'n'], 'dtype': 'float32'}")),
         "meta.shape[1] is \"n\"");
   }
 
   @Test
   void tupleAndShapeTogether() {
-    assertContains(errorWithNode(fn("y", "'meta': {'shape': [2], 'dtype': 'float32',"
-        + " 'tuple': [null]}")), "node \"y\"", "both tuple and shape");
+    assertContains(
+        errorWithNode(fn("y", "'meta': {'shape': [2], 'dtype': 'float32'," + " 'tuple': [null]}")),
+        "node \"y\"",
+        "both tuple and shape");
   }
 
   @Test
   void badTupleItem() {
-    assertContains(errorWithNode(fn("y", "'meta': {'tuple': [3]}")),
-        "node \"y\"", "meta.tuple[0]");
-    assertContains(errorWithNode(fn("y", "'meta': {'tuple': [{'shape': [1]}]}")),
+    assertContains(errorWithNode(fn("y", "'meta': {'tuple': [3]}")), "node \"y\"", "meta.tuple[0]");
+    assertContains(
+        errorWithNode(fn("y", "'meta': {'tuple': [{'shape': [1]}]}")),
         "meta.tuple[0] has a shape but no dtype");
   }
 
   @Test
   void badMetaFields() {
     assertContains(errorWithNode(fn("y", "'meta': 5")), "node \"y\"", "meta must be a JSON object");
-    assertContains(errorWithNode(fn("y", "'meta': {'shape': [], 'dtype': 'int64', 'tag': 3}")),
+    assertContains(
+        errorWithNode(fn("y", "'meta': {'shape': [], 'dtype': 'int64', 'tag': 3}")),
         "meta.tag must be a string");
-    assertContains(errorWithNode(fn("y", "'meta': {'shape': [], 'dtype': 'int64', 'value': 'x'}")),
+    assertContains(
+        errorWithNode(fn("y", "'meta': {'shape': [], 'dtype': 'int64', 'value': 'x'}")),
         "meta.value must be a number");
-    assertContains(errorWithNode(fn("y", "'meta': {'shape': [], 'dtype': 'int64',"
-        + " 'stack_trace': []}")), "meta.stack_trace must be a string");
+    assertContains(
+        errorWithNode(fn("y", "'meta': {'shape': [], 'dtype': 'int64'," + " 'stack_trace': []}")),
+        "meta.stack_trace must be a string");
   }
 
   @Test
   void getitemOnANonTuple() {
-    assertContains(errorWithNode("{'name': 'g', 'op': 'call_function', 'target': 'getitem',"
-        + " 'args': [{'node': 'x'}, 0], " + META + "}"),
-        "node \"g\"", "getitem on node \"x\", which does not return a tuple");
+    assertContains(
+        errorWithNode(
+            "{'name': 'g', 'op': 'call_function', 'target': 'getitem',"
+                + " 'args': [{'node': 'x'}, 0], "
+                + META
+                + "}"),
+        "node \"g\"",
+        "getitem on node \"x\", which does not return a tuple");
   }
 
   @Test
   void getitemIndexOutOfRange() {
     String split = fn("s", "'args': [{'node': 'x'}], 'meta': {'tuple': [null, null]}");
-    String m = error(graph(X + "," + split + ",{'name': 'g', 'op': 'call_function',"
-        + " 'target': 'getitem', 'args': [{'node': 's'}, 2], " + META + "}," + OUT_X));
-    assertContains(m, "node \"g\"", "getitem index 2 is out of range for node \"s\"",
-        "tuple of 2 items");
-    String negative = error(graph(X + "," + split + ",{'name': 'g', 'op': 'call_function',"
-        + " 'target': 'getitem', 'args': [{'node': 's'}, -3], " + META + "}," + OUT_X));
+    String m =
+        error(
+            graph(
+                X
+                    + ","
+                    + split
+                    + ",{'name': 'g', 'op': 'call_function',"
+                    + " 'target': 'getitem', 'args': [{'node': 's'}, 2], "
+                    + META
+                    + "},"
+                    + OUT_X));
+    assertContains(
+        m, "node \"g\"", "getitem index 2 is out of range for node \"s\"", "tuple of 2 items");
+    String negative =
+        error(
+            graph(
+                X
+                    + ","
+                    + split
+                    + ",{'name': 'g', 'op': 'call_function',"
+                    + " 'target': 'getitem', 'args': [{'node': 's'}, -3], "
+                    + META
+                    + "},"
+                    + OUT_X));
     assertContains(negative, "getitem index -3 is out of range");
   }
 
   @Test
   void getitemWithBadArguments() {
-    assertContains(errorWithNode("{'name': 'g', 'op': 'call_function', 'target': 'getitem',"
-        + " 'args': [{'node': 'x'}], " + META + "}"), "node \"g\"", "getitem takes two arguments");
-    assertContains(errorWithNode("{'name': 'g', 'op': 'call_function', 'target': 'getitem',"
-        + " 'args': [{'node': 'x'}, 'a'], " + META + "}"), "getitem takes two arguments");
+    assertContains(
+        errorWithNode(
+            "{'name': 'g', 'op': 'call_function', 'target': 'getitem',"
+                + " 'args': [{'node': 'x'}], "
+                + META
+                + "}"),
+        "node \"g\"",
+        "getitem takes two arguments");
+    assertContains(
+        errorWithNode(
+            "{'name': 'g', 'op': 'call_function', 'target': 'getitem',"
+                + " 'args': [{'node': 'x'}, 'a'], "
+                + META
+                + "}"),
+        "getitem takes two arguments");
   }
 
   @Test
@@ -262,58 +361,101 @@ class GraphJsonErrorTest {
 
   @Test
   void outputWithoutArgs() {
-    assertContains(error(graph(X + ", {'name': 'output', 'op': 'output', 'target': 'output'}")),
-        "node \"output\"", "has no \"args\"");
+    assertContains(
+        error(graph(X + ", {'name': 'output', 'op': 'output', 'target': 'output'}")),
+        "node \"output\"",
+        "has no \"args\"");
   }
 
   @Test
   void outputArgsNotAList() {
-    assertContains(error(graph(X + ", {'name': 'output', 'op': 'output', 'target': 'output',"
-        + " 'args': {'node': 'x'}}")), "node \"output\"", "\"args\" must be a list");
-    assertContains(error(graph(X + ", {'name': 'output', 'op': 'output', 'target': 'output',"
-        + " 'args': [{'node': 'x'}]}")), "the output node's args must be a list holding one list");
-    assertContains(error(graph(X + ", {'name': 'output', 'op': 'output', 'target': 'output',"
-        + " 'args': [[], []]}")), "the output node's args must be a list holding one list");
+    assertContains(
+        error(
+            graph(
+                X
+                    + ", {'name': 'output', 'op': 'output', 'target': 'output',"
+                    + " 'args': {'node': 'x'}}")),
+        "node \"output\"",
+        "\"args\" must be a list");
+    assertContains(
+        error(
+            graph(
+                X
+                    + ", {'name': 'output', 'op': 'output', 'target': 'output',"
+                    + " 'args': [{'node': 'x'}]}")),
+        "the output node's args must be a list holding one list");
+    assertContains(
+        error(
+            graph(
+                X
+                    + ", {'name': 'output', 'op': 'output', 'target': 'output',"
+                    + " 'args': [[], []]}")),
+        "the output node's args must be a list holding one list");
   }
 
   @Test
   void twoOutputs() {
-    assertContains(error(graph(X + "," + OUT_X + "," + OUT_X.replace("'output'", "'output2'")
-        .replace("'op': 'output2'", "'op': 'output'"))), "second output node");
+    assertContains(
+        error(
+            graph(
+                X
+                    + ","
+                    + OUT_X
+                    + ","
+                    + OUT_X
+                        .replace("'output'", "'output2'")
+                        .replace("'op': 'output2'", "'op': 'output'"))),
+        "second output node");
   }
 
   @Test
   void outputNotLast() {
-    assertContains(error(graph(X + "," + OUT_X + "," + fn("y", META))),
-        "node \"output\"", "must be the last node");
+    assertContains(
+        error(graph(X + "," + OUT_X + "," + fn("y", META))),
+        "node \"output\"",
+        "must be the last node");
   }
 
   @Test
   void unknownArgumentObject() {
-    assertContains(errorWithNode(fn("y", "'args': [{'node': 'x'}, {'tensor': 'x'}], " + META)),
-        "node \"y\"", "argument args[1]", "unknown kind \"tensor\"");
-    assertContains(errorWithNode(fn("y", "'kwargs': {'dtype': {'dtype': 'f', 'x': 1}}, " + META)),
-        "node \"y\"", "argument kwargs.dtype", "exactly one key");
-    assertContains(errorWithNode(fn("y", "'args': [{'node': 3}], " + META)),
-        "argument args[0]", "must be a string");
+    assertContains(
+        errorWithNode(fn("y", "'args': [{'node': 'x'}, {'tensor': 'x'}], " + META)),
+        "node \"y\"",
+        "argument args[1]",
+        "unknown kind \"tensor\"");
+    assertContains(
+        errorWithNode(fn("y", "'kwargs': {'dtype': {'dtype': 'f', 'x': 1}}, " + META)),
+        "node \"y\"",
+        "argument kwargs.dtype",
+        "exactly one key");
+    assertContains(
+        errorWithNode(fn("y", "'args': [{'node': 3}], " + META)),
+        "argument args[0]",
+        "must be a string");
   }
 
   @Test
   void badSpecialFloat() {
-    assertContains(errorWithNode(fn("y", "'args': [{'float': '1.5'}], " + META)),
-        "argument args[0]", "only \"inf\", \"-inf\" and \"nan\"");
+    assertContains(
+        errorWithNode(fn("y", "'args': [{'float': '1.5'}], " + META)),
+        "argument args[0]",
+        "only \"inf\", \"-inf\" and \"nan\"");
   }
 
   @Test
   void integerBeyondSixtyFourBits() {
-    assertContains(errorWithNode(fn("y", "'args': [9223372036854775808], " + META)),
-        "argument args[0]", "does not fit in 64 bits");
+    assertContains(
+        errorWithNode(fn("y", "'args': [9223372036854775808], " + META)),
+        "argument args[0]",
+        "does not fit in 64 bits");
   }
 
   @Test
   void kwargsNotAnObject() {
-    assertContains(errorWithNode(fn("y", "'kwargs': [], " + META)),
-        "node \"y\"", "\"kwargs\" must be an object");
+    assertContains(
+        errorWithNode(fn("y", "'kwargs': [], " + META)),
+        "node \"y\"",
+        "\"kwargs\" must be an object");
   }
 
   @Test

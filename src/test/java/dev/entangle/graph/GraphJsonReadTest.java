@@ -19,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 class GraphJsonReadTest {
   @TempDir Path dir;
 
-  static final String MLP = json("""
+  static final String MLP =
+      json(
+          """
       {
         'format': 'entangle-fx/1',
         'name': 'mlp-seq',
@@ -46,8 +48,8 @@ class GraphJsonReadTest {
     Graph g = GraphJson.readGraph(write(dir, "mlp.json", MLP));
     assertEquals("mlp-seq", g.name());
     assertEquals(dir.resolve("mlp.json").toString(), g.source());
-    assertEquals(List.of("x", "w1", "t", "mm", "output"),
-        g.nodes().stream().map(Node::name).toList());
+    assertEquals(
+        List.of("x", "w1", "t", "mm", "output"), g.nodes().stream().map(Node::name).toList());
     Node mm = g.node("mm");
     assertEquals(NodeOp.CALL_FUNCTION, mm.op());
     assertEquals("aten.mm.default", mm.target());
@@ -63,39 +65,50 @@ class GraphJsonReadTest {
 
   @Test
   void decodesEveryArgumentKind() {
-    Graph g = GraphJson.readGraph(write(dir, "args.json", graph(X + ","
-        + "{'name': 'y', 'op': 'call_function', 'target': 'aten.slice.Tensor',"
-        + " 'args': [{'node': 'x'}, 0, -3, 9223372036854775807, -9223372036854775808, 1.5,"
-        + "  2.0, 1e3, 'mean', true, false, null, [1, [2, {'node': 'x'}]], {'dtype': 'float16'},"
-        + "  {'device': 'cuda:0'}, {'layout': 'strided'}, {'memory_format': 'contiguous_format'},"
-        + "  {'sym': 's0 + 1'}, {'float': 'inf'}, {'float': '-inf'}, {'float': 'nan'}, []],"
-        + " 'kwargs': {'z': 1, 'a': {'memory_format': 'preserve_format'}, 'm': 0.5},"
-        + " 'meta': {'shape': [8, 16], 'dtype': 'float32'}}," + OUT_X)));
+    Graph g =
+        GraphJson.readGraph(
+            write(
+                dir,
+                "args.json",
+                graph(
+                    X
+                        + ","
+                        + "{'name': 'y', 'op': 'call_function', 'target': 'aten.slice.Tensor',"
+                        + " 'args': [{'node': 'x'}, 0, -3, 9223372036854775807, -9223372036854775808, 1.5,"
+                        + "  2.0, 1e3, 'mean', true, false, null, [1, [2, {'node': 'x'}]], {'dtype': 'float16'},"
+                        + "  {'device': 'cuda:0'}, {'layout': 'strided'}, {'memory_format': 'contiguous_format'},"
+                        + "  {'sym': 's0 + 1'}, {'float': 'inf'}, {'float': '-inf'}, {'float': 'nan'}, []],"
+                        + " 'kwargs': {'z': 1, 'a': {'memory_format': 'preserve_format'}, 'm': 0.5},"
+                        + " 'meta': {'shape': [8, 16], 'dtype': 'float32'}},"
+                        + OUT_X)));
     Node y = g.node("y");
-    List<Arg> expected = List.of(
-        new Arg.NodeRef("x"),
-        new Arg.IntArg(0),
-        new Arg.IntArg(-3),
-        new Arg.IntArg(Long.MAX_VALUE),
-        new Arg.IntArg(Long.MIN_VALUE),
-        new Arg.FloatArg(1.5),
-        new Arg.FloatArg(2.0),
-        new Arg.FloatArg(1000.0),
-        new Arg.StrArg("mean"),
-        new Arg.BoolArg(true),
-        new Arg.BoolArg(false),
-        Arg.NONE,
-        new Arg.ListArg(List.of(new Arg.IntArg(1),
-            new Arg.ListArg(List.of(new Arg.IntArg(2), new Arg.NodeRef("x"))))),
-        new Arg.DtypeArg("float16"),
-        new Arg.DeviceArg("cuda:0"),
-        new Arg.LayoutArg("strided"),
-        new Arg.MemoryFormatArg("contiguous_format"),
-        new Arg.SymArg("s0 + 1"),
-        new Arg.FloatArg(Double.POSITIVE_INFINITY),
-        new Arg.FloatArg(Double.NEGATIVE_INFINITY),
-        new Arg.FloatArg(Double.NaN),
-        new Arg.ListArg(List.of()));
+    List<Arg> expected =
+        List.of(
+            new Arg.NodeRef("x"),
+            new Arg.IntArg(0),
+            new Arg.IntArg(-3),
+            new Arg.IntArg(Long.MAX_VALUE),
+            new Arg.IntArg(Long.MIN_VALUE),
+            new Arg.FloatArg(1.5),
+            new Arg.FloatArg(2.0),
+            new Arg.FloatArg(1000.0),
+            new Arg.StrArg("mean"),
+            new Arg.BoolArg(true),
+            new Arg.BoolArg(false),
+            Arg.NONE,
+            new Arg.ListArg(
+                List.of(
+                    new Arg.IntArg(1),
+                    new Arg.ListArg(List.of(new Arg.IntArg(2), new Arg.NodeRef("x"))))),
+            new Arg.DtypeArg("float16"),
+            new Arg.DeviceArg("cuda:0"),
+            new Arg.LayoutArg("strided"),
+            new Arg.MemoryFormatArg("contiguous_format"),
+            new Arg.SymArg("s0 + 1"),
+            new Arg.FloatArg(Double.POSITIVE_INFINITY),
+            new Arg.FloatArg(Double.NEGATIVE_INFINITY),
+            new Arg.FloatArg(Double.NaN),
+            new Arg.ListArg(List.of()));
     assertEquals(expected, y.args());
     assertEquals(List.of("z", "a", "m"), List.copyOf(y.kwargs().keySet()));
     assertEquals(new Arg.MemoryFormatArg("preserve_format"), y.kwarg("a"));
@@ -105,20 +118,25 @@ class GraphJsonReadTest {
 
   @Test
   void readsSymbolicShapesTuplesAndConstants() {
-    Graph g = GraphJson.readGraph(write(dir, "meta.json", graph(
-        "{'name': 'x', 'op': 'placeholder', 'target': 'x',"
-        + " 'meta': {'shape': [{'sym': 's0'}, 16], 'dtype': 'bfloat16'}},"
-        + "{'name': 'c', 'op': 'get_attr', 'target': '_tensor_constant0',"
-        + " 'meta': {'shape': [], 'dtype': 'int64', 'value': 0}},"
-        + "{'name': 'split', 'op': 'call_function', 'target': 'aten.split.Tensor',"
-        + " 'args': [{'node': 'x'}, 8, 1],"
-        + " 'meta': {'tuple': [{'shape': [{'sym': 's0'}, 8], 'dtype': 'bfloat16'}, null,"
-        + "                    {'shape': [{'sym': 's0'}, 8], 'dtype': 'bfloat16'}]}},"
-        + "{'name': 'last', 'op': 'call_function', 'target': 'getitem',"
-        + " 'args': [{'node': 'split'}, -1],"
-        + " 'meta': {'shape': [{'sym': 's0'}, 8], 'dtype': 'bfloat16'}},"
-        + "{'name': 'output', 'op': 'output', 'target': 'output',"
-        + " 'args': [[{'node': 'last'}, {'node': 'c'}]]}")));
+    Graph g =
+        GraphJson.readGraph(
+            write(
+                dir,
+                "meta.json",
+                graph(
+                    "{'name': 'x', 'op': 'placeholder', 'target': 'x',"
+                        + " 'meta': {'shape': [{'sym': 's0'}, 16], 'dtype': 'bfloat16'}},"
+                        + "{'name': 'c', 'op': 'get_attr', 'target': '_tensor_constant0',"
+                        + " 'meta': {'shape': [], 'dtype': 'int64', 'value': 0}},"
+                        + "{'name': 'split', 'op': 'call_function', 'target': 'aten.split.Tensor',"
+                        + " 'args': [{'node': 'x'}, 8, 1],"
+                        + " 'meta': {'tuple': [{'shape': [{'sym': 's0'}, 8], 'dtype': 'bfloat16'}, null,"
+                        + "                    {'shape': [{'sym': 's0'}, 8], 'dtype': 'bfloat16'}]}},"
+                        + "{'name': 'last', 'op': 'call_function', 'target': 'getitem',"
+                        + " 'args': [{'node': 'split'}, -1],"
+                        + " 'meta': {'shape': [{'sym': 's0'}, 8], 'dtype': 'bfloat16'}},"
+                        + "{'name': 'output', 'op': 'output', 'target': 'output',"
+                        + " 'args': [[{'node': 'last'}, {'node': 'c'}]]}")));
     TensorType x = g.node("x").type();
     assertEquals(List.of(new Dim.Sym("s0"), Dim.of(16)), x.shape());
     assertFalse(x.isConcrete());
@@ -135,9 +153,17 @@ class GraphJsonReadTest {
 
   @Test
   void acceptsAbsentArgsKwargsAndName() {
-    Graph g = GraphJson.readGraph(write(dir, "min.json", graph(X + ","
-        + "{'name': 'n', 'op': 'call_function', 'target': 'aten.rand.default',"
-        + " 'meta': {'shape': [2], 'dtype': 'float32'}}," + OUT_X)));
+    Graph g =
+        GraphJson.readGraph(
+            write(
+                dir,
+                "min.json",
+                graph(
+                    X
+                        + ","
+                        + "{'name': 'n', 'op': 'call_function', 'target': 'aten.rand.default',"
+                        + " 'meta': {'shape': [2], 'dtype': 'float32'}},"
+                        + OUT_X)));
     assertNull(g.name());
     assertTrue(g.node("n").args().isEmpty());
     assertTrue(g.node("n").kwargs().isEmpty());
@@ -160,15 +186,23 @@ class GraphJsonReadTest {
     String prev = "x";
     for (int i = 0; i < 10_000; i++) {
       String name = "add_" + i;
-      nodes.append(",{'name': '").append(name).append("', 'op': 'call_function',")
-          .append(" 'target': 'aten.add.Tensor', 'args': [{'node': '").append(prev)
+      nodes
+          .append(",{'name': '")
+          .append(name)
+          .append("', 'op': 'call_function',")
+          .append(" 'target': 'aten.add.Tensor', 'args': [{'node': '")
+          .append(prev)
           .append("'}, {'node': 'x'}], 'kwargs': {'alpha': 1},")
           .append(" 'meta': {'shape': [8, 16], 'dtype': 'float32',")
-          .append(" 'stack_trace': 'File model.py, line ").append(i).append("'}}");
+          .append(" 'stack_trace': 'File model.py, line ")
+          .append(i)
+          .append("'}}");
       prev = name;
     }
-    nodes.append(",{'name': 'output', 'op': 'output', 'target': 'output', 'args': [[{'node': '")
-        .append(prev).append("'}]]}");
+    nodes
+        .append(",{'name': 'output', 'op': 'output', 'target': 'output', 'args': [[{'node': '")
+        .append(prev)
+        .append("'}]]}");
     Path file = write(dir, "big.json", graph(nodes.toString()));
     long start = System.nanoTime();
     Graph g = GraphJson.readGraph(file);

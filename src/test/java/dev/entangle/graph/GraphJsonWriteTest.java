@@ -35,36 +35,92 @@ class GraphJsonWriteTest {
     kwargs.put("zeta", new Arg.IntArg(Long.MAX_VALUE));
     kwargs.put("alpha", new Arg.FloatArg(2.0));
     kwargs.put("memory_format", new Arg.MemoryFormatArg("contiguous_format"));
-    List<Arg> args = List.of(
-        new Arg.NodeRef("x"), new Arg.IntArg(-1), new Arg.FloatArg(1e-5),
-        new Arg.FloatArg(Double.NaN), new Arg.FloatArg(Double.POSITIVE_INFINITY),
-        new Arg.FloatArg(Double.NEGATIVE_INFINITY), new Arg.FloatArg(-0.0),
-        new Arg.StrArg("sum \"quoted\" ünïcode"), new Arg.BoolArg(true), Arg.NONE,
-        new Arg.ListArg(List.of(new Arg.IntArg(3), new Arg.ListArg(List.of()))),
-        new Arg.DtypeArg("bfloat16"), new Arg.DeviceArg("cuda:1"), new Arg.LayoutArg("strided"),
-        new Arg.SymArg("s0 * 2"));
+    List<Arg> args =
+        List.of(
+            new Arg.NodeRef("x"),
+            new Arg.IntArg(-1),
+            new Arg.FloatArg(1e-5),
+            new Arg.FloatArg(Double.NaN),
+            new Arg.FloatArg(Double.POSITIVE_INFINITY),
+            new Arg.FloatArg(Double.NEGATIVE_INFINITY),
+            new Arg.FloatArg(-0.0),
+            new Arg.StrArg("sum \"quoted\" ünïcode"),
+            new Arg.BoolArg(true),
+            Arg.NONE,
+            new Arg.ListArg(List.of(new Arg.IntArg(3), new Arg.ListArg(List.of()))),
+            new Arg.DtypeArg("bfloat16"),
+            new Arg.DeviceArg("cuda:1"),
+            new Arg.LayoutArg("strided"),
+            new Arg.SymArg("s0 * 2"));
     TensorType sym = new TensorType(List.of(new Dim.Sym("s0"), Dim.of(4)), "float16");
-    List<Node> nodes = List.of(
-        new Node("x", NodeOp.PLACEHOLDER, "x", List.of(), Map.of(),
-            new Meta(List.of(sym), false, null, "model.x", null), 0),
-        new Node("c", NodeOp.GET_ATTR, "_tensor_constant0", List.of(), Map.of(),
-            new Meta(List.of(TensorType.of("int64")), false, null, null, 0.0), 1),
-        new Node("h", NodeOp.GET_ATTR, "_tensor_constant1", List.of(), Map.of(),
-            new Meta(List.of(TensorType.of("float32")), false, null, null, 0.5), 2),
-        new Node("f", NodeOp.CALL_FUNCTION, "aten.f.default", args, kwargs,
-            new Meta(List.of(sym), false, "File \"m.py\", line 3\n    y = f(x)", null, null), 3),
-        new Node("split", NodeOp.CALL_FUNCTION, "aten.split.Tensor",
-            List.of(new Arg.NodeRef("f"), new Arg.IntArg(2)), Map.of(),
-            new Meta(Arrays.asList(TensorType.of("float16", 2, 4), null), true, null,
-                null, null), 4),
-        new Node("g", NodeOp.CALL_FUNCTION, "getitem",
-            List.of(new Arg.NodeRef("split"), new Arg.IntArg(0)), Map.of(),
-            meta("float16", 2, 4), 5),
-        new Node("m", NodeOp.CALL_METHOD, "view", List.of(new Arg.NodeRef("g")), Map.of(),
-            meta("float16", 8), 6),
-        new Node("output", NodeOp.OUTPUT, "output",
-            List.of(new Arg.ListArg(List.of(new Arg.NodeRef("m"), new Arg.NodeRef("c"), Arg.NONE))),
-            Map.of(), Meta.empty(), 7));
+    List<Node> nodes =
+        List.of(
+            new Node(
+                "x",
+                NodeOp.PLACEHOLDER,
+                "x",
+                List.of(),
+                Map.of(),
+                new Meta(List.of(sym), false, null, "model.x", null),
+                0),
+            new Node(
+                "c",
+                NodeOp.GET_ATTR,
+                "_tensor_constant0",
+                List.of(),
+                Map.of(),
+                new Meta(List.of(TensorType.of("int64")), false, null, null, 0.0),
+                1),
+            new Node(
+                "h",
+                NodeOp.GET_ATTR,
+                "_tensor_constant1",
+                List.of(),
+                Map.of(),
+                new Meta(List.of(TensorType.of("float32")), false, null, null, 0.5),
+                2),
+            new Node(
+                "f",
+                NodeOp.CALL_FUNCTION,
+                "aten.f.default",
+                args,
+                kwargs,
+                new Meta(List.of(sym), false, "File \"m.py\", line 3\n    y = f(x)", null, null),
+                3),
+            new Node(
+                "split",
+                NodeOp.CALL_FUNCTION,
+                "aten.split.Tensor",
+                List.of(new Arg.NodeRef("f"), new Arg.IntArg(2)),
+                Map.of(),
+                new Meta(
+                    Arrays.asList(TensorType.of("float16", 2, 4), null), true, null, null, null),
+                4),
+            new Node(
+                "g",
+                NodeOp.CALL_FUNCTION,
+                "getitem",
+                List.of(new Arg.NodeRef("split"), new Arg.IntArg(0)),
+                Map.of(),
+                meta("float16", 2, 4),
+                5),
+            new Node(
+                "m",
+                NodeOp.CALL_METHOD,
+                "view",
+                List.of(new Arg.NodeRef("g")),
+                Map.of(),
+                meta("float16", 8),
+                6),
+            new Node(
+                "output",
+                NodeOp.OUTPUT,
+                "output",
+                List.of(
+                    new Arg.ListArg(List.of(new Arg.NodeRef("m"), new Arg.NodeRef("c"), Arg.NONE))),
+                Map.of(),
+                Meta.empty(),
+                7));
     return new Graph(name, "built in code", nodes);
   }
 
@@ -72,7 +128,8 @@ class GraphJsonWriteTest {
     assertEquals(expected.name(), actual.name());
     assertEquals(expected.nodes(), actual.nodes());
     for (int i = 0; i < expected.nodes().size(); i++) {
-      assertEquals(List.copyOf(expected.nodes().get(i).kwargs().keySet()),
+      assertEquals(
+          List.copyOf(expected.nodes().get(i).kwargs().keySet()),
           List.copyOf(actual.nodes().get(i).kwargs().keySet()));
     }
   }
@@ -101,9 +158,19 @@ class GraphJsonWriteTest {
     Path file = dir.resolve("g.json");
     GraphJson.write(sample(null), file);
     String text = Files.readString(file);
-    assertContains(text, "\"zeta\":9223372036854775807", "\"alpha\":2.0", "1.0E-5",
-        "{\"float\":\"nan\"}", "{\"float\":\"inf\"}", "{\"float\":\"-inf\"}", "-0.0",
-        "\"value\":0}", "\"value\":0.5}", "{\"sym\":\"s0\"}", "[{\"node\":\"x\"},-1,");
+    assertContains(
+        text,
+        "\"zeta\":9223372036854775807",
+        "\"alpha\":2.0",
+        "1.0E-5",
+        "{\"float\":\"nan\"}",
+        "{\"float\":\"inf\"}",
+        "{\"float\":\"-inf\"}",
+        "-0.0",
+        "\"value\":0}",
+        "\"value\":0.5}",
+        "{\"sym\":\"s0\"}",
+        "[{\"node\":\"x\"},-1,");
     assertFalse(text.contains("NaN"), text);
     assertFalse(text.contains("Infinity"), text);
   }
@@ -144,9 +211,12 @@ class GraphJsonWriteTest {
 
   @Test
   void distributedRoundTrip() throws IOException {
-    DistributedGraph d = new DistributedGraph(2,
-        Map.of("tp", List.of(0, 1), "a", List.of(1)),
-        List.of(sample("r0"), sample(null)), "built in code");
+    DistributedGraph d =
+        new DistributedGraph(
+            2,
+            Map.of("tp", List.of(0, 1), "a", List.of(1)),
+            List.of(sample("r0"), sample(null)),
+            "built in code");
     Path file = dir.resolve("gd.json");
     GraphJson.write(d, file);
     DistributedGraph back = GraphJson.readDistributed(file);
@@ -179,11 +249,27 @@ class GraphJsonWriteTest {
       args.add(new Arg.FloatArg(Double.longBitsToDouble(random.nextLong())));
       args.add(new Arg.IntArg(random.nextLong()));
     }
-    Graph g = new Graph(null, "random", List.of(
-        new Node("f", NodeOp.CALL_FUNCTION, "aten.f.default", args, Map.of(),
-            meta("float32", 1), 0),
-        new Node("output", NodeOp.OUTPUT, "output",
-            List.of(new Arg.ListArg(List.of(new Arg.NodeRef("f")))), Map.of(), Meta.empty(), 1)));
+    Graph g =
+        new Graph(
+            null,
+            "random",
+            List.of(
+                new Node(
+                    "f",
+                    NodeOp.CALL_FUNCTION,
+                    "aten.f.default",
+                    args,
+                    Map.of(),
+                    meta("float32", 1),
+                    0),
+                new Node(
+                    "output",
+                    NodeOp.OUTPUT,
+                    "output",
+                    List.of(new Arg.ListArg(List.of(new Arg.NodeRef("f")))),
+                    Map.of(),
+                    Meta.empty(),
+                    1)));
     Path file = dir.resolve("r.json");
     GraphJson.write(g, file);
     assertEquals(g.nodes(), GraphJson.readGraph(file).nodes());
@@ -192,8 +278,8 @@ class GraphJsonWriteTest {
   @Test
   void writingToAMissingFolderIsAnInputError() {
     Path file = dir.resolve("no/such/folder/g.json");
-    InputException e = assertThrows(InputException.class,
-        () -> GraphJson.write(sample(null), file));
+    InputException e =
+        assertThrows(InputException.class, () -> GraphJson.write(sample(null), file));
     assertContains(e.getMessage(), file.toString(), "cannot write");
     GraphFiles.assertOneParagraph(e.getMessage());
   }

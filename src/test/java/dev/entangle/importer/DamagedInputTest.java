@@ -20,17 +20,19 @@ class DamagedInputTest {
 
   @Test
   void randomDamageNeverEscapesAsAnotherException() throws Exception {
-    String sample = Snippets.module("x: \"f32[4, 8]\", s0: \"Sym(s0)\"",
-        "# File: /src/m.py:3 in forward, code: y = f(x)",
-        "native_dropout = torch.ops.aten.native_dropout.default(x, 0.1, True)",
-        "getitem: \"f32[4, 8]\" = native_dropout[0]",
-        "view: \"f32[s0, 2]\" = torch.ops.aten.view.default(getitem, [s0 + 1, -1]);  getitem = None",
-        "_tensor_constant0 = self._tensor_constant0",
-        "lift: \"f32[]\" = torch.ops.aten.lift_fresh_copy.default(_tensor_constant0)",
-        "af = torch.ops.higher_order.auto_functionalized(torch.ops._C.rms_norm.default,"
-            + " result = x, input = x, weight = x, epsilon = 1e-06)",
-        "getitem_1: \"f32[4, 8]\" = af[1]",
-        "return (view, lift, getitem_1)");
+    String sample =
+        Snippets.module(
+            "x: \"f32[4, 8]\", s0: \"Sym(s0)\"",
+            "# File: /src/m.py:3 in forward, code: y = f(x)",
+            "native_dropout = torch.ops.aten.native_dropout.default(x, 0.1, True)",
+            "getitem: \"f32[4, 8]\" = native_dropout[0]",
+            "view: \"f32[s0, 2]\" = torch.ops.aten.view.default(getitem, [s0 + 1, -1]);  getitem = None",
+            "_tensor_constant0 = self._tensor_constant0",
+            "lift: \"f32[]\" = torch.ops.aten.lift_fresh_copy.default(_tensor_constant0)",
+            "af = torch.ops.higher_order.auto_functionalized(torch.ops._C.rms_norm.default,"
+                + " result = x, input = x, weight = x, epsilon = 1e-06)",
+            "getitem_1: \"f32[4, 8]\" = af[1]",
+            "return (view, lift, getitem_1)");
     check(sample, 400, new Random(7));
     Path real = RealWorldImportTest.ROOT.resolve("qwen2-tp2/gd.r0.py");
     if (Files.exists(real)) {
@@ -56,7 +58,8 @@ class DamagedInputTest {
         GraphCodeImporter.importGraph(file, opts);
       } catch (InputException e) {
         rejected++;
-        assertTrue(e.getMessage().startsWith(file.toString()) || e.getMessage().startsWith("--constant"),
+        assertTrue(
+            e.getMessage().startsWith(file.toString()) || e.getMessage().startsWith("--constant"),
             e.getMessage());
       } catch (RuntimeException | StackOverflowError e) {
         fail("damaged input raised " + e + " for:\n" + sb, e);

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code entangle import} on every printed graph under {@code ../shared/realworld}, with the options
- * of its case's {@code expected.json}: the JSON it writes reads back to the very nodes (names,
- * targets, arguments, keyword arguments, meta) that the importer builds in memory.
+ * {@code entangle import} on every printed graph under {@code ../shared/realworld}, with the
+ * options of its case's {@code expected.json}: the JSON it writes reads back to the very nodes
+ * (names, targets, arguments, keyword arguments, meta) that the importer builds in memory.
  */
 class ImportCommandRoundTripTest {
   @TempDir Path tmp;
@@ -37,14 +37,19 @@ class ImportCommandRoundTripTest {
       named.addAll(c.importFiles("import_gd"));
     }
     for (Path py : RealWorldCase.printedGraphs()) {
-      assertTrue(named.contains(py), py + " is imported by no case's expected.json, so no test reads it");
+      assertTrue(
+          named.contains(py), py + " is imported by no case's expected.json, so no test reads it");
     }
   }
 
   @TestFactory
   Stream<DynamicTest> importedJsonReadsBackToTheImportedGraph() {
-    return RealWorldCase.tests(c -> Stream.of("import_gs", "import_gd")
-        .map(side -> DynamicTest.dynamicTest(c.name() + " " + side, () -> roundTrip(c, side))));
+    return RealWorldCase.tests(
+        c ->
+            Stream.of("import_gs", "import_gd")
+                .map(
+                    side ->
+                        DynamicTest.dynamicTest(c.name() + " " + side, () -> roundTrip(c, side))));
   }
 
   private void roundTrip(RealWorldCase c, String side) throws Exception {
@@ -57,7 +62,10 @@ class ImportCommandRoundTripTest {
     List<Path> files = c.importFiles(side);
     ImportOptions opts = c.importOptions(side);
     if (files.size() == 1) {
-      assertSameNodes(GraphCodeImporter.importGraph(files.get(0), opts), GraphJson.readGraph(out), files.get(0));
+      assertSameNodes(
+          GraphCodeImporter.importGraph(files.get(0), opts),
+          GraphJson.readGraph(out),
+          files.get(0));
       DistributedGraph asGd = GraphJson.readDistributed(out);
       assertEquals(1, asGd.worldSize(), out + " read as G_d");
     } else {
@@ -84,6 +92,8 @@ class ImportCommandRoundTripTest {
       }
     }
     assertEquals(memory.nodes().size(), read.nodes().size(), source + ": node count after JSON");
-    assertTrue(differences.isEmpty(), () -> source + ": nodes differ after JSON:\n" + String.join("\n", differences));
+    assertTrue(
+        differences.isEmpty(),
+        () -> source + ": nodes differ after JSON:\n" + String.join("\n", differences));
   }
 }

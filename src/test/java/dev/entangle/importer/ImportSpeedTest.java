@@ -23,17 +23,40 @@ class ImportSpeedTest {
     String prev = "x";
     int i = 0;
     while (sb.length() < 80_000) {
-      sb.append("        # File: /src/megatron/core/transformer/mlp.py:").append(100 + i)
-          .append(" in forward, code: h = self.linear_fc").append(i).append("(h)\n");
-      sb.append("        view_").append(i).append(": \"f32[12288, 768]\" = torch.ops.aten.view.default(")
-          .append(prev).append(", [12288, 768]);  ").append(prev.equals("x") ? "x" : prev).append(" = None\n");
-      sb.append("        mm_").append(i).append(": \"f32[12288, 768]\" = torch.ops.aten.mm.default(view_")
-          .append(i).append(", w);  view_").append(i).append(" = None\n");
-      sb.append("        split_").append(i).append(" = torch.ops.aten.split_with_sizes.default(mm_").append(i)
+      sb.append("        # File: /src/megatron/core/transformer/mlp.py:")
+          .append(100 + i)
+          .append(" in forward, code: h = self.linear_fc")
+          .append(i)
+          .append("(h)\n");
+      sb.append("        view_")
+          .append(i)
+          .append(": \"f32[12288, 768]\" = torch.ops.aten.view.default(")
+          .append(prev)
+          .append(", [12288, 768]);  ")
+          .append(prev.equals("x") ? "x" : prev)
+          .append(" = None\n");
+      sb.append("        mm_")
+          .append(i)
+          .append(": \"f32[12288, 768]\" = torch.ops.aten.mm.default(view_")
+          .append(i)
+          .append(", w);  view_")
+          .append(i)
+          .append(" = None\n");
+      sb.append("        split_")
+          .append(i)
+          .append(" = torch.ops.aten.split_with_sizes.default(mm_")
+          .append(i)
           .append(", [384, 384], -1)\n");
-      sb.append("        getitem_").append(i).append(": \"f32[12288, 384]\" = split_").append(i).append("[0]\n");
-      sb.append("        cat_").append(i).append(": \"f32[1536, 8, 768]\" = torch.ops.aten.view.default(mm_")
-          .append(i).append(", [1536, 8, -1])\n");
+      sb.append("        getitem_")
+          .append(i)
+          .append(": \"f32[12288, 384]\" = split_")
+          .append(i)
+          .append("[0]\n");
+      sb.append("        cat_")
+          .append(i)
+          .append(": \"f32[1536, 8, 768]\" = torch.ops.aten.view.default(mm_")
+          .append(i)
+          .append(", [1536, 8, -1])\n");
       prev = "cat_" + i;
       i++;
     }
@@ -43,8 +66,16 @@ class ImportSpeedTest {
     assertFast(file, ImportOptions.defaults());
     Path real = RealWorldImportTest.ROOT.resolve("bug-missing-allreduce-wrong-config/gd.r0.py");
     if (Files.exists(real)) {
-      Map<String, Double> c = Map.of("_tensor_constant0", 0.0, "_tensor_constant1", 0.0,
-          "_tensor_constant2", 0.0, "_tensor_constant3", 0.0);
+      Map<String, Double> c =
+          Map.of(
+              "_tensor_constant0",
+              0.0,
+              "_tensor_constant1",
+              0.0,
+              "_tensor_constant2",
+              0.0,
+              "_tensor_constant3",
+              0.0);
       assertFast(real, new ImportOptions(Map.of(), c, List.of()));
     }
   }

@@ -36,7 +36,8 @@ class RealWorldImportTest {
   static final Path ROOT = Path.of("../shared/realworld");
   private static final Pattern ASSIGNMENT =
       Pattern.compile("^\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*(:\\s*\"[^\"]*\"\\s*)?=\\s*(.*)$");
-  private static final Pattern SIGNATURE_PARAM = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\s*:\\s*\"");
+  private static final Pattern SIGNATURE_PARAM =
+      Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)\\s*:\\s*\"");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Every imported graph by its file. */
@@ -106,8 +107,11 @@ class RealWorldImportTest {
   }
 
   private static void assumeData() {
-    assumeTrue(Files.isDirectory(ROOT),
-        "skipped: the real-world graphs folder " + ROOT.toAbsolutePath().normalize() + " is absent");
+    assumeTrue(
+        Files.isDirectory(ROOT),
+        "skipped: the real-world graphs folder "
+            + ROOT.toAbsolutePath().normalize()
+            + " is absent");
   }
 
   @Test
@@ -131,7 +135,9 @@ class RealWorldImportTest {
       for (String line : body.subList(1, body.size())) {
         for (String stmt : line.split(";")) {
           Matcher m = ASSIGNMENT.matcher(stmt);
-          if (m.matches() && !m.group(3).trim().equals("None") && !m.group(3).trim().endsWith("= None")) {
+          if (m.matches()
+              && !m.group(3).trim().equals("None")
+              && !m.group(3).trim().endsWith("= None")) {
             assignments++;
           }
         }
@@ -178,7 +184,10 @@ class RealWorldImportTest {
         }
       }
       assertNotNull(ret, e.getKey().toString());
-      String inner = ret.substring(ret.indexOf(ret.contains("[") ? '[' : '(') + 1, ret.indexOf(ret.contains("[") ? ']' : ')'));
+      String inner =
+          ret.substring(
+              ret.indexOf(ret.contains("[") ? '[' : '(') + 1,
+              ret.indexOf(ret.contains("[") ? ']' : ')'));
       long items = Stream.of(inner.split(",")).filter(s -> !s.isBlank()).count();
       assertEquals(items, e.getValue().outputs().size(), e.getKey().toString());
       assertEquals(NodeOp.OUTPUT, e.getValue().nodes().get(e.getValue().nodes().size() - 1).op());
@@ -193,12 +202,14 @@ class RealWorldImportTest {
     assertEquals(TensorType.of("float32", 12288, 768), gpt.node("view_2").type());
     assertEquals(0.0, gpt.node("_tensor_constant0").meta().value());
     assertEquals(TensorType.of("int64"), gpt.node("_tensor_constant0").type());
-    assertEquals("File \"/opt/tiger/Megatron-LM/megatron/core/tensor_parallel/layers.py\", line 697,"
-        + " in linear_with_grad_accumulation_and_async_allreduce\n"
-        + "    return LinearWithGradAccumulationAndAsyncCommunication.apply(*args)",
+    assertEquals(
+        "File \"/opt/tiger/Megatron-LM/megatron/core/tensor_parallel/layers.py\", line 697,"
+            + " in linear_with_grad_accumulation_and_async_allreduce\n"
+            + "    return LinearWithGradAccumulationAndAsyncCommunication.apply(*args)",
         gpt.node("view_2").meta().stackTrace());
     Graph gd = GRAPHS.get(ROOT.resolve("gpt-tp2-l1/gd.r1.py"));
-    assertEquals(List.of(new Arg.NodeRef("getitem_2"), new Arg.IntArg(2), new Arg.StrArg("12")),
+    assertEquals(
+        List.of(new Arg.NodeRef("getitem_2"), new Arg.IntArg(2), new Arg.StrArg("12")),
         gd.node("all_gather_into_tensor").args());
 
     Graph qwen = GRAPHS.get(ROOT.resolve("qwen2-tp2/gd.r0.py"));

@@ -49,7 +49,8 @@ final class Snippets {
   static Node node(Graph g, String name) {
     Node n = g.node(name);
     if (n == null) {
-      throw new AssertionError("no node " + name + " in " + g.nodes().stream().map(Node::name).toList());
+      throw new AssertionError(
+          "no node " + name + " in " + g.nodes().stream().map(Node::name).toList());
     }
     return n;
   }

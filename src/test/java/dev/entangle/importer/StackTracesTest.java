@@ -15,7 +15,8 @@ class StackTracesTest {
         "File \"/opt/x in y/model.py\", line 94, in forward\n    y = input_x * self.a + self.b",
         StackTraces.fromSummary(
             "File: /opt/x in y/model.py:94 in forward, code: y = input_x * self.a + self.b"));
-    assertEquals("File \"C:\\m.py\", line 3, in <lambda>\n    ",
+    assertEquals(
+        "File \"C:\\m.py\", line 3, in <lambda>\n    ",
         StackTraces.fromSummary("File: C:\\m.py:3 in <lambda>, code: "));
   }
 

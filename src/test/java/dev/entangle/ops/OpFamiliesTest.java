@@ -26,7 +26,9 @@ class OpFamiliesTest {
   @Test
   void rowWiseFamiliesAreDistinct() {
     assertArrayEquals(new int[] {Op.SOFTMAX.id(), Op.LOG_SOFTMAX.id()}, Op.Family.ALONG_DIM.ids());
-    assertArrayEquals(new int[] {Op.SOFTMAX_BACKWARD.id(), Op.LOG_SOFTMAX_BACKWARD.id()}, Op.Family.ALONG_DIM_2.ids());
+    assertArrayEquals(
+        new int[] {Op.SOFTMAX_BACKWARD.id(), Op.LOG_SOFTMAX_BACKWARD.id()},
+        Op.Family.ALONG_DIM_2.ids());
     assertTrue(in(Op.Family.LAST_DIMS, Op.RMS_NORMALIZE));
     assertFalse(in(Op.Family.LAST_DIMS, Op.SOFTMAX));
   }

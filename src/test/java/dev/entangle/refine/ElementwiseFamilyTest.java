@@ -20,13 +20,23 @@ class ElementwiseFamilyTest {
 
   private static String graph(int rows, String a, String b) {
     String shape = "[" + rows + ", 4]";
-    return HandGraphs.graph(List.of(HandGraphs.input("g", shape), HandGraphs.input("x", shape),
-        HandGraphs.call("y", "aten.gelu_backward.default", "[" + HandGraphs.ref(a) + ", " + HandGraphs.ref(b) + "]",
-            shape)), "y");
+    return HandGraphs.graph(
+        List.of(
+            HandGraphs.input("g", shape),
+            HandGraphs.input("x", shape),
+            HandGraphs.call(
+                "y",
+                "aten.gelu_backward.default",
+                "[" + HandGraphs.ref(a) + ", " + HandGraphs.ref(b) + "]",
+                shape)),
+        "y");
   }
 
   private CliRun check(String rank1First, String rank1Second) throws IOException {
-    return HandGraphs.check(tmp, graph(8, "g", "x"), List.of(graph(4, "g", "x"), graph(4, rank1First, rank1Second)),
+    return HandGraphs.check(
+        tmp,
+        graph(8, "g", "x"),
+        List.of(graph(4, "g", "x"), graph(4, rank1First, rank1Second)),
         "{\"gs\": \"g\", \"shard\": 0}, {\"gs\": \"x\", \"shard\": 0}");
   }
 

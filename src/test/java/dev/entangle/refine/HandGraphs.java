@@ -12,14 +12,26 @@ final class HandGraphs {
 
   /** A float32 placeholder of the given shape, e.g. {@code "[8, 4]"}. */
   static String input(String name, String shape) {
-    return "{\"name\": \"" + name + "\", \"op\": \"placeholder\", \"target\": \"" + name
-        + "\", \"meta\": {\"shape\": " + shape + ", \"dtype\": \"float32\"}}";
+    return "{\"name\": \""
+        + name
+        + "\", \"op\": \"placeholder\", \"target\": \""
+        + name
+        + "\", \"meta\": {\"shape\": "
+        + shape
+        + ", \"dtype\": \"float32\"}}";
   }
 
   /** A call with a float32 result of the given shape; {@code args} is a JSON list. */
   static String call(String name, String target, String args, String shape) {
-    return "{\"name\": \"" + name + "\", \"op\": \"call_function\", \"target\": \"" + target + "\", \"args\": "
-        + args + ", \"meta\": {\"shape\": " + shape + ", \"dtype\": \"float32\"}}";
+    return "{\"name\": \""
+        + name
+        + "\", \"op\": \"call_function\", \"target\": \""
+        + target
+        + "\", \"args\": "
+        + args
+        + ", \"meta\": {\"shape\": "
+        + shape
+        + ", \"dtype\": \"float32\"}}";
   }
 
   /** A node reference argument. */
@@ -33,25 +45,38 @@ final class HandGraphs {
     for (String o : outputs) {
       out.append(out.length() == 0 ? "" : ", ").append(ref(o));
     }
-    return "{\"format\": \"entangle-fx/1\", \"nodes\": [" + String.join(", ", nodes)
-        + ", {\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [[" + out + "]]}]}";
+    return "{\"format\": \"entangle-fx/1\", \"nodes\": ["
+        + String.join(", ", nodes)
+        + ", {\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [["
+        + out
+        + "]]}]}";
   }
 
   /**
-   * Writes G_s, G_d (the ranks' graph files, all in group {@code tp}) and the relation entries
-   * (a JSON list's items) into {@code dir}, and checks them.
+   * Writes G_s, G_d (the ranks' graph files, all in group {@code tp}) and the relation entries (a
+   * JSON list's items) into {@code dir}, and checks them.
    */
-  static CliRun check(Path dir, String gs, List<String> ranks, String relations) throws IOException {
+  static CliRun check(Path dir, String gs, List<String> ranks, String relations)
+      throws IOException {
     Path gsFile = Files.writeString(dir.resolve("gs.json"), gs);
     StringBuilder members = new StringBuilder();
     for (int r = 0; r < ranks.size(); r++) {
       members.append(r == 0 ? "" : ", ").append(r);
     }
-    Path gdFile = Files.writeString(dir.resolve("gd.json"), "{\"format\": \"entangle-fx/1\", \"world_size\": "
-        + ranks.size() + ", \"ranks\": [" + String.join(", ", ranks) + "], \"process_groups\": {\"tp\": [" + members
-        + "]}}");
-    Path ri = Files.writeString(dir.resolve("ri.json"), "{\"format\": \"entangle-relation/1\", \"relations\": ["
-        + relations + "]}");
+    Path gdFile =
+        Files.writeString(
+            dir.resolve("gd.json"),
+            "{\"format\": \"entangle-fx/1\", \"world_size\": "
+                + ranks.size()
+                + ", \"ranks\": ["
+                + String.join(", ", ranks)
+                + "], \"process_groups\": {\"tp\": ["
+                + members
+                + "]}}");
+    Path ri =
+        Files.writeString(
+            dir.resolve("ri.json"),
+            "{\"format\": \"entangle-relation/1\", \"relations\": [" + relations + "]}");
     return CliRun.check(gsFile, gdFile, ri);
   }
 }

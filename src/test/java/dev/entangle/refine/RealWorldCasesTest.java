@@ -42,13 +42,28 @@ class RealWorldCasesTest {
     assertEquals(0, importGd.exitCode(), importGd::transcript);
 
     Path report = dir.resolve("report.json");
-    CliRun run = CliRun.check(gs, gd, c.dir().resolve("ri.json"), "--json", report,
-        "--timeout", String.valueOf(TIMEOUT_SECONDS));
+    CliRun run =
+        CliRun.check(
+            gs,
+            gd,
+            c.dir().resolve("ri.json"),
+            "--json",
+            report,
+            "--timeout",
+            String.valueOf(TIMEOUT_SECONDS));
     assertTrue(Files.exists(report), () -> c + ": no report\n" + run.transcript());
     JsonNode json = Reports.read(report);
     String verdict = json.path("verdict").asText();
-    assertTrue(c.verdicts().contains(verdict),
-        () -> c + ": verdict " + verdict + ", expected " + String.join(" or ", c.verdicts()) + "\n" + run.transcript());
+    assertTrue(
+        c.verdicts().contains(verdict),
+        () ->
+            c
+                + ": verdict "
+                + verdict
+                + ", expected "
+                + String.join(" or ", c.verdicts())
+                + "\n"
+                + run.transcript());
     assertEquals(CliRun.exitCodeOf(verdict), run.exitCode(), run::transcript);
   }
 }

@@ -27,10 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * vLLM Qwen2 at TP=4, where 2 key/value heads serve 12 query heads: each rank holds 3 query heads
  * and one key/value head that it shares with another rank. The relation can name each key/value
- * head on one rank only, so the checker must prove that the other rank computes the same keys
- * from its replica ({@link GdEqualities}). The graphs are the real-world TP=2 dump of {@code
- * qwen2-tp2} rewritten for 4 ranks (sharded sizes halved, each rank's vocabulary range), since no
- * TP=4 dump ships; skipped, saying so, where that folder is absent.
+ * head on one rank only, so the checker must prove that the other rank computes the same keys from
+ * its replica ({@link GdEqualities}). The graphs are the real-world TP=2 dump of {@code qwen2-tp2}
+ * rewritten for 4 ranks (sharded sizes halved, each rank's vocabulary range), since no TP=4 dump
+ * ships; skipped, saying so, where that folder is absent.
  */
 @Tag("realworld")
 class ReplicatedKvHeadsTest {
@@ -67,25 +67,47 @@ class ReplicatedKvHeadsTest {
 
   /** Rank r of the TP=2 rank-1 graph rewritten for TP=4. */
   private static String rankAtTp4(String tp2, int r) {
-    String s = tp2.replace("ge.Scalar(arg0_1, 75968)", "ge.Scalar(arg0_1, @" + r * PER_RANK + "@)")
-        .replaceFirst("lt\\.Scalar\\(arg0_1, 151936\\)\n", "lt.Scalar(arg0_1, @" + (r + 1) * PER_RANK + "@)\n")
-        .replace("mul.Tensor(bitwise_and, 75968)", "mul.Tensor(bitwise_and, @" + r * PER_RANK + "@)")
-        .replace("index=1)", "index=" + r + ")");
-    Map<String, Integer> halved = Map.of("75968", PER_RANK, "1024", Q + 2 * KV, "768", Q, "896", Q + KV,
-        "8960", 4480, "4480", 2240);
+    String s =
+        tp2.replace("ge.Scalar(arg0_1, 75968)", "ge.Scalar(arg0_1, @" + r * PER_RANK + "@)")
+            .replaceFirst(
+                "lt\\.Scalar\\(arg0_1, 151936\\)\n",
+                "lt.Scalar(arg0_1, @" + (r + 1) * PER_RANK + "@)\n")
+            .replace(
+                "mul.Tensor(bitwise_and, 75968)", "mul.Tensor(bitwise_and, @" + r * PER_RANK + "@)")
+            .replace("index=1)", "index=" + r + ")");
+    Map<String, Integer> halved =
+        Map.of(
+            "75968",
+            PER_RANK,
+            "1024",
+            Q + 2 * KV,
+            "768",
+            Q,
+            "896",
+            Q + KV,
+            "8960",
+            4480,
+            "4480",
+            2240);
     Matcher m = Pattern.compile("(?<![\\w.@])(75968|1024|768|896|8960|4480)(?![\\w.@])").matcher(s);
     StringBuilder sb = new StringBuilder();
     while (m.find()) {
       m.appendReplacement(sb, String.valueOf(halved.get(m.group(1))));
     }
     m.appendTail(sb);
-    String out = sb.toString().replaceAll("\\[(-1|32768), 6, 128\\]", "[$1, 3, 128]").replace("@", "");
-    assertTrue(out.contains("view.default(getitem_17, [-1, 3, 128])") && out.contains("\"bf16[640, 1536]\""),
+    String out =
+        sb.toString().replaceAll("\\[(-1|32768), 6, 128\\]", "[$1, 3, 128]").replace("@", "");
+    assertTrue(
+        out.contains("view.default(getitem_17, [-1, 3, 128])")
+            && out.contains("\"bf16[640, 1536]\""),
         "the qwen2-tp2 dump no longer has the shape this test rewrites");
     return out;
   }
 
-  /** The fused q/k/v weight or bias: all ranks' query rows, then the key and value heads of {@code owners}. */
+  /**
+   * The fused q/k/v weight or bias: all ranks' query rows, then the key and value heads of {@code
+   * owners}.
+   */
   private static String qkv(String name, int... owners) {
     List<String> q = new ArrayList<>();
     List<String> k = new ArrayList<>();
@@ -97,8 +119,13 @@ class ReplicatedKvHeadsTest {
       k.add(slice(r, name, Q, Q + KV));
       v.add(slice(r, name, Q + KV, Q + 2 * KV));
     }
-    return "concat(concat(" + String.join(", ", q) + ", dim=0), concat(" + String.join(", ", k) + ", dim=0), concat("
-        + String.join(", ", v) + ", dim=0), dim=0)";
+    return "concat(concat("
+        + String.join(", ", q)
+        + ", dim=0), concat("
+        + String.join(", ", k)
+        + ", dim=0), concat("
+        + String.join(", ", v)
+        + ", dim=0), dim=0)";
   }
 
   private static String slice(int r, String name, int start, int end) {
@@ -106,8 +133,8 @@ class ReplicatedKvHeadsTest {
   }
 
   /** The relation: q/k/v given by {@code qkvEntries}, the rest as in the case's own relation. */
-  private static Path relation(String file, List<String[]> qkvEntries, Supplier<String[][]> equalities)
-      throws Exception {
+  private static Path relation(
+      String file, List<String[]> qkvEntries, Supplier<String[][]> equalities) throws Exception {
     ObjectNode ri = JSON.createObjectNode().put("format", "entangle-relation/1");
     ArrayNode rels = ri.putArray("relations");
     for (String n : List.of("arg0_1", "arg2_1", "arg5_1", "arg6_1", "arg8_1", "arg11_1")) {
@@ -122,8 +149,15 @@ class ReplicatedKvHeadsTest {
       gate.add(slice(r, "arg9_1", 0, 2240));
       up.add(slice(r, "arg9_1", 2240, 4480));
     }
-    rels.addObject().put("gs", "arg9_1").put("gd",
-        "concat(concat(" + String.join(", ", gate) + ", dim=0), concat(" + String.join(", ", up) + ", dim=0), dim=0)");
+    rels.addObject()
+        .put("gs", "arg9_1")
+        .put(
+            "gd",
+            "concat(concat("
+                + String.join(", ", gate)
+                + ", dim=0), concat("
+                + String.join(", ", up)
+                + ", dim=0), dim=0)");
     for (String[] e : qkvEntries) {
       rels.addObject().put("gs", e[0]).put("gd", e[1]);
     }
@@ -143,15 +177,22 @@ class ReplicatedKvHeadsTest {
   }
 
   private static List<String[]> ownedBy(int... owners) {
-    return List.of(new String[] {"arg3_1", qkv("arg3_1", owners)}, new String[] {"arg4_1", qkv("arg4_1", owners)});
+    return List.of(
+        new String[] {"arg3_1", qkv("arg3_1", owners)},
+        new String[] {"arg4_1", qkv("arg4_1", owners)});
   }
 
   private static String[][] replicas(int a, int b, int c, int d) {
     return new String[][] {
-      {"slice(r" + a + ".NAME, dim=0, start=" + Q + ", end=" + (Q + 2 * KV) + ")",
-          "slice(r" + b + ".NAME, dim=0, start=" + Q + ", end=" + (Q + 2 * KV) + ")"},
-      {"slice(r" + c + ".NAME, dim=0, start=" + Q + ", end=" + (Q + 2 * KV) + ")",
-          "slice(r" + d + ".NAME, dim=0, start=" + Q + ", end=" + (Q + 2 * KV) + ")"}};
+      {
+        "slice(r" + a + ".NAME, dim=0, start=" + Q + ", end=" + (Q + 2 * KV) + ")",
+        "slice(r" + b + ".NAME, dim=0, start=" + Q + ", end=" + (Q + 2 * KV) + ")"
+      },
+      {
+        "slice(r" + c + ".NAME, dim=0, start=" + Q + ", end=" + (Q + 2 * KV) + ")",
+        "slice(r" + d + ".NAME, dim=0, start=" + Q + ", end=" + (Q + 2 * KV) + ")"
+      }
+    };
   }
 
   private static JsonNode check(Path ri) throws Exception {
@@ -180,7 +221,8 @@ class ReplicatedKvHeadsTest {
     // ranks 1 and 3 swapped: rank 1's queries (heads 3-5, group 0) would meet key/value head 1
     JsonNode r = check(relation("swapped.json", ownedBy(0, 2), () -> replicas(0, 3, 2, 1)));
     assertEquals("not-refined", r.path("verdict").asText(), r::toPrettyString);
-    assertEquals("auto_functionalized_2", r.path("failure").path("operator").asText(), r::toPrettyString);
+    assertEquals(
+        "auto_functionalized_2", r.path("failure").path("operator").asText(), r::toPrettyString);
   }
 
   @Test

@@ -40,25 +40,34 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>drop a collective: its {@code wait_tensor} reads the collective's input instead, and the
  *       collective is removed;
  *   <li>swap the operands of an {@code aten.sub} of two tensors;
- *   <li>change a scalar constant of {@code add}, {@code sub}, {@code mul}, {@code div}, {@code rsub}
- *       or {@code pow} (v becomes v + 1).
+ *   <li>change a scalar constant of {@code add}, {@code sub}, {@code mul}, {@code div}, {@code
+ *       rsub} or {@code pow} (v becomes v + 1).
  * </ul>
  *
  * A mutation is tried only where it reaches a G_d tensor that the unmutated run's output relation
- * uses; elsewhere it may change nothing that G_s needs (a dead node, or an output G_s does not
- * ask for). A collective whose result is itself a graph output is not dropped: the ranks' partial
+ * uses; elsewhere it may change nothing that G_s needs (a dead node, or an output G_s does not ask
+ * for). A collective whose result is itself a graph output is not dropped: the ranks' partial
  * results then are outputs, and their {@code sum(...)} is a clean expression, so that G_d can still
  * refine G_s.
  */
 class SoundnessGuardsTest {
-  private static final Set<String> COLLECTIVES = Set.of(
-      "all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor", "all_to_all_single", "broadcast");
+  private static final Set<String> COLLECTIVES =
+      Set.of(
+          "all_reduce",
+          "all_gather_into_tensor",
+          "reduce_scatter_tensor",
+          "all_to_all_single",
+          "broadcast");
   private static final Set<String> ARITHMETIC = Set.of("add", "sub", "mul", "div", "rsub", "pow");
 
   @TempDir Path tmp;
 
-  /** One way to break G_d: a description, and the edit of one rank graph (false when it does not apply). */
-  private record Mutation(String kind, String description, Function<ObjectNode, String> edit, boolean keepsShapes) {}
+  /**
+   * One way to break G_d: a description, and the edit of one rank graph (false when it does not
+   * apply).
+   */
+  private record Mutation(
+      String kind, String description, Function<ObjectNode, String> edit, boolean keepsShapes) {}
 
   @TestFactory
   List<DynamicNode> brokenImplementationsDoNotRefine() {
@@ -73,22 +82,29 @@ class SoundnessGuardsTest {
         boolean reaches = false;
         for (int k = 0; k < ranks.size(); k++) {
           String changed = m.edit().apply(ranks.get(k));
-          if (changed != null && !disjoint(dependents(ranks.get(k), changed), used.getOrDefault(k, Set.of()))) {
+          if (changed != null
+              && !disjoint(dependents(ranks.get(k), changed), used.getOrDefault(k, Set.of()))) {
             reaches = true;
           }
         }
         if (reaches) {
           perKind.merge(m.kind(), 1, Integer::sum);
-          tests.add(DynamicTest.dynamicTest(m.description(), () -> assertDoesNotRefine(c, broken, m)));
+          tests.add(
+              DynamicTest.dynamicTest(m.description(), () -> assertDoesNotRefine(c, broken, m)));
         }
       }
       all.add(DynamicContainer.dynamicContainer(c.name(), tests));
     }
-    all.add(DynamicTest.dynamicTest("every kind of mutation is tried", () -> {
-      for (String kind : List.of("drop", "swap", "scalar")) {
-        assertTrue(perKind.getOrDefault(kind, 0) > 0, "no " + kind + " mutation applies to any example: " + perKind);
-      }
-    }));
+    all.add(
+        DynamicTest.dynamicTest(
+            "every kind of mutation is tried",
+            () -> {
+              for (String kind : List.of("drop", "swap", "scalar")) {
+                assertTrue(
+                    perKind.getOrDefault(kind, 0) > 0,
+                    "no " + kind + " mutation applies to any example: " + perKind);
+              }
+            }));
     return all;
   }
 
@@ -97,11 +113,18 @@ class SoundnessGuardsTest {
     Path gd = JsonEdits.write(broken, dir.resolve("gd.json"));
     Path report = dir.resolve("report.json");
     CliRun run = CliRun.check(c.gs(), gd, c.ri(), "--json", report);
-    assertNotEquals(0, run.exitCode(), () -> c + " with " + m.description() + " refines\n" + run.transcript());
+    assertNotEquals(
+        0, run.exitCode(), () -> c + " with " + m.description() + " refines\n" + run.transcript());
     assertNotEquals("refines", run.verdictLine(), run::transcript);
     if (m.keepsShapes()) {
-      assertTrue(run.exitCode() == 1 || run.exitCode() == 3,
-          () -> c + " with " + m.description() + ": a well-formed G_d gets a verdict\n" + run.transcript());
+      assertTrue(
+          run.exitCode() == 1 || run.exitCode() == 3,
+          () ->
+              c
+                  + " with "
+                  + m.description()
+                  + ": a well-formed G_d gets a verdict\n"
+                  + run.transcript());
       assertNotEquals("refines", Reports.read(report).get("verdict").asText());
     }
   }
@@ -115,39 +138,65 @@ class SoundnessGuardsTest {
       int index = i;
       ObjectNode collective = producer(rank0, drops.get(i));
       boolean keepsShapes = shape(producer(rank0, collective)).equals(shape(drops.get(i)));
-      out.add(new Mutation("drop", "drop " + collective.get("name").asText() + " (" + drops.get(i).get("name").asText()
-          + " reads its input)", rank -> dropCollective(rank, index), keepsShapes));
+      out.add(
+          new Mutation(
+              "drop",
+              "drop "
+                  + collective.get("name").asText()
+                  + " ("
+                  + drops.get(i).get("name").asText()
+                  + " reads its input)",
+              rank -> dropCollective(rank, index),
+              keepsShapes));
     }
     List<ObjectNode> subs = subtractions(rank0);
     for (int i = 0; i < subs.size(); i++) {
       int index = i;
-      out.add(new Mutation("swap", "swap the operands of " + subs.get(i).get("name").asText(), rank -> {
-        List<ObjectNode> here = subtractions(rank);
-        if (index >= here.size()) {
-          return null;
-        }
-        ArrayNode args = (ArrayNode) here.get(index).get("args");
-        JsonNode first = args.get(0);
-        args.set(0, args.get(1));
-        args.set(1, first);
-        return here.get(index).get("name").asText();
-      }, true));
+      out.add(
+          new Mutation(
+              "swap",
+              "swap the operands of " + subs.get(i).get("name").asText(),
+              rank -> {
+                List<ObjectNode> here = subtractions(rank);
+                if (index >= here.size()) {
+                  return null;
+                }
+                ArrayNode args = (ArrayNode) here.get(index).get("args");
+                JsonNode first = args.get(0);
+                args.set(0, args.get(1));
+                args.set(1, first);
+                return here.get(index).get("name").asText();
+              },
+              true));
     }
     List<ScalarSite> scalars = scalars(rank0);
     for (int i = 0; i < scalars.size(); i++) {
       int index = i;
       ScalarSite s = scalars.get(i);
-      String next = s.value().isIntegralNumber() ? String.valueOf(s.value().asLong() + 1)
-          : String.valueOf(s.value().asDouble() + 1.0);
-      out.add(new Mutation("scalar", "change " + s.node().get("name").asText() + " " + s.where() + " from "
-          + s.value() + " to " + next, rank -> {
-            List<ScalarSite> here = scalars(rank);
-            if (index >= here.size()) {
-              return null;
-            }
-            here.get(index).increment();
-            return here.get(index).node().get("name").asText();
-          }, true));
+      String next =
+          s.value().isIntegralNumber()
+              ? String.valueOf(s.value().asLong() + 1)
+              : String.valueOf(s.value().asDouble() + 1.0);
+      out.add(
+          new Mutation(
+              "scalar",
+              "change "
+                  + s.node().get("name").asText()
+                  + " "
+                  + s.where()
+                  + " from "
+                  + s.value()
+                  + " to "
+                  + next,
+              rank -> {
+                List<ScalarSite> here = scalars(rank);
+                if (index >= here.size()) {
+                  return null;
+                }
+                here.get(index).increment();
+                return here.get(index).node().get("name").asText();
+              },
+              true));
     }
     return out;
   }
@@ -188,16 +237,21 @@ class SoundnessGuardsTest {
   private static List<ObjectNode> subtractions(ObjectNode rank) {
     List<ObjectNode> out = new ArrayList<>();
     for (JsonNode n : JsonEdits.nodes(rank)) {
-      if (isCall(n) && n.get("target").asText().startsWith("aten.sub.")
-          && n.path("args").path(0).has("node") && n.path("args").path(1).has("node")) {
+      if (isCall(n)
+          && n.get("target").asText().startsWith("aten.sub.")
+          && n.path("args").path(0).has("node")
+          && n.path("args").path(1).has("node")) {
         out.add((ObjectNode) n);
       }
     }
     return out;
   }
 
-  /** A scalar operand of an arithmetic operator: {@code args[i]} or a keyword such as {@code alpha}. */
-  private record ScalarSite(ObjectNode node, ObjectNode kwargs, ArrayNode args, String key, int index) {
+  /**
+   * A scalar operand of an arithmetic operator: {@code args[i]} or a keyword such as {@code alpha}.
+   */
+  private record ScalarSite(
+      ObjectNode node, ObjectNode kwargs, ArrayNode args, String key, int index) {
     JsonNode value() {
       return args != null ? args.get(index) : kwargs.get(key);
     }
@@ -208,9 +262,10 @@ class SoundnessGuardsTest {
 
     void increment() {
       JsonNode v = value();
-      JsonNode next = v.isIntegralNumber()
-          ? node.numberNode(v.asLong() + 1)
-          : node.numberNode(v.asDouble() + 1.0);
+      JsonNode next =
+          v.isIntegralNumber()
+              ? node.numberNode(v.asLong() + 1)
+              : node.numberNode(v.asDouble() + 1.0);
       if (args != null) {
         args.set(index, next);
       } else {
@@ -223,7 +278,10 @@ class SoundnessGuardsTest {
     List<ScalarSite> out = new ArrayList<>();
     for (JsonNode n : JsonEdits.nodes(rank)) {
       String[] target = n.path("target").asText().split("\\.");
-      if (!isCall(n) || target.length != 3 || !target[0].equals("aten") || !ARITHMETIC.contains(target[1])) {
+      if (!isCall(n)
+          || target.length != 3
+          || !target[0].equals("aten")
+          || !ARITHMETIC.contains(target[1])) {
         continue;
       }
       JsonNode args = n.path("args");
@@ -232,11 +290,15 @@ class SoundnessGuardsTest {
           out.add(new ScalarSite((ObjectNode) n, null, (ArrayNode) args, null, i));
         }
       }
-      n.path("kwargs").fieldNames().forEachRemaining(k -> {
-        if (n.get("kwargs").get(k).isNumber()) {
-          out.add(new ScalarSite((ObjectNode) n, (ObjectNode) n.get("kwargs"), null, k, -1));
-        }
-      });
+      n.path("kwargs")
+          .fieldNames()
+          .forEachRemaining(
+              k -> {
+                if (n.get("kwargs").get(k).isNumber()) {
+                  out.add(
+                      new ScalarSite((ObjectNode) n, (ObjectNode) n.get("kwargs"), null, k, -1));
+                }
+              });
     }
     return out;
   }
@@ -301,7 +363,8 @@ class SoundnessGuardsTest {
 
   private static boolean isCollective(JsonNode n) {
     String t = n.path("target").asText();
-    return (t.startsWith("_c10d_functional.") || t.startsWith("c10d_functional.")) && COLLECTIVES.contains(opName(n));
+    return (t.startsWith("_c10d_functional.") || t.startsWith("c10d_functional."))
+        && COLLECTIVES.contains(opName(n));
   }
 
   private static JsonNode shape(ObjectNode n) {

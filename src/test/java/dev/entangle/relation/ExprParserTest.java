@@ -20,7 +20,9 @@ class ExprParserTest {
     assertEquals(expected, ExprParser.parse(text), text);
   }
 
-  /** Asserts that {@code text} fails at {@code column} (1-based) with a reason holding {@code why}. */
+  /**
+   * Asserts that {@code text} fails at {@code column} (1-based) with a reason holding {@code why}.
+   */
   private static void fails(String text, int column, String why) {
     ParseError e = assertThrows(ParseError.class, () -> ExprParser.parse(text), text);
     assertTrue(e.reason().contains(why), () -> "expected <" + why + "> in: " + e.reason());
@@ -60,16 +62,19 @@ class ExprParserTest {
     parses("slice(r0.x, 0, 0, 128)", expected);
     parses("slice(r0.x, 0, start=0, end=128)", expected);
     parses("slice(r0.x, end=128, start=0, dim=0)", expected);
-    parses("slice(r0.x, dim=1, start=-4, end=9223372036854775807, step=2)",
+    parses(
+        "slice(r0.x, dim=1, start=-4, end=9223372036854775807, step=2)",
         new Expr.Slice(gd(0, "x"), 1, -4, Long.MAX_VALUE, 2));
     parses("slice(r0.x, 1, 0, 8, 3)", new Expr.Slice(gd(0, "x"), 1, 0, 8, 3));
   }
 
   @Test
   void otherFunctions() {
-    parses("sum(r0.a, r1.a)", new Expr.Reduce(Expr.ReduceKind.SUM, List.of(gd(0, "a"), gd(1, "a"))));
+    parses(
+        "sum(r0.a, r1.a)", new Expr.Reduce(Expr.ReduceKind.SUM, List.of(gd(0, "a"), gd(1, "a"))));
     parses("max(a)", new Expr.Reduce(Expr.ReduceKind.MAX, List.of(gs("a"))));
-    parses("min(a, b, c)", new Expr.Reduce(Expr.ReduceKind.MIN, List.of(gs("a"), gs("b"), gs("c"))));
+    parses(
+        "min(a, b, c)", new Expr.Reduce(Expr.ReduceKind.MIN, List.of(gs("a"), gs("b"), gs("c"))));
     parses("transpose(e, 0, 1)", new Expr.Transpose(gs("e"), 0, 1));
     parses("transpose(e, dim0=-1, dim1=0)", new Expr.Transpose(gs("e"), -1, 0));
     parses("permute(e, [1,0])", new Expr.Permute(gs("e"), List.of(1, 0)));
@@ -82,14 +87,17 @@ class ExprParserTest {
 
   @Test
   void nesting() {
-    parses("concat(slice(r0.kv, dim=0, start=0, end=128), transpose(sum(r0.a, r1.a), 0, 1),"
-        + " dim=0)",
-        new Expr.Concat(List.of(
-            new Expr.Slice(gd(0, "kv"), 0, 0, 128, 1),
-            new Expr.Transpose(new Expr.Reduce(Expr.ReduceKind.SUM, List.of(gd(0, "a"),
-                gd(1, "a"))), 0, 1)), 0));
-    parses("sum(dim, r0.dim)", new Expr.Reduce(Expr.ReduceKind.SUM, List.of(gs("dim"),
-        gd(0, "dim"))));
+    parses(
+        "concat(slice(r0.kv, dim=0, start=0, end=128), transpose(sum(r0.a, r1.a), 0, 1),"
+            + " dim=0)",
+        new Expr.Concat(
+            List.of(
+                new Expr.Slice(gd(0, "kv"), 0, 0, 128, 1),
+                new Expr.Transpose(
+                    new Expr.Reduce(Expr.ReduceKind.SUM, List.of(gd(0, "a"), gd(1, "a"))), 0, 1)),
+            0));
+    parses(
+        "sum(dim, r0.dim)", new Expr.Reduce(Expr.ReduceKind.SUM, List.of(gs("dim"), gd(0, "dim"))));
   }
 
   @Test

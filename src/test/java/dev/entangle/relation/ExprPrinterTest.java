@@ -19,7 +19,8 @@ class ExprPrinterTest {
   void canonicalForms() {
     prints(new Expr.Concat(List.of(gd(0, "a"), gd(1, "a")), 0), "concat(r0.a, r1.a, dim=0)");
     prints(new Expr.Slice(gd(0, "x"), 0, 0, 128, 1), "slice(r0.x, dim=0, start=0, end=128)");
-    prints(new Expr.Slice(gd(0, "x"), -1, -8, Long.MAX_VALUE, 2),
+    prints(
+        new Expr.Slice(gd(0, "x"), -1, -8, Long.MAX_VALUE, 2),
         "slice(r0.x, dim=-1, start=-8, end=9223372036854775807, step=2)");
     prints(new Expr.Reduce(Expr.ReduceKind.SUM, List.of(gs("a"), gs("b"))), "sum(a, b)");
     prints(new Expr.Reduce(Expr.ReduceKind.MAX, List.of(gs("a"))), "max(a)");
@@ -47,10 +48,11 @@ class ExprPrinterTest {
 
   @Test
   void printingCanonicalizesPositionalForms() {
-    assertEquals("slice(r0.x, dim=0, start=0, end=128)",
+    assertEquals(
+        "slice(r0.x, dim=0, start=0, end=128)",
         ExprPrinter.print(ExprParser.parse("slice( r0.x,0 ,0,128 ,1)")));
-    assertEquals("concat(r0.a, r1.a, dim=1)",
-        ExprPrinter.print(ExprParser.parse("concat(r0.a,r1.a,1)")));
+    assertEquals(
+        "concat(r0.a, r1.a, dim=1)", ExprPrinter.print(ExprParser.parse("concat(r0.a,r1.a,1)")));
     assertEquals("r7.x", ExprPrinter.print(ExprParser.parse("r07.x")));
   }
 
@@ -66,40 +68,68 @@ class ExprPrinterTest {
   }
 
   private static final String[] NAMES = {
-    "x", "w_out", "layers.0.attn", "r0.y", "sum", "concat", "dim", "a b", "weird(name)", "0start",
-    "_", "r", "r1", "名前", "x-y", "end=3", "t,", "[", "r12.`", "a.", ".b"
+    "x",
+    "w_out",
+    "layers.0.attn",
+    "r0.y",
+    "sum",
+    "concat",
+    "dim",
+    "a b",
+    "weird(name)",
+    "0start",
+    "_",
+    "r",
+    "r1",
+    "名前",
+    "x-y",
+    "end=3",
+    "t,",
+    "[",
+    "r12.`",
+    "a.",
+    ".b"
   };
 
   private static Expr randomExpr(Random r, int depth) {
     int kind = depth == 0 ? 0 : r.nextInt(10);
     switch (kind) {
-      case 0: {
-        String name = NAMES[r.nextInt(NAMES.length)].replace("`", "");
-        return r.nextBoolean() ? new Expr.Tensor(null, name) : new Expr.Tensor(r.nextInt(17), name);
-      }
+      case 0:
+        {
+          String name = NAMES[r.nextInt(NAMES.length)].replace("`", "");
+          return r.nextBoolean()
+              ? new Expr.Tensor(null, name)
+              : new Expr.Tensor(r.nextInt(17), name);
+        }
       case 1:
         return new Expr.Concat(operands(r, depth), smallInt(r));
       case 2:
-        return new Expr.Slice(randomExpr(r, depth - 1), smallInt(r), r.nextLong(), r.nextLong(),
+        return new Expr.Slice(
+            randomExpr(r, depth - 1),
+            smallInt(r),
+            r.nextLong(),
+            r.nextLong(),
             r.nextInt(3) == 0 ? 1 : r.nextLong());
       case 3:
         return new Expr.Reduce(Expr.ReduceKind.values()[r.nextInt(3)], operands(r, depth));
       case 4:
         return new Expr.Transpose(randomExpr(r, depth - 1), smallInt(r), smallInt(r));
-      case 5: {
-        List<Integer> dims = new ArrayList<>();
-        for (int i = r.nextInt(5); i > 0; i--) {
-          dims.add(smallInt(r));
+      case 5:
+        {
+          List<Integer> dims = new ArrayList<>();
+          for (int i = r.nextInt(5); i > 0; i--) {
+            dims.add(smallInt(r));
+          }
+          return new Expr.Permute(randomExpr(r, depth - 1), dims);
         }
-        return new Expr.Permute(randomExpr(r, depth - 1), dims);
-      }
-      case 6: {
-        List<Long> sizes = new ArrayList<>();
-        for (int i = r.nextInt(5); i > 0; i--) {
-          sizes.add(r.nextBoolean() ? r.nextLong() : (long) r.nextInt(9) - 1);
+      case 6:
+        {
+          List<Long> sizes = new ArrayList<>();
+          for (int i = r.nextInt(5); i > 0; i--) {
+            sizes.add(r.nextBoolean() ? r.nextLong() : (long) r.nextInt(9) - 1);
+          }
+          return new Expr.Reshape(randomExpr(r, depth - 1), sizes);
         }
-        return new Expr.Reshape(randomExpr(r, depth - 1), sizes);
-      }
       case 7:
         return new Expr.Squeeze(randomExpr(r, depth - 1), smallInt(r));
       case 8:

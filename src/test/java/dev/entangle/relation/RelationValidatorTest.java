@@ -32,36 +32,90 @@ class RelationValidatorTest {
     List<Node> nodes = new ArrayList<>();
     for (int i = 0; i < placeholders.length; i += 3) {
       String name = (String) placeholders[i];
-      nodes.add(new Node(name, NodeOp.PLACEHOLDER, name, List.of(), Map.of(),
-          new Meta(List.of((TensorType) placeholders[i + 2]), false, null,
-              (String) placeholders[i + 1], null), nodes.size()));
+      nodes.add(
+          new Node(
+              name,
+              NodeOp.PLACEHOLDER,
+              name,
+              List.of(),
+              Map.of(),
+              new Meta(
+                  List.of((TensorType) placeholders[i + 2]),
+                  false,
+                  null,
+                  (String) placeholders[i + 1],
+                  null),
+              nodes.size()));
     }
-    nodes.add(new Node("split", NodeOp.CALL_FUNCTION, "aten.split.Tensor",
-        List.of(new Arg.NodeRef(nodes.get(0).name()), new Arg.IntArg(1)), Map.of(),
-        new Meta(List.of(TensorType.of("float32", 1, 16), TensorType.of("float32", 1, 16)), true,
-            null, null, null), nodes.size()));
-    nodes.add(new Node("output", NodeOp.OUTPUT, "output",
-        List.of(new Arg.ListArg(List.of(new Arg.NodeRef(nodes.get(nodes.size() - 1).name())))),
-        Map.of(), Meta.empty(), nodes.size()));
+    nodes.add(
+        new Node(
+            "split",
+            NodeOp.CALL_FUNCTION,
+            "aten.split.Tensor",
+            List.of(new Arg.NodeRef(nodes.get(0).name()), new Arg.IntArg(1)),
+            Map.of(),
+            new Meta(
+                List.of(TensorType.of("float32", 1, 16), TensorType.of("float32", 1, 16)),
+                true,
+                null,
+                null,
+                null),
+            nodes.size()));
+    nodes.add(
+        new Node(
+            "output",
+            NodeOp.OUTPUT,
+            "output",
+            List.of(new Arg.ListArg(List.of(new Arg.NodeRef(nodes.get(nodes.size() - 1).name())))),
+            Map.of(),
+            Meta.empty(),
+            nodes.size()));
     return new Graph(null, source, nodes);
   }
 
-  private static final Graph GS = graph("gs.json",
-      "x", null, TensorType.of("float32", 8, 16),
-      "w_out", "model.out.weight", TensorType.of("float32", 16, 32),
-      "ln", null, TensorType.of("float32", 16),
-      "kv", null, TensorType.of("float32", 256, 4),
-      "loss", null, TensorType.of("float32"));
+  private static final Graph GS =
+      graph(
+          "gs.json",
+          "x",
+          null,
+          TensorType.of("float32", 8, 16),
+          "w_out",
+          "model.out.weight",
+          TensorType.of("float32", 16, 32),
+          "ln",
+          null,
+          TensorType.of("float32", 16),
+          "kv",
+          null,
+          TensorType.of("float32", 256, 4),
+          "loss",
+          null,
+          TensorType.of("float32"));
 
   private static Graph rank(int k) {
-    return graph("gd.json rank " + k,
-        "x", null, TensorType.of("float32", 8, 16),
-        "w_out", null, TensorType.of("float32", 16, 16),
-        "ln", "layer_norm.weight", TensorType.of("float32", 16),
-        "ln_half", null, TensorType.of("float16", 16),
-        "kv", null, TensorType.of("float32", 256, 4),
-        "kv_short", null, TensorType.of("float32", 128, 4),
-        "loss", null, TensorType.of("float32"));
+    return graph(
+        "gd.json rank " + k,
+        "x",
+        null,
+        TensorType.of("float32", 8, 16),
+        "w_out",
+        null,
+        TensorType.of("float32", 16, 16),
+        "ln",
+        "layer_norm.weight",
+        TensorType.of("float32", 16),
+        "ln_half",
+        null,
+        TensorType.of("float16", 16),
+        "kv",
+        null,
+        TensorType.of("float32", 256, 4),
+        "kv_short",
+        null,
+        TensorType.of("float32", 128, 4),
+        "loss",
+        null,
+        TensorType.of("float32"));
   }
 
   private static final DistributedGraph GD =
@@ -86,8 +140,8 @@ class RelationValidatorTest {
 
   private String error(String json) throws IOException {
     RelationFile rel = relations(json);
-    InputException e = assertThrows(InputException.class,
-        () -> RelationValidator.validate(GS, GD, rel));
+    InputException e =
+        assertThrows(InputException.class, () -> RelationValidator.validate(GS, GD, rel));
     String m = e.getMessage();
     assertTrue(m.startsWith(rel.source() + ": "), m);
     assertFalse(m.contains("\n"), m);
@@ -103,85 +157,105 @@ class RelationValidatorTest {
 
   @Test
   void aCorrectRelationFilePasses() throws IOException {
-    RelationFile rel = relations(file(VALID_ENTRIES,
-        ", 'equalities': [['slice(r0.kv, dim=0, start=0, end=128)', 'r1.kv_short']],"
-            + " 'outputs': ['loss', 'model.out.weight'],"
-            + " 'expect': [{'gs': 'loss', 'gd': 'r0.loss'}, {'gs': 'loss', 'gd': 'r1.loss'}]"));
+    RelationFile rel =
+        relations(
+            file(
+                VALID_ENTRIES,
+                ", 'equalities': [['slice(r0.kv, dim=0, start=0, end=128)', 'r1.kv_short']],"
+                    + " 'outputs': ['loss', 'model.out.weight'],"
+                    + " 'expect': [{'gs': 'loss', 'gd': 'r0.loss'}, {'gs': 'loss', 'gd': 'r1.loss'}]"));
     assertDoesNotThrow(() -> RelationValidator.validate(GS, GD, rel));
   }
 
   @Test
   void shardsThatDoNotAddUp() throws IOException {
-    assertEquals("relations[1] (gs \"w_out\"): concat(r0.w_out, r1.w_out, dim=0) has shape"
-        + " [32, 16] but w_out has shape [16, 32]; check the shard dim, the slice bounds and the"
-        + " G_d tensors the entry names.",
+    assertEquals(
+        "relations[1] (gs \"w_out\"): concat(r0.w_out, r1.w_out, dim=0) has shape"
+            + " [32, 16] but w_out has shape [16, 32]; check the shard dim, the slice bounds and the"
+            + " G_d tensors the entry names.",
         error(file("{'gs': 'x', 'gd': 'r0.x'}, {'gs': 'w_out', 'shard': 0}", "")));
   }
 
   @Test
   void dtypeMismatch() throws IOException {
-    assertContains(error(file("{'gs': 'ln', 'gd': 'r0.ln_half'}", "")),
+    assertContains(
+        error(file("{'gs': 'ln', 'gd': 'r0.ln_half'}", "")),
         "relations[0] (gs \"ln\"): r0.ln_half has dtype float16 but ln has dtype float32");
   }
 
   @Test
   void unknownGsName() throws IOException {
-    assertContains(error(file("{'gs': 'w_in', 'shard': 0}", "")),
+    assertContains(
+        error(file("{'gs': 'w_in', 'shard': 0}", "")),
         "relations[0] (gs \"w_in\"): \"w_in\" is neither a node name nor a meta.tag in G_s"
             + " (gs.json)");
   }
 
   @Test
   void gsOutputNodeAndTupleNode() throws IOException {
-    assertContains(error(file("{'gs': 'output', 'gd': 'r0.x'}", "")),
+    assertContains(
+        error(file("{'gs': 'output', 'gd': 'r0.x'}", "")),
         "relations[0] (gs \"output\"): \"output\" is the output node");
-    assertContains(error(file("{'gs': 'split', 'gd': 'r0.x'}", "")),
+    assertContains(
+        error(file("{'gs': 'split', 'gd': 'r0.x'}", "")),
         "\"split\" (node \"split\") returns a tuple; relate its getitem nodes instead");
   }
 
   @Test
   void gdReferences() throws IOException {
-    assertContains(error(file("{'gs': 'x', 'gd': 'x'}", "")),
+    assertContains(
+        error(file("{'gs': 'x', 'gd': 'x'}", "")),
         "relations[0] (gs \"x\"): x has no rank; name G_d tensors as rK.NAME, e.g. r0.x.");
-    assertContains(error(file("{'gs': 'x', 'gd': 'r2.x'}", "")),
+    assertContains(
+        error(file("{'gs': 'x', 'gd': 'r2.x'}", "")),
         "r2.x names rank 2 but G_d (gd.json) has 2 ranks (r0 to r1)");
-    assertContains(error(file("{'gs': 'x', 'gd': 'sum(r0.x, r1.y)'}", "")),
+    assertContains(
+        error(file("{'gs': 'x', 'gd': 'sum(r0.x, r1.y)'}", "")),
         "r1.y: rank 1 of G_d (gd.json rank 1) has no node or meta.tag \"y\"");
-    assertContains(error(file("{'gs': 'x', 'gd': 'r0.output'}", "")),
-        "r0.output is the output node");
-    assertContains(error(file("{'gs': 'x', 'gd': 'r0.split'}", "")),
+    assertContains(
+        error(file("{'gs': 'x', 'gd': 'r0.output'}", "")), "r0.output is the output node");
+    assertContains(
+        error(file("{'gs': 'x', 'gd': 'r0.split'}", "")),
         "r0.split (node \"split\") returns a tuple");
   }
 
   @Test
   void shapeErrorsInsideTheExpressionNameTheEntry() throws IOException {
-    assertContains(error(file("{'gs': 'x', 'gd': 'sum(r0.x, r1.kv)'}", "")),
+    assertContains(
+        error(file("{'gs': 'x', 'gd': 'sum(r0.x, r1.kv)'}", "")),
         "relations[0] (gs \"x\"): in sum(r0.x, r1.kv): the operands differ in shape");
   }
 
   @Test
   void equalitiesOfDifferentShapes() throws IOException {
-    assertContains(error(file(VALID_ENTRIES, ", 'equalities': [['r0.kv', 'r1.kv_short']]")),
+    assertContains(
+        error(file(VALID_ENTRIES, ", 'equalities': [['r0.kv', 'r1.kv_short']]")),
         "equalities[0]: r1.kv_short is float32[128, 4] but r0.kv is float32[256, 4]");
-    assertContains(error(file(VALID_ENTRIES, ", 'equalities': [['r0.kv', 'r1.nope']]")),
+    assertContains(
+        error(file(VALID_ENTRIES, ", 'equalities': [['r0.kv', 'r1.nope']]")),
         "equalities[0][1]: r1.nope: rank 1 of G_d");
   }
 
   @Test
   void outputsAndExpectNameGsTensors() throws IOException {
-    assertContains(error(file(VALID_ENTRIES, ", 'outputs': ['loss', 'los']")),
+    assertContains(
+        error(file(VALID_ENTRIES, ", 'outputs': ['loss', 'los']")),
         "outputs[1]: \"los\" is neither a node name nor a meta.tag in G_s");
-    assertContains(error(file(VALID_ENTRIES, ", 'outputs': ['output']")),
+    assertContains(
+        error(file(VALID_ENTRIES, ", 'outputs': ['output']")),
         "outputs[0]: \"output\" is the output node");
-    assertContains(error(file(VALID_ENTRIES, ", 'expect': [{'gs': 'lost', 'gd': 'r0.loss'}]")),
+    assertContains(
+        error(file(VALID_ENTRIES, ", 'expect': [{'gs': 'lost', 'gd': 'r0.loss'}]")),
         "expect[0] (gs \"lost\"): \"lost\" is neither");
-    assertContains(error(file(VALID_ENTRIES, ", 'expect': [{'gs': 'loss', 'gd': 'r0.x'}]")),
+    assertContains(
+        error(file(VALID_ENTRIES, ", 'expect': [{'gs': 'loss', 'gd': 'r0.x'}]")),
         "expect[0] (gs \"loss\"): r0.x has shape [8, 16] but loss has shape []");
   }
 
   @Test
   void theFirstProblemIsReported() throws IOException {
-    assertContains(error(file("{'gs': 'x', 'gd': 'r0.nope'}, {'gs': 'nope', 'gd': 'r0.x'}", "")),
+    assertContains(
+        error(file("{'gs': 'x', 'gd': 'r0.nope'}, {'gs': 'nope', 'gd': 'r0.x'}", "")),
         "relations[0]");
   }
 }

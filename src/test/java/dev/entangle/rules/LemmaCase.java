@@ -21,7 +21,13 @@ import java.util.stream.Stream;
  * TermReader}; a line starting with white space continues the case above; {@code #} starts a
  * comment line.
  */
-record LemmaCase(String file, int line, String lemma, boolean positive, String left, String right,
+record LemmaCase(
+    String file,
+    int line,
+    String lemma,
+    boolean positive,
+    String left,
+    String right,
     String[] given) {
 
   LemmaCase(String file, int line, String lemma, boolean positive, String left, String right) {
@@ -30,8 +36,13 @@ record LemmaCase(String file, int line, String lemma, boolean positive, String l
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof LemmaCase c && c.file.equals(file) && c.line == line && c.lemma.equals(lemma)
-        && c.positive == positive && c.left.equals(left) && c.right.equals(right)
+    return o instanceof LemmaCase c
+        && c.file.equals(file)
+        && c.line == line
+        && c.lemma.equals(lemma)
+        && c.positive == positive
+        && c.left.equals(left)
+        && c.right.equals(right)
         && Arrays.equals(c.given, given);
   }
 
@@ -47,7 +58,11 @@ record LemmaCase(String file, int line, String lemma, boolean positive, String l
 
   @Override
   public String toString() {
-    return lemma + ": " + left + (positive ? " => " : " !=> ") + right
+    return lemma
+        + ": "
+        + left
+        + (positive ? " => " : " !=> ")
+        + right
         + (given == null ? "" : " given " + given[0] + " = " + given[1]);
   }
 
@@ -76,7 +91,8 @@ record LemmaCase(String file, int line, String lemma, boolean positive, String l
       }
       if (Character.isWhitespace(l.charAt(0))) {
         if (joined.isEmpty()) {
-          throw new IllegalArgumentException(file + ":" + (i + 1) + ": a continuation line with no case above");
+          throw new IllegalArgumentException(
+              file + ":" + (i + 1) + ": a continuation line with no case above");
         }
         joined.set(joined.size() - 1, joined.get(joined.size() - 1) + " " + l.strip());
       } else {
@@ -94,14 +110,17 @@ record LemmaCase(String file, int line, String lemma, boolean positive, String l
   private static LemmaCase one(String file, int line, String s) {
     int colon = s.indexOf(": ");
     if (colon <= 0) {
-      throw new IllegalArgumentException(file + ":" + line + ": expected 'lemma-name: LEFT => RIGHT', got: " + s);
+      throw new IllegalArgumentException(
+          file + ":" + line + ": expected 'lemma-name: LEFT => RIGHT', got: " + s);
     }
     String name = s.substring(0, colon).strip();
     String rest = s.substring(colon + 2);
     int neg = rest.indexOf(" !=> ");
     int pos = rest.indexOf(" => ");
-    if ((neg < 0) == (pos < 0) || rest.indexOf(neg < 0 ? " => " : " !=> ", (neg < 0 ? pos : neg) + 1) >= 0) {
-      throw new IllegalArgumentException(file + ":" + line + ": expected exactly one ' => ' or ' !=> ' in: " + s);
+    if ((neg < 0) == (pos < 0)
+        || rest.indexOf(neg < 0 ? " => " : " !=> ", (neg < 0 ? pos : neg) + 1) >= 0) {
+      throw new IllegalArgumentException(
+          file + ":" + line + ": expected exactly one ' => ' or ' !=> ' in: " + s);
     }
     boolean positive = pos >= 0;
     int at = positive ? pos : neg;
@@ -112,7 +131,8 @@ record LemmaCase(String file, int line, String lemma, boolean positive, String l
     if (g >= 0) {
       String[] eq = right.substring(g + 7).split(" = ", -1);
       if (eq.length != 2) {
-        throw new IllegalArgumentException(file + ":" + line + ": expected 'given A = B' with exactly one ' = ' in: " + s);
+        throw new IllegalArgumentException(
+            file + ":" + line + ": expected 'given A = B' with exactly one ' = ' in: " + s);
       }
       given = new String[] {eq[0].strip(), eq[1].strip()};
       right = right.substring(0, g).strip();

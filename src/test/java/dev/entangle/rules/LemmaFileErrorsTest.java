@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.entangle.util.InputException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,7 +27,16 @@ class LemmaFileErrorsTest {
 
   /** The whole message for a file with exactly one problem. */
   private static String one(String position, String message, String line, int col) {
-    return "bad.lemmas:" + position + ": error: " + message + "\n" + line + "\n" + " ".repeat(col - 1) + "^\n1 error" + TAIL;
+    return "bad.lemmas:"
+        + position
+        + ": error: "
+        + message
+        + "\n"
+        + line
+        + "\n"
+        + " ".repeat(col - 1)
+        + "^\n1 error"
+        + TAIL;
   }
 
   @Test
@@ -40,7 +48,8 @@ class LemmaFileErrorsTest {
 
   @Test
   void aStrayClosingBracketIsASyntaxError() {
-    assertEquals(one("1:20", "unexpected ']'", "(rule r (neg ?x) ?x]", 20), errors("(rule r (neg ?x) ?x]"));
+    assertEquals(
+        one("1:20", "unexpected ']'", "(rule r (neg ?x) ?x]", 20), errors("(rule r (neg ?x) ?x]"));
   }
 
   @Test
@@ -52,36 +61,51 @@ class LemmaFileErrorsTest {
   @Test
   void anUnknownOperatorOnTheLeftSideIsReported() {
     String m = errors("(rule r (frob ?x) ?x)");
-    assertTrue(m.startsWith("bad.lemmas:1:10: error: unknown operator 'frob'\n(rule r (frob ?x) ?x)\n         ^\n"), m);
+    assertTrue(
+        m.startsWith(
+            "bad.lemmas:1:10: error: unknown operator 'frob'\n(rule r (frob ?x) ?x)\n         ^\n"),
+        m);
   }
 
   @Test
   void aWrongNumberOfOperandsIsReportedOnEitherSide() {
-    assertEquals(one("1:9", "neg takes 1 operand, not 2", "(rule r (neg ?x ?y) ?x)", 9),
+    assertEquals(
+        one("1:9", "neg takes 1 operand, not 2", "(rule r (neg ?x ?y) ?x)", 9),
         errors("(rule r (neg ?x ?y) ?x)"));
-    assertEquals(one("1:18", "add takes 2 operands, not 1", "(rule r (neg ?x) (add ?x))", 18),
+    assertEquals(
+        one("1:18", "add takes 2 operands, not 1", "(rule r (neg ?x) (add ?x))", 18),
         errors("(rule r (neg ?x) (add ?x))"));
   }
 
   @Test
   void anUnknownFunctionIsReported() {
-    assertEquals(one("1:28", "unknown function 'frob'", "(rule r (neg ?x) ?x :when (frob ?x))", 28),
+    assertEquals(
+        one("1:28", "unknown function 'frob'", "(rule r (neg ?x) ?x :when (frob ?x))", 28),
         errors("(rule r (neg ?x) ?x :when (frob ?x))"));
   }
 
   @Test
   void aWrongNumberOfFunctionArgumentsIsReported() {
-    assertEquals(one("1:28", "size takes 2 arguments, not 1", "(rule r (neg ?x) ?x :when (size ?x))", 28),
+    assertEquals(
+        one("1:28", "size takes 2 arguments, not 1", "(rule r (neg ?x) ?x :when (size ?x))", 28),
         errors("(rule r (neg ?x) ?x :when (size ?x))"));
     assertEquals(
-        one("1:28", "nth takes 2 arguments, not 3", "(rule r (neg ?x) ?x :when (nth (shape ?x) 0 1))", 28),
+        one(
+            "1:28",
+            "nth takes 2 arguments, not 3",
+            "(rule r (neg ?x) ?x :when (nth (shape ?x) 0 1))",
+            28),
         errors("(rule r (neg ?x) ?x :when (nth (shape ?x) 0 1))"));
   }
 
   @Test
   void aRightSideVariableTheLeftSideDoesNotBindIsRejected() {
     assertEquals(
-        one("1:18", "?y on the right side of rule 'r' is not bound by its left side", "(rule r (neg ?x) ?y)", 18),
+        one(
+            "1:18",
+            "?y on the right side of rule 'r' is not bound by its left side",
+            "(rule r (neg ?x) ?y)",
+            18),
         errors("(rule r (neg ?x) ?y)"));
   }
 
@@ -95,14 +119,18 @@ class LemmaFileErrorsTest {
   @Test
   void aListVariableUsedAsOneTensorIsRejected() {
     assertEquals(
-        one("1:34", "list variable ?xs must be written ?xs... or used inside a (...)... template",
-            "(rule r (concat[?d] ?xs...) (neg ?xs))", 34),
+        one(
+            "1:34",
+            "list variable ?xs must be written ?xs... or used inside a (...)... template",
+            "(rule r (concat[?d] ?xs...) (neg ?xs))",
+            34),
         errors("(rule r (concat[?d] ?xs...) (neg ?xs))"));
   }
 
   @Test
   void aTensorVariableSplicedAsAListIsRejected() {
-    assertEquals(one("1:29", "?x is not a list variable", "(rule r (neg ?x) (concat[0] ?x...))", 29),
+    assertEquals(
+        one("1:29", "?x is not a list variable", "(rule r (neg ?x) (concat[0] ?x...))", 29),
         errors("(rule r (neg ?x) (concat[0] ?x...))"));
   }
 
@@ -110,36 +138,56 @@ class LemmaFileErrorsTest {
   void aListVariableMayAppearOnlyOnceOnTheLeft() {
     String m = errors("(rule r (concat[?d] ?xs... ?xs...) (concat[?d] ?xs...))");
     assertEquals(
-        one("1:28", "list variable ?xs... may appear only once on the left side",
-            "(rule r (concat[?d] ?xs... ?xs...) (concat[?d] ?xs...))", 28),
+        one(
+            "1:28",
+            "list variable ?xs... may appear only once on the left side",
+            "(rule r (concat[?d] ?xs... ?xs...) (concat[?d] ?xs...))",
+            28),
         m);
   }
 
   @Test
   void aMappedTemplateMustMentionAListVariable() {
     assertEquals(
-        one("1:18", "a (...)... template must mention a list variable", "(rule r (neg ?x) (neg ?x)...)", 18),
+        one(
+            "1:18",
+            "a (...)... template must mention a list variable",
+            "(rule r (neg ?x) (neg ?x)...)",
+            18),
         errors("(rule r (neg ?x) (neg ?x)...)"));
   }
 
   @Test
   void aListOfAttributesMustComeLast() {
     assertEquals(
-        one("1:16", "a list of attributes ?a... must come last", "(rule r (slice[?a... ?b] ?x) ?x)", 16),
+        one(
+            "1:16",
+            "a list of attributes ?a... must come last",
+            "(rule r (slice[?a... ?b] ?x) ?x)",
+            16),
         errors("(rule r (slice[?a... ?b] ?x) ?x)"));
   }
 
   @Test
   void aVariableUsedAsBothATensorAndAnAttributeIsRejected() {
     String m = errors("(rule r (concat[?x] ?x) ?x)");
-    assertTrue(m.startsWith("bad.lemmas:1:21: error: ?x is used both as a tensor and as a list or attribute\n"
-        + "(rule r (concat[?x] ?x) ?x)\n" + " ".repeat(20) + "^\n"), m);
+    assertTrue(
+        m.startsWith(
+            "bad.lemmas:1:21: error: ?x is used both as a tensor and as a list or attribute\n"
+                + "(rule r (concat[?x] ?x) ?x)\n"
+                + " ".repeat(20)
+                + "^\n"),
+        m);
   }
 
   @Test
   void aDuplicateRuleNameNamesTheFirstDefinition() {
     assertEquals(
-        one("3:7", "a rule named 'r' is already defined at bad.lemmas:1", "(rule r (relu ?x) ?x)", 7),
+        one(
+            "3:7",
+            "a rule named 'r' is already defined at bad.lemmas:1",
+            "(rule r (relu ?x) ?x)",
+            7),
         errors("(rule r (neg ?x) ?x)\n\n(rule r (relu ?x) ?x)"));
   }
 
@@ -148,48 +196,74 @@ class LemmaFileErrorsTest {
     Map<String, String> sources = new LinkedHashMap<>();
     sources.put("a.lemmas", "(rule r (neg ?x) ?x)");
     sources.put("bad.lemmas", "(rule r (relu ?x) ?x)");
-    assertEquals(one("1:7", "a rule named 'r' is already defined at a.lemmas:1", "(rule r (relu ?x) ?x)", 7),
+    assertEquals(
+        one("1:7", "a rule named 'r' is already defined at a.lemmas:1", "(rule r (relu ?x) ?x)", 7),
         errors(sources));
   }
 
   @Test
   void theReverseOfABiruleCollidesWithARuleOfItsName() {
     String m = errors("(rule r-rev (neg ?x) ?x)\n(birule r (exp ?x) (relu ?x))");
-    assertEquals(one("2:9", "a rule named 'r-rev' is already defined at bad.lemmas:1",
-        "(birule r (exp ?x) (relu ?x))", 9), m);
+    assertEquals(
+        one(
+            "2:9",
+            "a rule named 'r-rev' is already defined at bad.lemmas:1",
+            "(birule r (exp ?x) (relu ?x))",
+            9),
+        m);
   }
 
   @Test
   void anUnknownNativeLemmaListsTheKnownOnes() {
-    assertEquals(one("1:9", "unknown native lemma 'frob'; known: [concat-parts, embedding-grad-tiling, range-tiling, slice-of-concat, slice-tiling]", "(native frob)", 9),
+    assertEquals(
+        one(
+            "1:9",
+            "unknown native lemma 'frob'; known: [concat-parts, embedding-grad-tiling, range-tiling, slice-of-concat, slice-tiling]",
+            "(native frob)",
+            9),
         errors("(native frob)"));
   }
 
   @Test
   void aNativeLemmaEnabledTwiceIsADuplicate() {
     assertEquals(
-        one("2:9", "a rule named 'slice-tiling' is already defined at bad.lemmas:1", "(native slice-tiling)", 9),
+        one(
+            "2:9",
+            "a rule named 'slice-tiling' is already defined at bad.lemmas:1",
+            "(native slice-tiling)",
+            9),
         errors("(native slice-tiling)\n(native slice-tiling)"));
   }
 
   @Test
   void anUnknownOptionIsRejected() {
     String m = errors("(rule r (neg ?x) ?x :unless 1)");
-    assertTrue(m.startsWith("bad.lemmas:1:21: error: unknown option ':unless'; expected :when, :let, :if-exists or :if-parts-exist\n"
-        + "(rule r (neg ?x) ?x :unless 1)\n" + " ".repeat(20) + "^\n"), m);
+    assertTrue(
+        m.startsWith(
+            "bad.lemmas:1:21: error: unknown option ':unless'; expected :when, :let, :if-exists or :if-parts-exist\n"
+                + "(rule r (neg ?x) ?x :unless 1)\n"
+                + " ".repeat(20)
+                + "^\n"),
+        m);
   }
 
   @Test
   void anUnknownFormIsRejected() {
-    assertEquals(one("1:2", "unknown form 'frob'; expected rule, birule, native or ops", "(frob r)", 2),
+    assertEquals(
+        one("1:2", "unknown form 'frob'; expected rule, birule, native or ops", "(frob r)", 2),
         errors("(frob r)"));
   }
 
   @Test
   void anOperatorVariableWithoutAFamilyIsRejected() {
     String m = errors("(ops un neg exp)\n(rule r (neg (?f ?x)) (neg ?x))");
-    assertTrue(m.startsWith("bad.lemmas:2:15: error: an operator variable names its set, as in (?f:unary ?x); "
-        + "known sets: [along-dim, along-dim-2, binary, last-dims, linear-unary, reduce, un, unary]\n(rule r (neg (?f ?x)) (neg ?x))\n" + " ".repeat(14) + "^\n"), m);
+    assertTrue(
+        m.startsWith(
+            "bad.lemmas:2:15: error: an operator variable names its set, as in (?f:unary ?x); "
+                + "known sets: [along-dim, along-dim-2, binary, last-dims, linear-unary, reduce, un, unary]\n(rule r (neg (?f ?x)) (neg ?x))\n"
+                + " ".repeat(14)
+                + "^\n"),
+        m);
   }
 
   @Test
@@ -206,30 +280,46 @@ class LemmaFileErrorsTest {
 
   @Test
   void anOperatorFamilyWithAnUnknownOperatorIsRejected() {
-    assertEquals(one("1:13", "unknown operator 'frob'", "(ops un neg frob)", 13), errors("(ops un neg frob)"));
+    assertEquals(
+        one("1:13", "unknown operator 'frob'", "(ops un neg frob)", 13),
+        errors("(ops un neg frob)"));
   }
 
   @Test
   void aLetThatRebindsAVariableIsRejected() {
-    assertEquals(one("1:28", "?x is already bound", "(rule r (neg ?x) ?x :let ((?x 1)))", 28),
+    assertEquals(
+        one("1:28", "?x is already bound", "(rule r (neg ?x) ?x :let ((?x 1)))", 28),
         errors("(rule r (neg ?x) ?x :let ((?x 1)))"));
   }
 
   @Test
   void aLeftSideThatIsAVariableIsRejected() {
-    assertEquals(one("1:9", "the left side of rule 'r' must be an operator pattern, not a variable",
-        "(rule r ?x (neg ?x))", 9), errors("(rule r ?x (neg ?x))"));
+    assertEquals(
+        one(
+            "1:9",
+            "the left side of rule 'r' must be an operator pattern, not a variable",
+            "(rule r ?x (neg ?x))",
+            9),
+        errors("(rule r ?x (neg ?x))"));
   }
 
   @Test
   void everyErrorOfAFileIsReportedNotJustTheFirst() {
-    String m = errors("(rule r (neg ?x) (frob ?x))\n(rule s (neg ?x) ?y)\n(rule t (relu ?x ?x) ?x)\n");
+    String m =
+        errors("(rule r (neg ?x) (frob ?x))\n(rule s (neg ?x) ?y)\n(rule t (relu ?x ?x) ?x)\n");
     assertEquals(
-        "bad.lemmas:1:19: error: unknown operator 'frob'\n(rule r (neg ?x) (frob ?x))\n" + " ".repeat(18) + "^\n"
+        "bad.lemmas:1:19: error: unknown operator 'frob'\n(rule r (neg ?x) (frob ?x))\n"
+            + " ".repeat(18)
+            + "^\n"
             + "bad.lemmas:2:18: error: ?y on the right side of rule 's' is not bound by its left side\n"
-            + "(rule s (neg ?x) ?y)\n" + " ".repeat(17) + "^\n"
-            + "bad.lemmas:3:9: error: relu takes 1 operand, not 2\n(rule t (relu ?x ?x) ?x)\n" + " ".repeat(8) + "^\n"
-            + "3 errors" + TAIL,
+            + "(rule s (neg ?x) ?y)\n"
+            + " ".repeat(17)
+            + "^\n"
+            + "bad.lemmas:3:9: error: relu takes 1 operand, not 2\n(rule t (relu ?x ?x) ?x)\n"
+            + " ".repeat(8)
+            + "^\n"
+            + "3 errors"
+            + TAIL,
         m);
   }
 
@@ -237,7 +327,8 @@ class LemmaFileErrorsTest {
   void everyProblemOfOneRuleIsReported() {
     String m = errors("(rule r (neg ?x) (add ?y) :when (frob 1))");
     assertTrue(m.contains("bad.lemmas:1:34: error: unknown function 'frob'"), m);
-    assertTrue(m.contains("bad.lemmas:1:23: error: ?y on the right side of rule 'r' is not bound"), m);
+    assertTrue(
+        m.contains("bad.lemmas:1:23: error: ?y on the right side of rule 'r' is not bound"), m);
     assertTrue(m.contains("bad.lemmas:1:18: error: add takes 2 operands, not 1"), m);
     assertTrue(m.endsWith("3 errors" + TAIL), m);
   }
@@ -252,13 +343,19 @@ class LemmaFileErrorsTest {
     assertTrue(m.startsWith("a.lemmas:1:18: error: ?y on the right side of rule 'a'"), m);
     assertTrue(m.contains("\nb.lemmas:1:1: error: this '(' is never closed\n"), m);
     assertTrue(m.contains("\nc.lemmas:2:10: error: unknown operator 'frob'\n"), m);
-    assertTrue(m.indexOf("a.lemmas:") < m.indexOf("b.lemmas:") && m.indexOf("b.lemmas:") < m.indexOf("c.lemmas:"), m);
+    assertTrue(
+        m.indexOf("a.lemmas:") < m.indexOf("b.lemmas:")
+            && m.indexOf("b.lemmas:") < m.indexOf("c.lemmas:"),
+        m);
   }
 
   @Test
   void formsBeforeASyntaxErrorAreStillChecked() {
     String m = errors("(rule r (neg ?x) ?y)\n(rule s (neg ?x) ?x))\n");
-    assertTrue(m.contains("bad.lemmas:1:18: error: ?y on the right side of rule 'r' is not bound by its left side\n"), m);
+    assertTrue(
+        m.contains(
+            "bad.lemmas:1:18: error: ?y on the right side of rule 'r' is not bound by its left side\n"),
+        m);
     assertTrue(m.contains("bad.lemmas:2:21: error: unexpected ')'\n"), m);
     assertTrue(m.endsWith("2 errors" + TAIL), m);
   }

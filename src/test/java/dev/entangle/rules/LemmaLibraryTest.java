@@ -22,16 +22,23 @@ class LemmaLibraryTest {
   @Test
   void aMissingFolderIsAUserError() {
     Path missing = dir.resolve("no-such-folder");
-    InputException e = assertThrows(InputException.class, () -> LemmaLibrary.load(List.of(missing)));
-    assertEquals("lemma directory " + missing + " does not exist or is not a directory; pass an existing folder of "
-        + ".lemmas files", e.getMessage());
+    InputException e =
+        assertThrows(InputException.class, () -> LemmaLibrary.load(List.of(missing)));
+    assertEquals(
+        "lemma directory "
+            + missing
+            + " does not exist or is not a directory; pass an existing folder of "
+            + ".lemmas files",
+        e.getMessage());
   }
 
   @Test
   void aFileInsteadOfAFolderIsAUserError() throws IOException {
     Path file = Files.writeString(dir.resolve("x.lemmas"), "(rule r (neg ?x) ?x)");
     InputException e = assertThrows(InputException.class, () -> LemmaLibrary.load(List.of(file)));
-    assertTrue(e.getMessage().startsWith("lemma directory " + file + " does not exist or is not a directory"));
+    assertTrue(
+        e.getMessage()
+            .startsWith("lemma directory " + file + " does not exist or is not a directory"));
   }
 
   @Test
@@ -58,13 +65,15 @@ class LemmaLibraryTest {
   @Test
   void anOperatorFamilyDeclaredInOneFileServesTheNext() throws IOException {
     Files.writeString(dir.resolve("00-ops.lemmas"), "(ops un neg exp)\n");
-    Files.writeString(dir.resolve("10-rules.lemmas"), "(rule un-neg-neg (?f:un (neg (neg ?x))) (?f ?x))\n");
+    Files.writeString(
+        dir.resolve("10-rules.lemmas"), "(rule un-neg-neg (?f:un (neg (neg ?x))) (?f ?x))\n");
     assertEquals(List.of("un-neg-neg"), LemmaLibrary.load(List.of(dir)).names());
   }
 
   @Test
   void aBiruleIsTheRuleAndItsReverse() {
-    RuleFixture f = new RuleFixture("(birule swap (permute[1 0] (neg ?x)) (neg (permute[1 0] ?x)))");
+    RuleFixture f =
+        new RuleFixture("(birule swap (permute[1 0] (neg ?x)) (neg (permute[1 0] ?x)))");
     assertEquals(List.of("swap", "swap-rev"), f.lemmas.names());
     int there = f.add("(permute[1 0] (neg a:f32[2,3]))");
     int back = f.add("(neg (permute[1 0] b:f32[3,2]))");
@@ -76,8 +85,11 @@ class LemmaLibraryTest {
 
   @Test
   void aBiruleSharesItsOptionsAndDoc() {
-    Lemmas l = LemmaLibrary.parse(Map.of("t.lemmas",
-        "; slices of a tensor and of its negation\n(birule b (neg (slice[0 0 1 1] ?x)) (slice[0 0 1 1] (neg ?x)) :if-exists)"));
+    Lemmas l =
+        LemmaLibrary.parse(
+            Map.of(
+                "t.lemmas",
+                "; slices of a tensor and of its negation\n(birule b (neg (slice[0 0 1 1] ?x)) (slice[0 0 1 1] (neg ?x)) :if-exists)"));
     assertEquals(2, l.rules().size());
     for (Rule r : l.rules()) {
       assertTrue(r.ifExists(), r.name());
@@ -88,18 +100,23 @@ class LemmaLibraryTest {
 
   @Test
   void theCommentLineAboveARuleIsItsDoc() {
-    Lemmas l = LemmaLibrary.parse(Map.of("t.lemmas", String.join("\n",
-        ";; File header.",
-        "",
-        "; negation twice is nothing",
-        "(rule neg-neg (neg (neg ?x)) ?x)",
-        "",
-        "(rule undocumented (relu (relu ?x)) (relu ?x))",
-        "# hash comments document too",
-        "(rule hashed (abs (abs ?x)) (abs ?x))",
-        "; a comment that is not right above a rule",
-        "",
-        "(rule spaced (exp (neg ?x)) (reciprocal (exp ?x)))")));
+    Lemmas l =
+        LemmaLibrary.parse(
+            Map.of(
+                "t.lemmas",
+                String.join(
+                    "\n",
+                    ";; File header.",
+                    "",
+                    "; negation twice is nothing",
+                    "(rule neg-neg (neg (neg ?x)) ?x)",
+                    "",
+                    "(rule undocumented (relu (relu ?x)) (relu ?x))",
+                    "# hash comments document too",
+                    "(rule hashed (abs (abs ?x)) (abs ?x))",
+                    "; a comment that is not right above a rule",
+                    "",
+                    "(rule spaced (exp (neg ?x)) (reciprocal (exp ?x)))")));
     assertEquals("negation twice is nothing", l.rules().get(0).doc());
     assertEquals("", l.rules().get(1).doc());
     assertEquals("hash comments document too", l.rules().get(2).doc());
@@ -108,7 +125,10 @@ class LemmaLibraryTest {
 
   @Test
   void rulesKnowWhereTheyAreWrittenAndWhetherTheyOnlyLookUp() {
-    Lemmas l = LemmaLibrary.parse(Map.of("t.lemmas", "(rule a (neg ?x) ?x)\n\n(rule b (relu ?x) (abs ?x)\n  :if-exists)"));
+    Lemmas l =
+        LemmaLibrary.parse(
+            Map.of(
+                "t.lemmas", "(rule a (neg ?x) ?x)\n\n(rule b (relu ?x) (abs ?x)\n  :if-exists)"));
     assertEquals("t.lemmas:1", l.rules().get(0).location());
     assertFalse(l.rules().get(0).ifExists());
     assertEquals("t.lemmas:3", l.rules().get(1).location());
@@ -118,7 +138,8 @@ class LemmaLibraryTest {
 
   @Test
   void namesListRulesBeforeNativeLemmas() {
-    Lemmas l = LemmaLibrary.parse(Map.of("t.lemmas", "(native slice-tiling)\n(rule r (neg ?x) ?x)"));
+    Lemmas l =
+        LemmaLibrary.parse(Map.of("t.lemmas", "(native slice-tiling)\n(rule r (neg ?x) ?x)"));
     assertEquals(List.of("r", "slice-tiling"), l.names());
     assertEquals(SliceTiling.NAME, l.natives().get(0).name());
     assertNotEquals("", l.natives().get(0).doc());

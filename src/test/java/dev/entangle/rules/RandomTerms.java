@@ -37,18 +37,26 @@ final class RandomTerms {
       return leaf(shape);
     }
     for (int tries = 0; tries < 8; tries++) {
-      String t = switch (random.nextInt(10)) {
-        case 0 -> concat(shape, depth);
-        case 1 -> slice(shape, depth);
-        case 2 -> reshape(shape, depth);
-        case 3 -> permute(shape, depth);
-        case 4 -> matmul(shape, depth);
-        case 5 -> expand(shape, depth);
-        case 6 -> "(" + pick("exp", "neg", "relu") + " " + term(shape, depth - 1) + ")";
-        case 7 -> "(" + pick("add", "mul", "sumn") + " " + term(shape, depth - 1) + " " + term(shape, depth - 1) + ")";
-        case 8 -> reduce(shape, depth);
-        default -> concat(shape, depth);
-      };
+      String t =
+          switch (random.nextInt(10)) {
+            case 0 -> concat(shape, depth);
+            case 1 -> slice(shape, depth);
+            case 2 -> reshape(shape, depth);
+            case 3 -> permute(shape, depth);
+            case 4 -> matmul(shape, depth);
+            case 5 -> expand(shape, depth);
+            case 6 -> "(" + pick("exp", "neg", "relu") + " " + term(shape, depth - 1) + ")";
+            case 7 ->
+                "("
+                    + pick("add", "mul", "sumn")
+                    + " "
+                    + term(shape, depth - 1)
+                    + " "
+                    + term(shape, depth - 1)
+                    + ")";
+            case 8 -> reduce(shape, depth);
+            default -> concat(shape, depth);
+          };
       if (t != null) {
         return t;
       }
@@ -65,7 +73,10 @@ final class RandomTerms {
     String name = "t" + leafNames.size();
     leafNames.add(name);
     leafShapes.add(shape.clone());
-    return name + ":f32[" + Arrays.stream(shape).mapToObj(Long::toString).collect(Collectors.joining(",")) + "]";
+    return name
+        + ":f32["
+        + Arrays.stream(shape).mapToObj(Long::toString).collect(Collectors.joining(","))
+        + "]";
   }
 
   private String concat(long[] shape, int depth) {
@@ -96,8 +107,15 @@ final class RandomTerms {
     int d = random.nextInt(shape.length);
     int extra = random.nextInt(4);
     int start = random.nextInt(extra + 1);
-    return "(slice[" + d + " " + start + " " + (start + shape[d]) + " 1] "
-        + term(with(shape, d, shape[d] + extra), depth - 1) + ")";
+    return "(slice["
+        + d
+        + " "
+        + start
+        + " "
+        + (start + shape[d])
+        + " 1] "
+        + term(with(shape, d, shape[d] + extra), depth - 1)
+        + ")";
   }
 
   private String reshape(long[] shape, int depth) {
@@ -187,7 +205,13 @@ final class RandomTerms {
     }
     int d = ones.get(random.nextInt(ones.size()));
     String op = pick("rsum", "ramax", "rmean");
-    return "(" + op + "[1 " + d + "] " + term(with(shape, d, 1 + random.nextInt(4)), depth - 1) + ")";
+    return "("
+        + op
+        + "[1 "
+        + d
+        + "] "
+        + term(with(shape, d, 1 + random.nextInt(4)), depth - 1)
+        + ")";
   }
 
   private String pick(String... options) {

@@ -32,8 +32,11 @@ final class RuleFixture {
   }
 
   Rule rule(String name) {
-    return lemmas.rules().stream().filter(r -> r.name().equals(name)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("no rule " + name + " in " + lemmas.names()));
+    return lemmas.rules().stream()
+        .filter(r -> r.name().equals(name))
+        .findFirst()
+        .orElseThrow(
+            () -> new IllegalArgumentException("no rule " + name + " in " + lemmas.names()));
   }
 
   /** Every match of the rule at the class, each rendered as {@code x=a xs=[b, c] d=0}. */

@@ -12,7 +12,6 @@ import dev.entangle.egraph.Runner;
 import dev.entangle.egraph.StopReason;
 import dev.entangle.ops.Op;
 import dev.entangle.util.InputException;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** The functions of conditions, lets and computed attributes, and what a failed condition does. */
@@ -20,6 +19,7 @@ class RuleFunctionsTest {
   private static final String X = "(neg ?x)";
   private static final String X23 = "(neg x:f32[2,3])";
   private static final String PARTS = "(concat[?d] ?x ?xs...)";
+
   /** A concat of parts with 1, 2 and 3 rows. */
   private static final String CAT = "(concat[0] x:f32[1,4] b:f32[2,4] c:f32[3,4])";
 
@@ -104,8 +104,10 @@ class RuleFunctionsTest {
 
   @Test
   void attributeListsAreListValues() {
-    assertEquals("1", value("(rsum[?k ?ds...] ?x)", "(contains ?ds 2)", "(rsum[0 0 2] x:f32[2,3,4])"));
-    assertEquals("1", value("(rsum[?k ?ds...] ?x)", "(count-below ?ds 1)", "(rsum[0 0 2] x:f32[2,3,4])"));
+    assertEquals(
+        "1", value("(rsum[?k ?ds...] ?x)", "(contains ?ds 2)", "(rsum[0 0 2] x:f32[2,3,4])"));
+    assertEquals(
+        "1", value("(rsum[?k ?ds...] ?x)", "(count-below ?ds 1)", "(rsum[0 0 2] x:f32[2,3,4])"));
     assertEquals("[0, 2]", value("(rsum[?k ?ds...] ?x)", "?ds", "(rsum[0 0 2] x:f32[2,3,4])"));
   }
 
@@ -124,8 +126,12 @@ class RuleFunctionsTest {
     assertEquals("-2", calc("(ival (fdiv -4 2))"));
     assertEquals("no match", calc("(ival (fdiv 1 2))"));
     assertEquals("no match", calc("(ival (fdiv 1 0))"));
-    assertEquals("4", value("(add ?x (expand[?s...] (scalar[?b ?t])))", "(ival ?b)",
-        "(add y:i64[3] (expand[3] (scalar[4.0 i64])))"));
+    assertEquals(
+        "4",
+        value(
+            "(add ?x (expand[?s...] (scalar[?b ?t])))",
+            "(ival ?b)",
+            "(add y:i64[3] (expand[3] (scalar[4.0 i64])))"));
   }
 
   @Test
@@ -135,11 +141,17 @@ class RuleFunctionsTest {
     assertEquals("0", value(PARTS, "(all (> (size ?xs 0) 2))", CAT));
     assertEquals("1", value(PARTS, "(any (= (size ?xs 0) 3))", CAT));
     assertEquals("0", value(PARTS, "(any (= (size ?xs 0) 4))", CAT));
-    assertEquals("1", value("(concat[?d] ?xs... ?x)", "(all (< (size ?xs 0) 3))", CAT),
+    assertEquals(
+        "1",
+        value("(concat[?d] ?xs... ?x)", "(all (< (size ?xs 0) 3))", CAT),
         "all over the list before the last part");
-    assertEquals("1", value("(concat[?d] ?x ?xs...)", "(all (> (size ?xs 0) 9))", "(concat[0] x:f32[1,4])"),
+    assertEquals(
+        "1",
+        value("(concat[?d] ?x ?xs...)", "(all (> (size ?xs 0) 9))", "(concat[0] x:f32[1,4])"),
         "all of nothing is true");
-    assertEquals("0", value("(concat[?d] ?x ?xs...)", "(any (> (size ?xs 0) 0))", "(concat[0] x:f32[1,4])"),
+    assertEquals(
+        "0",
+        value("(concat[?d] ?x ?xs...)", "(any (> (size ?xs 0) 0))", "(concat[0] x:f32[1,4])"),
         "any of nothing is false");
   }
 
@@ -147,20 +159,28 @@ class RuleFunctionsTest {
   void offsetIsTheSizeOfTheEarlierPartsAtEachIndex() {
     String pattern = "(concat[?d] ?xs... ?x)";
     String cat = "(concat[0] a:f32[1,4] b:f32[2,4] c:f32[3,4] x:f32[1,4])";
-    assertEquals("1", value(pattern, "(all (= (offset ?xs 0) (/ (* (index) (+ (index) 1)) 2)))", cat),
+    assertEquals(
+        "1",
+        value(pattern, "(all (= (offset ?xs 0) (/ (* (index) (+ (index) 1)) 2)))", cat),
         "offsets 0, 1, 3 of parts 1, 2, 3");
     assertEquals("1", value(pattern, "(any (= (offset ?xs 0) 3))", cat));
     assertEquals("0", value(pattern, "(any (= (offset ?xs 0) 2))", cat));
-    assertEquals("no match", value(pattern, "(offset ?xs 0)", cat), "offset only applies inside all, any or a map");
+    assertEquals(
+        "no match",
+        value(pattern, "(offset ?xs 0)", cat),
+        "offset only applies inside all, any or a map");
   }
 
   @Test
   void offsetBuildsTheMatchingSlicesOfAMappedTemplate() {
-    RuleFixture f = new RuleFixture(
-        "(rule r (add (concat[?d] ?xs...) ?y) (concat[?d] (slice[?d (offset ?xs ?d) (+ (offset ?xs ?d) (size ?xs ?d)) 1] ?y)...))");
+    RuleFixture f =
+        new RuleFixture(
+            "(rule r (add (concat[?d] ?xs...) ?y) (concat[?d] (slice[?d (offset ?xs ?d) (+ (offset ?xs ?d) (size ?xs ?d)) 1] ?y)...))");
     int c = f.add("(add (concat[0] a:f32[1,2] b:f32[2,2] e:f32[3,2]) y:f32[6,2])");
     int built = f.applyFirst("r", c);
-    assertEquals("(concat[0] (slice[0 0 1 1] y) (slice[0 1 3 1] y) (slice[0 3 6 1] y))", f.terms.nameOf(built));
+    assertEquals(
+        "(concat[0] (slice[0 0 1 1] y) (slice[0 1 3 1] y) (slice[0 3 6 1] y))",
+        f.terms.nameOf(built));
   }
 
   @Test
@@ -168,8 +188,10 @@ class RuleFunctionsTest {
     assertEquals("5", value(PARTS, "(sum-size ?xs 0)", CAT));
     assertEquals("8", value(PARTS, "(sum-size ?xs 1)", CAT));
     assertEquals("no match", value(PARTS, "(sum-size ?xs 2)", CAT));
-    assertEquals("0", value("(concat[?d] ?x ?xs...)", "(sum-size ?xs 0)", "(concat[0] x:f32[1,4])"));
-    InputException e = assertThrows(InputException.class, () -> value(PARTS, "(sum-size ?x 0)", CAT));
+    assertEquals(
+        "0", value("(concat[?d] ?x ?xs...)", "(sum-size ?xs 0)", "(concat[0] x:f32[1,4])"));
+    InputException e =
+        assertThrows(InputException.class, () -> value(PARTS, "(sum-size ?x 0)", CAT));
     assertTrue(e.getMessage().contains("sum-size takes a list variable"), e.getMessage());
   }
 
@@ -177,7 +199,8 @@ class RuleFunctionsTest {
   void headIsTheFirstClassOfAList() {
     assertEquals("b", value(PARTS, "(head ?xs)", CAT));
     assertEquals("[2, 4]", value(PARTS, "(shape (head ?xs))", CAT));
-    assertEquals("no match", value("(concat[?d] ?x ?xs...)", "(head ?xs)", "(concat[0] x:f32[1,4])"));
+    assertEquals(
+        "no match", value("(concat[?d] ?x ?xs...)", "(head ?xs)", "(concat[0] x:f32[1,4])"));
   }
 
   @Test
@@ -192,9 +215,11 @@ class RuleFunctionsTest {
     assertEquals("0", calc("(reshape-dim (list 2 3 4) (list 6 4) 0)"));
     assertEquals("1", calc("(reshape-dim (list 2 3 4) (list 2 12) 1)"));
     assertEquals("2", calc("(reshape-dim (list 2 6) (list 2 1 6) 1)"), "skips a dim of size 1");
-    assertEquals("no match", calc("(reshape-dim (list 2 6) (list 12) 1)"), "rows merge with the dim");
+    assertEquals(
+        "no match", calc("(reshape-dim (list 2 6) (list 12) 1)"), "rows merge with the dim");
     assertEquals("no match", calc("(reshape-dim (list 2 6) (list 3 4) 1)"));
-    assertEquals("no match", calc("(reshape-dim (list 2 6) (list 2 5) 1)"), "element counts differ");
+    assertEquals(
+        "no match", calc("(reshape-dim (list 2 6) (list 2 5) 1)"), "element counts differ");
   }
 
   @Test
@@ -202,7 +227,10 @@ class RuleFunctionsTest {
     assertEquals("[4, 1, 3]", calc("(reshape-piece (list 4 6) (list 4 2 3) 1 3)"));
     assertEquals("[2, 3, 2]", calc("(reshape-piece (list 4 6) (list 4 3 2) 0 2)"));
     assertEquals("[2, 8]", calc("(reshape-piece (list 2 3 4) (list 2 12) 1 2)"));
-    assertEquals("no match", calc("(reshape-piece (list 4 6) (list 4 2 3) 1 2)"), "2 columns are not whole rows of 3");
+    assertEquals(
+        "no match",
+        calc("(reshape-piece (list 4 6) (list 4 2 3) 1 2)"),
+        "2 columns are not whole rows of 3");
   }
 
   @Test
@@ -225,10 +253,13 @@ class RuleFunctionsTest {
 
   @Test
   void aFailedConditionMeansNoRewrite() {
-    RuleFixture f = new RuleFixture(String.join("\n",
-        "(rule rank3 (neg ?x) (relu ?x) :when (= (rank ?x) 3))",
-        "(rule undefined (exp ?x) (relu ?x) :when (= (nth (shape ?x) 5) 1))",
-        "(rule let-fails (abs ?x) (relu ?x) :let ((?n (/ (size ?x 0) 0))))"));
+    RuleFixture f =
+        new RuleFixture(
+            String.join(
+                "\n",
+                "(rule rank3 (neg ?x) (relu ?x) :when (= (rank ?x) 3))",
+                "(rule undefined (exp ?x) (relu ?x) :when (= (nth (shape ?x) 5) 1))",
+                "(rule let-fails (abs ?x) (relu ?x) :let ((?n (/ (size ?x 0) 0))))"));
     int neg2 = f.add("(neg a:f32[2,3])");
     int neg3 = f.add("(neg b:f32[2,3,4])");
     int exp = f.add("(exp a)");
@@ -239,7 +270,9 @@ class RuleFunctionsTest {
     assertEquals(-1, f.applyFirst("let-fails", abs));
     assertEquals(nodes, f.graph().nodeCount(), "nothing is built when a condition fails");
     int relu = f.applyFirst("rank3", neg3);
-    assertEquals(f.graph().lookup(new ENode(Op.RELU.id(), ENode.NO_ATTRS, new int[] {f.terms.leaf("b")})), relu);
+    assertEquals(
+        f.graph().lookup(new ENode(Op.RELU.id(), ENode.NO_ATTRS, new int[] {f.terms.leaf("b")})),
+        relu);
 
     RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), ShippedLemmas.limits(10), () -> false);
     assertEquals(StopReason.SATURATED, r.stopReason());
@@ -260,8 +293,9 @@ class RuleFunctionsTest {
 
   @Test
   void computedAttributesSpliceLists() {
-    RuleFixture f = new RuleFixture(
-        "(rule r (neg (reshape[?s...] ?x)) (reshape[(append ?s (list 1))] (neg ?x)))");
+    RuleFixture f =
+        new RuleFixture(
+            "(rule r (neg (reshape[?s...] ?x)) (reshape[(append ?s (list 1))] (neg ?x)))");
     int c = f.add("(neg (reshape[6] x:f32[2,3]))");
     assertEquals("(reshape[6 1] (neg x))", f.terms.nameOf(f.applyFirst("r", c)));
   }
@@ -296,8 +330,9 @@ class RuleFunctionsTest {
    */
   @Test
   void aListValuedLetCanBeSplicedIntoAttributes() {
-    RuleFixture f = new RuleFixture(
-        "(rule pp (permute[?q...] (permute[?p...] ?x)) (permute[?c] ?x) :let ((?c (permute-compose ?p ?q))))");
+    RuleFixture f =
+        new RuleFixture(
+            "(rule pp (permute[?q...] (permute[?p...] ?x)) (permute[?c] ?x) :let ((?c (permute-compose ?p ?q))))");
     int c = f.add("(permute[0 2 1] (permute[1 0 2] x:f32[2,3,4]))");
     int built = f.applyFirst("pp", c);
     assertTrue(built >= 0, "the rule did not apply");

@@ -7,33 +7,34 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.entangle.egraph.ENode;
 import dev.entangle.ops.Op;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** What left sides match and what their variables bind. */
 class RuleMatchingTest {
-  private static final String RULES = String.join("\n",
-      "(ops un neg exp relu)",
-      "(ops pair add mul)",
-      "(ops both un pair)",
-      "(rule prefix (concat[?d] ?xs... ?y) ?y)",
-      "(rule suffix (concat[?d] ?y ?xs...) ?y)",
-      "(rule middle (concat[?d] ?y ?xs... ?z) ?y)",
-      "(rule two-lists (concat[?d] ?xs... ?ys...) (concat[?d] ?ys... ?xs...))",
-      "(rule around (concat[?d] ?xs... (neg ?y) ?ys...) ?y)",
-      "(rule nested (concat[?d] ?xs... (concat[?d] ?ys...)) (concat[?d] ?xs... ?ys...))",
-      "(rule head-slice (slice[?d 0 ?e 1] ?x) ?x)",
-      "(rule any-slice (slice[_ _ ?e _] ?x) ?x)",
-      "(rule short-slice (slice[?d] ?x) ?x)",
-      "(rule no-brackets (slice ?x) ?x)",
-      "(rule keep (rsum[?k ?k] ?x) ?x)",
-      "(rule dims (rsum[1 ?ds...] ?x) ?x)",
-      "(rule same-perm (concat[?d] (permute[?p...] ?x) (permute[?p...] ?y)) ?x)",
-      "(rule same-dim (concat[?d] (slice[?d _ _ _] ?x) ?rest...) ?x)",
-      "(rule twice (add ?x ?x) ?x)",
-      "(rule op-var (?f:un ?x) ?x)",
-      "(rule op-var-attrs (?f:un[?a...] ?x) ?x)",
-      "(rule nested-family (?f:both ?xs...) (?f ?xs...))");
+  private static final String RULES =
+      String.join(
+          "\n",
+          "(ops un neg exp relu)",
+          "(ops pair add mul)",
+          "(ops both un pair)",
+          "(rule prefix (concat[?d] ?xs... ?y) ?y)",
+          "(rule suffix (concat[?d] ?y ?xs...) ?y)",
+          "(rule middle (concat[?d] ?y ?xs... ?z) ?y)",
+          "(rule two-lists (concat[?d] ?xs... ?ys...) (concat[?d] ?ys... ?xs...))",
+          "(rule around (concat[?d] ?xs... (neg ?y) ?ys...) ?y)",
+          "(rule nested (concat[?d] ?xs... (concat[?d] ?ys...)) (concat[?d] ?xs... ?ys...))",
+          "(rule head-slice (slice[?d 0 ?e 1] ?x) ?x)",
+          "(rule any-slice (slice[_ _ ?e _] ?x) ?x)",
+          "(rule short-slice (slice[?d] ?x) ?x)",
+          "(rule no-brackets (slice ?x) ?x)",
+          "(rule keep (rsum[?k ?k] ?x) ?x)",
+          "(rule dims (rsum[1 ?ds...] ?x) ?x)",
+          "(rule same-perm (concat[?d] (permute[?p...] ?x) (permute[?p...] ?y)) ?x)",
+          "(rule same-dim (concat[?d] (slice[?d _ _ _] ?x) ?rest...) ?x)",
+          "(rule twice (add ?x ?x) ?x)",
+          "(rule op-var (?f:un ?x) ?x)",
+          "(rule op-var-attrs (?f:un[?a...] ?x) ?x)",
+          "(rule nested-family (?f:both ?xs...) (?f ?xs...))");
 
   private final RuleFixture f = new RuleFixture(RULES);
 
@@ -51,7 +52,8 @@ class RuleMatchingTest {
 
   @Test
   void aListVariableBetweenFixedOperandsTakesTheMiddleEvenWhenEmpty() {
-    assertEquals(List.of("d=1 y=a xs=[b, c] z=e"),
+    assertEquals(
+        List.of("d=1 y=a xs=[b, c] z=e"),
         f.matches("middle", f.add("(concat[1] a:f32[2,1] b:f32[2,1] c:f32[2,1] e:f32[2,1])")));
     assertEquals(List.of("d=1 y=a xs=[] z=e"), f.matches("middle", f.add("(concat[1] a e)")));
     assertEquals(List.of(), f.matches("middle", f.add("(concat[1] a)")));
@@ -68,7 +70,9 @@ class RuleMatchingTest {
   @Test
   void listVariablesAroundAPatternFindEveryPlaceItMatches() {
     int c = f.add("(concat[0] a:f32[1,2] (neg b:f32[1,2]) c:f32[1,2] (neg e:f32[1,2]))");
-    assertEquals(List.of("d=0 xs=[a] y=b ys=[c, (neg e)]", "d=0 xs=[a, (neg b), c] y=e ys=[]"), f.matches("around", c));
+    assertEquals(
+        List.of("d=0 xs=[a] y=b ys=[c, (neg e)]", "d=0 xs=[a, (neg b), c] y=e ys=[]"),
+        f.matches("around", c));
   }
 
   @Test
@@ -81,7 +85,8 @@ class RuleMatchingTest {
 
   @Test
   void attributeLiteralsMustBeEqualAndVariablesBindTheValue() {
-    assertEquals(List.of("d=1 e=2 x=x"), f.matches("head-slice", f.add("(slice[1 0 2 1] x:f32[3,4])")));
+    assertEquals(
+        List.of("d=1 e=2 x=x"), f.matches("head-slice", f.add("(slice[1 0 2 1] x:f32[3,4])")));
     assertEquals(List.of(), f.matches("head-slice", f.add("(slice[1 1 2 1] x)")), "start is not 0");
     assertEquals(List.of(), f.matches("head-slice", f.add("(slice[1 0 4 2] x)")), "step is not 1");
   }
@@ -106,16 +111,20 @@ class RuleMatchingTest {
   void aRepeatedAttributeVariableMustTakeOneValue() {
     assertEquals(List.of("k=1 x=x"), f.matches("keep", f.add("(rsum[1 1] x:f32[3,4])")));
     assertEquals(List.of(), f.matches("keep", f.add("(rsum[0 1] x)")));
-    assertEquals(List.of("d=1 x=x rest=[y]"),
+    assertEquals(
+        List.of("d=1 x=x rest=[y]"),
         f.matches("same-dim", f.add("(concat[1] (slice[1 0 2 1] x:f32[3,4]) y:f32[3,1])")));
     assertEquals(List.of(), f.matches("same-dim", f.add("(concat[1] (slice[0 0 3 1] x) y)")));
   }
 
   @Test
   void aRepeatedListOfAttributesMustBeTheSameList() {
-    assertEquals(List.of("d=1 p=[1, 0] x=a y=b"),
-        f.matches("same-perm", f.add("(concat[1] (permute[1 0] a:f32[3,2]) (permute[1 0] b:f32[2,2]))")));
-    assertEquals(List.of(),
+    assertEquals(
+        List.of("d=1 p=[1, 0] x=a y=b"),
+        f.matches(
+            "same-perm", f.add("(concat[1] (permute[1 0] a:f32[3,2]) (permute[1 0] b:f32[2,2]))")));
+    assertEquals(
+        List.of(),
         f.matches("same-perm", f.add("(concat[1] (permute[1 0] a) (permute[0 1] c:f32[2,2]))")));
   }
 
@@ -143,18 +152,31 @@ class RuleMatchingTest {
 
   @Test
   void anOperatorVariableBindsTheOperatorWithItsAttributes() {
-    RuleFixture g = new RuleFixture("(ops act gelu relu)\n(rule r (?f:act[?a...] (neg ?x)) (neg (?f ?x)))");
+    RuleFixture g =
+        new RuleFixture("(ops act gelu relu)\n(rule r (?f:act[?a...] (neg ?x)) (neg (?f ?x)))");
     int c = g.add("(gelu[1] (neg x:f32[2]))");
     assertEquals(List.of("f=gelu[1] a=[1] x=x"), g.matches("r", c));
     int built = g.applyFirst("r", c);
-    assertEquals(g.graph().lookup(new ENode(Op.NEG.id(), ENode.NO_ATTRS,
-        new int[] {g.graph().lookup(new ENode(Op.GELU.id(), new long[] {1}, new int[] {g.terms.leaf("x")}))})), built,
+    assertEquals(
+        g.graph()
+            .lookup(
+                new ENode(
+                    Op.NEG.id(),
+                    ENode.NO_ATTRS,
+                    new int[] {
+                      g.graph()
+                          .lookup(
+                              new ENode(
+                                  Op.GELU.id(), new long[] {1}, new int[] {g.terms.leaf("x")}))
+                    })),
+        built,
         "the right side rebuilds gelu with its attribute 1");
   }
 
   @Test
   void aFamilyMayIncludeAnotherFamily() {
-    assertEquals(List.of("f=add[] xs=[a, b]"), f.matches("nested-family", f.add("(add a:f32[2] b:f32[2])")));
+    assertEquals(
+        List.of("f=add[] xs=[a, b]"), f.matches("nested-family", f.add("(add a:f32[2] b:f32[2])")));
     assertEquals(List.of("f=relu[] xs=[a]"), f.matches("nested-family", f.add("(relu a)")));
     assertEquals(List.of(), f.matches("nested-family", f.add("(sub a b)")));
   }
@@ -174,20 +196,23 @@ class RuleMatchingTest {
     int n = f.add("(neg e:f32[1,2])");
     f.graph().union(f.terms.leaf("b"), n);
     f.graph().rebuild();
-    assertTrue(f.matches("around", c).contains("d=0 xs=[a] y=e ys=[]"), f.matches("around", c).toString());
+    assertTrue(
+        f.matches("around", c).contains("d=0 xs=[a] y=e ys=[]"), f.matches("around", c).toString());
   }
 
   /**
    * Bug: an operator variable written twice on a left side, as in {@code (add (?f:un ?x) (?f:un
    * ?y))}, is declared twice; the second declaration replaces the first in the rule's slot table,
-   * so the rule has fewer slot names than slots and matching throws
-   * ArrayIndexOutOfBoundsException in the middle of a run. Expected: either the two uses must bind
-   * one operator (as repeated class and attribute variables do), or the compiler rejects the rule
-   * ("?f is already bound"). Actual: ArrayIndexOutOfBoundsException from RuleMatcher.
+   * so the rule has fewer slot names than slots and matching throws ArrayIndexOutOfBoundsException
+   * in the middle of a run. Expected: either the two uses must bind one operator (as repeated class
+   * and attribute variables do), or the compiler rejects the rule ("?f is already bound"). Actual:
+   * ArrayIndexOutOfBoundsException from RuleMatcher.
    */
   @Test
   void aRepeatedOperatorVariableBindsOneOperator() {
-    RuleFixture g = new RuleFixture("(ops un neg exp)\n(rule same-op (add (?f:un ?x) (?f:un ?y)) (?f (add ?x ?y)))");
+    RuleFixture g =
+        new RuleFixture(
+            "(ops un neg exp)\n(rule same-op (add (?f:un ?x) (?f:un ?y)) (?f (add ?x ?y)))");
     int mixed = g.add("(add (exp a:f32[2]) (neg b:f32[2]))");
     int same = g.add("(add (exp a) (exp b))");
     assertDoesNotThrow(() -> g.matches("same-op", mixed));

@@ -1,14 +1,13 @@
 package dev.entangle.rules;
 
-import dev.entangle.egraph.RunReport;
-import dev.entangle.egraph.Runner;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.entangle.egraph.ENode;
+import dev.entangle.egraph.RunReport;
+import dev.entangle.egraph.Runner;
 import dev.entangle.egraph.StopReason;
 import dev.entangle.ops.Op;
 import java.util.LinkedHashMap;
@@ -74,8 +73,12 @@ class SaturationTest {
     int nn = f.add("(neg (neg a:f32[2]))");
     f.add("(exp a)");
     int a = f.terms.leaf("a");
-    RunReport r = Runner.run(
-        f.graph(), f.lemmas.rewrites(), limits(100, 1000), () -> f.graph().find(nn) == f.graph().find(a));
+    RunReport r =
+        Runner.run(
+            f.graph(),
+            f.lemmas.rewrites(),
+            limits(100, 1000),
+            () -> f.graph().find(nn) == f.graph().find(a));
     assertEquals(StopReason.GOAL_REACHED, r.stopReason());
     assertEquals(1, r.iterations());
   }
@@ -87,7 +90,8 @@ class SaturationTest {
     f.add("(neg b:f32[2])");
     Runner.Limits capped = new Runner.Limits(1, 1000, System.nanoTime() + 5_000_000_000L, 1);
     RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), capped, () -> false);
-    assertNotEquals(StopReason.SATURATED, r.stopReason(), "one iteration with a cap of one cannot apply both");
+    assertNotEquals(
+        StopReason.SATURATED, r.stopReason(), "one iteration with a cap of one cannot apply both");
     assertEquals(1, r.applied()[0]);
   }
 
@@ -116,7 +120,8 @@ class SaturationTest {
   void firedCountsFollowTheOrderOfLemmaNames() {
     Map<String, String> sources = new LinkedHashMap<>();
     sources.put("a.lemmas", "(native slice-tiling)\n(rule neg-neg (neg (neg ?x)) ?x)\n");
-    sources.put("b.lemmas", "(rule never (sigmoid ?x) ?x)\n(rule relu-relu (relu (relu ?x)) (relu ?x))\n");
+    sources.put(
+        "b.lemmas", "(rule never (sigmoid ?x) ?x)\n(rule relu-relu (relu (relu ?x)) (relu ?x))\n");
     Lemmas lemmas = LemmaLibrary.parse(sources);
     Lemmas s = lemmas;
     assertEquals(List.of("neg-neg", "never", "relu-relu", "slice-tiling"), lemmas.names());
@@ -134,27 +139,37 @@ class SaturationTest {
 
   @Test
   void aLemmaThatFindsNothingNewDoesNotCount() {
-    RuleFixture f = new RuleFixture("(rule neg-neg (neg (neg ?x)) ?x)\n(rule neg-neg-again (neg (neg ?x)) ?x)");
+    RuleFixture f =
+        new RuleFixture("(rule neg-neg (neg (neg ?x)) ?x)\n(rule neg-neg-again (neg (neg ?x)) ?x)");
     f.add("(neg (neg a:f32[2]))");
     RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), limits(10, 1000), () -> false);
-    assertArrayEquals(new int[] {1, 0}, r.applied(), "the second rule finds the classes already equal");
+    assertArrayEquals(
+        new int[] {1, 0}, r.applied(), "the second rule finds the classes already equal");
   }
 
   @Test
   void anIfExistsRuleNeverAddsNodes() {
-    RuleFixture f = new RuleFixture("(rule slice-exp (slice[?d ?s ?e ?k] (exp ?x)) (exp (slice[?d ?s ?e ?k] ?x)) :if-exists)");
+    RuleFixture f =
+        new RuleFixture(
+            "(rule slice-exp (slice[?d ?s ?e ?k] (exp ?x)) (exp (slice[?d ?s ?e ?k] ?x)) :if-exists)");
     int lhs = f.add("(slice[0 0 1 1] (exp a:f32[2,3]))");
     int nodes = f.graph().nodeCount();
     RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), limits(10, 1000), () -> false);
     assertEquals(StopReason.SATURATED, r.stopReason());
     assertArrayEquals(new int[] {0}, r.applied());
     assertEquals(nodes, f.graph().nodeCount());
-    assertEquals(-1, f.graph().lookup(new ENode(Op.SLICE.id(), new long[] {0, 0, 1, 1}, new int[] {f.terms.leaf("a")})));
+    assertEquals(
+        -1,
+        f.graph()
+            .lookup(
+                new ENode(Op.SLICE.id(), new long[] {0, 0, 1, 1}, new int[] {f.terms.leaf("a")})));
   }
 
   @Test
   void anIfExistsRuleUnionsWithARightSideAlreadyThere() {
-    RuleFixture f = new RuleFixture("(rule slice-exp (slice[?d ?s ?e ?k] (exp ?x)) (exp (slice[?d ?s ?e ?k] ?x)) :if-exists)");
+    RuleFixture f =
+        new RuleFixture(
+            "(rule slice-exp (slice[?d ?s ?e ?k] (exp ?x)) (exp (slice[?d ?s ?e ?k] ?x)) :if-exists)");
     int lhs = f.add("(slice[0 0 1 1] (exp a:f32[2,3]))");
     int other = f.add("(slice[0 1 2 1] (exp a))");
     int rhs = f.add("(exp (slice[0 0 1 1] a))");
@@ -178,15 +193,17 @@ class SaturationTest {
     }
     f.graph().rebuild();
     f.add("(sumn (neg x0) (neg x1) (neg x2) (neg x3))");
-    Runner.Limits soon = new Runner.Limits(10, 1_000_000, System.nanoTime() + 200_000_000L, 1_000_000_000);
+    Runner.Limits soon =
+        new Runner.Limits(10, 1_000_000, System.nanoTime() + 200_000_000L, 1_000_000_000);
     RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), soon, () -> false);
     assertEquals(StopReason.TIME_LIMIT, r.stopReason());
   }
 
   @Test
   void anIfPartsExistRuleBuildsOnlyTheRootOverPartsAlreadyThere() {
-    RuleFixture f = new RuleFixture(
-        "(rule split (matmul (concat[0] ?as...) ?b) (concat[0] (matmul ?as ?b)...) :if-parts-exist)");
+    RuleFixture f =
+        new RuleFixture(
+            "(rule split (matmul (concat[0] ?as...) ?b) (concat[0] (matmul ?as ?b)...) :if-parts-exist)");
     int lhs = f.add("(matmul (concat[0] a:f32[2,3] c:f32[1,3]) w:f32[3,4])");
     int nodes = f.graph().nodeCount();
     assertEquals(-1, f.applyFirst("split", lhs), "neither block product is there");
@@ -198,13 +215,15 @@ class SaturationTest {
     assertEquals(nodes + 3, f.graph().nodeCount(), "the concat of the two products is built");
     f.graph().union(lhs, concat);
     f.graph().rebuild();
-    assertEquals(f.graph().find(lhs), f.graph().find(f.add("(concat[0] (matmul a w) (matmul c w))")));
+    assertEquals(
+        f.graph().find(lhs), f.graph().find(f.add("(concat[0] (matmul a w) (matmul c w))")));
     assertNotEquals(f.graph().find(lhs), f.graph().find(second));
   }
 
   @Test
   void anIfExistsRuleLooksUpNestedRightSidesWithoutBuildingTheirParts() {
-    RuleFixture f = new RuleFixture("(rule lookup (neg (exp ?x)) (exp (neg (relu ?x))) :if-exists)");
+    RuleFixture f =
+        new RuleFixture("(rule lookup (neg (exp ?x)) (exp (neg (relu ?x))) :if-exists)");
     int lhs = f.add("(neg (exp a:f32[2]))");
     f.add("(neg (relu a))");
     int nodes = f.graph().nodeCount();

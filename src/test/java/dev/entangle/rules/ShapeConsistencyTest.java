@@ -1,19 +1,16 @@
 package dev.entangle.rules;
 
-import dev.entangle.egraph.RunReport;
-import dev.entangle.egraph.Runner;
-
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.entangle.egraph.AnalysisConflict;
+import dev.entangle.egraph.Runner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -33,27 +30,39 @@ class ShapeConsistencyTest {
    */
   private static final Set<String> KNOWN_CONFLICTS = Set.of();
 
-  private static final Lemmas WITHOUT_KNOWN_CONFLICTS = (new Lemmas(
-      ShippedLemmas.LEMMAS.rules().stream().filter(r -> !KNOWN_CONFLICTS.contains(r.name())).toList(),
-      ShippedLemmas.LEMMAS.natives()));
+  private static final Lemmas WITHOUT_KNOWN_CONFLICTS =
+      (new Lemmas(
+          ShippedLemmas.LEMMAS.rules().stream()
+              .filter(r -> !KNOWN_CONFLICTS.contains(r.name()))
+              .toList(),
+          ShippedLemmas.LEMMAS.natives()));
 
   @TestFactory
   Stream<DynamicTest> noCaseRaisesAShapeConflict() {
-    return ShippedLemmas.CASES.stream().map(c -> DynamicTest.dynamicTest(c.where() + " " + c, () -> {
-      ShippedLemmas.Sides s = ShippedLemmas.build(c);
-      saturate(s.terms(), c.where() + " " + c, 30);
-    }));
+    return ShippedLemmas.CASES.stream()
+        .map(
+            c ->
+                DynamicTest.dynamicTest(
+                    c.where() + " " + c,
+                    () -> {
+                      ShippedLemmas.Sides s = ShippedLemmas.build(c);
+                      saturate(s.terms(), c.where() + " " + c, 30);
+                    }));
   }
 
   @TestFactory
   Stream<DynamicTest> noRandomTermRaisesAShapeConflict() {
     return IntStream.range(0, RANDOM_GRAPHS)
-        .mapToObj(seed -> DynamicTest.dynamicTest("seed " + seed, () -> randomGraph(seed, WITHOUT_KNOWN_CONFLICTS)));
+        .mapToObj(
+            seed ->
+                DynamicTest.dynamicTest(
+                    "seed " + seed, () -> randomGraph(seed, WITHOUT_KNOWN_CONFLICTS)));
   }
 
   @Test
   void lemmasSkippedForKnownConflictsAreShipped() {
-    assertTrue(ShippedLemmas.LEMMAS.names().containsAll(KNOWN_CONFLICTS), KNOWN_CONFLICTS.toString());
+    assertTrue(
+        ShippedLemmas.LEMMAS.names().containsAll(KNOWN_CONFLICTS), KNOWN_CONFLICTS.toString());
   }
 
   /** The random terms again with every shipped lemma; fails while expand-concat is unsound. */
@@ -86,7 +95,8 @@ class ShapeConsistencyTest {
       assertDoesNotThrow(() -> t.add(term), term);
       all.append(term).append('\n');
     }
-    for (String op : List.of("(concat[", "(slice[", "(reshape[", "(permute[", "(matmul ", "(expand[")) {
+    for (String op :
+        List.of("(concat[", "(slice[", "(reshape[", "(permute[", "(matmul ", "(expand[")) {
       assertTrue(all.toString().contains(op), "no " + op + " in\n" + all);
     }
   }

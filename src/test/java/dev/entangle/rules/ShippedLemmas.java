@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.entangle.egraph.EGraph;
-import dev.entangle.egraph.RunReport;
 import dev.entangle.egraph.Runner;
 import dev.entangle.ops.TypeInfo;
 import java.net.URISyntaxException;
@@ -27,7 +26,9 @@ final class ShippedLemmas {
     }
   }
 
-  /** Limits for one case: generous for terms of a few nodes, small enough to keep the suite fast. */
+  /**
+   * Limits for one case: generous for terms of a few nodes, small enough to keep the suite fast.
+   */
   static Runner.Limits limits(int iterations) {
     return new Runner.Limits(iterations, 20_000, System.nanoTime() + 5_000_000_000L, 1_000);
   }
@@ -44,8 +45,8 @@ final class ShippedLemmas {
   }
 
   /**
-   * Builds both sides of a case, checking that the case is meaningful: its sides are distinct
-   * terms of one shape.
+   * Builds both sides of a case, checking that the case is meaningful: its sides are distinct terms
+   * of one shape.
    */
   static Sides build(LemmaCase c) {
     TermReader t = new TermReader();
@@ -58,8 +59,11 @@ final class ShippedLemmas {
         int a = t.add(c.given()[0]);
         int b = t.add(c.given()[1]);
         if (!Arrays.equals(t.graph().data(a).shape(), t.graph().data(b).shape())) {
-          throw new IllegalArgumentException("the given sides have different shapes, " + t.graph().data(a) + " and "
-              + t.graph().data(b));
+          throw new IllegalArgumentException(
+              "the given sides have different shapes, "
+                  + t.graph().data(a)
+                  + " and "
+                  + t.graph().data(b));
         }
         t.graph().union(a, b);
         t.graph().rebuild();
@@ -67,10 +71,18 @@ final class ShippedLemmas {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(c.where() + ": " + e.getMessage(), e);
     }
-    assertNotEquals(t.graph().find(l), t.graph().find(r), c.where() + ": both sides are the same term or given equal");
+    assertNotEquals(
+        t.graph().find(l),
+        t.graph().find(r),
+        c.where() + ": both sides are the same term or given equal");
     assertArrayEquals(
-        t.graph().data(l).shape(), t.graph().data(r).shape(),
-        c.where() + ": the sides have different shapes, " + t.graph().data(l) + " and " + t.graph().data(r));
+        t.graph().data(l).shape(),
+        t.graph().data(r).shape(),
+        c.where()
+            + ": the sides have different shapes, "
+            + t.graph().data(l)
+            + " and "
+            + t.graph().data(r));
     return new Sides(t, l, r);
   }
 }

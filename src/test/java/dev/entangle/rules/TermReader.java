@@ -32,8 +32,24 @@ import java.util.Map;
 final class TermReader {
   private static final Map<String, String> SHORT_DTYPES =
       Map.of(
-          "f32", "float32", "f16", "float16", "bf16", "bfloat16", "f64", "float64", "i64", "int64",
-          "i32", "int32", "i16", "int16", "i8", "int8", "u8", "uint8");
+          "f32",
+          "float32",
+          "f16",
+          "float16",
+          "bf16",
+          "bfloat16",
+          "f64",
+          "float64",
+          "i64",
+          "int64",
+          "i32",
+          "int32",
+          "i16",
+          "int16",
+          "i8",
+          "int8",
+          "u8",
+          "uint8");
 
   private final Map<String, Integer> leafIds = new HashMap<>();
   private final List<TypeInfo> leafTypes = new ArrayList<>();
@@ -42,7 +58,8 @@ final class TermReader {
   private int pos;
 
   TermReader() {
-    graph = new EGraph<>(new TypeAnalysis(new Shapes(new OpTable(), id -> leafTypes.get((int) id))));
+    graph =
+        new EGraph<>(new TypeAnalysis(new Shapes(new OpTable(), id -> leafTypes.get((int) id))));
   }
 
   EGraph<TypeInfo> graph() {
@@ -139,7 +156,8 @@ final class TermReader {
       kids.add(term());
     }
     try {
-      return graph.add(new ENode(op.id(), attrs, kids.stream().mapToInt(Integer::intValue).toArray()));
+      return graph.add(
+          new ENode(op.id(), attrs, kids.stream().mapToInt(Integer::intValue).toArray()));
     } catch (ShapeException e) {
       pos = start;
       throw error("ill-typed term: " + e.getMessage());
@@ -170,13 +188,18 @@ final class TermReader {
     }
     try {
       if (w.contains(".") || w.contains("e") || w.equals("inf") || w.equals("-inf")) {
-        double d = w.endsWith("inf") ? (w.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY)
-            : Double.parseDouble(w);
+        double d =
+            w.endsWith("inf")
+                ? (w.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY)
+                : Double.parseDouble(w);
         return Double.doubleToLongBits(d);
       }
       return Long.parseLong(w);
     } catch (NumberFormatException e) {
-      throw error("an attribute is an integer, a float such as 0.5 or a dtype such as f32; got '" + w + "'");
+      throw error(
+          "an attribute is an integer, a float such as 0.5 or a dtype such as f32; got '"
+              + w
+              + "'");
     }
   }
 
@@ -191,7 +214,12 @@ final class TermReader {
       Integer id = leafIds.get(name);
       if (id == null) {
         pos = start;
-        throw error("leaf '" + name + "' is used before it is declared (declare it as " + name + ":f32[2,3])");
+        throw error(
+            "leaf '"
+                + name
+                + "' is used before it is declared (declare it as "
+                + name
+                + ":f32[2,3])");
       }
       return graph.add(ENode.leaf(Op.TENSOR.id(), id));
     }
@@ -212,8 +240,10 @@ final class TermReader {
     pos = close + 1;
     long[] shape;
     try {
-      shape = dims.isEmpty() ? new long[0]
-          : Arrays.stream(dims.split(",")).mapToLong(s -> Long.parseLong(s.strip())).toArray();
+      shape =
+          dims.isEmpty()
+              ? new long[0]
+              : Arrays.stream(dims.split(",")).mapToLong(s -> Long.parseLong(s.strip())).toArray();
     } catch (NumberFormatException e) {
       pos = start;
       throw error("a shape is a list of integers such as [2,3]");

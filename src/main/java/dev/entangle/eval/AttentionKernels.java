@@ -1,5 +1,7 @@
 package dev.entangle.eval;
 
+import java.util.Arrays;
+
 /**
  * vLLM's attention kernels as the lowering names them.
  *
@@ -30,7 +32,7 @@ final class AttentionKernels {
           + headSize + ": each token must hold whole heads");
     }
     if (cache.rank() != 2) {
-      throw new EvalException("rope's cos/sin cache must be 2-d, got " + java.util.Arrays.toString(cache.rawShape()));
+      throw new EvalException("rope's cos/sin cache must be 2-d, got " + Arrays.toString(cache.rawShape()));
     }
     int rot = (int) cache.size(1);
     int half = rot / 2;

@@ -1,5 +1,6 @@
 package dev.entangle.eval;
 
+import dev.entangle.ops.Op;
 import dev.entangle.relation.Expr;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 /**
  * Searches the G_d values for a clean expression equal to a G_s value, numerically: each G_d
@@ -139,10 +141,10 @@ public final class CleanSearch {
       }
       if (first.numel() == n) {
         for (Expr.ReduceKind kind : Expr.ReduceKind.values()) {
-          dev.entangle.ops.Op op = switch (kind) {
-            case SUM -> dev.entangle.ops.Op.SUMN;
-            case MAX -> dev.entangle.ops.Op.MAXN;
-            case MIN -> dev.entangle.ops.Op.MINN;
+          Op op = switch (kind) {
+            case SUM -> Op.SUMN;
+            case MAX -> Op.MAXN;
+            case MIN -> Op.MINN;
           };
           double[][] xs = Arrays.stream(tensors).map(Tensor::raw).toArray(double[][]::new);
           out.add(new Base(kind.fn() + "/" + e.getKey(), new Expr.Reduce(kind, refs), first.shape(),
@@ -231,7 +233,7 @@ public final class CleanSearch {
   private static Expr expression(Expr base, Arrangement a, long[] s, long[] t) {
     Expr e = base;
     if (a.perm() != null) {
-      int[] moved = java.util.stream.IntStream.range(0, a.perm().length).filter(i -> a.perm()[i] != i).toArray();
+      int[] moved = IntStream.range(0, a.perm().length).filter(i -> a.perm()[i] != i).toArray();
       e = moved.length == 2 ? new Expr.Transpose(e, moved[0], moved[1])
           : new Expr.Permute(e, Arrays.stream(a.perm()).mapToInt(x -> (int) x).boxed().toList());
     }

@@ -1,5 +1,6 @@
 package dev.entangle.eval;
 
+import dev.entangle.ops.LoweringException;
 import dev.entangle.ops.Op;
 import dev.entangle.ops.TermBuilder;
 import dev.entangle.ops.TypeInfo;
@@ -18,6 +19,7 @@ public final class EvalBuilder implements TermBuilder {
   private final Kernels kernels;
   private final LongFunction<String> undefinedOrigin;
   private final List<Value> values = new ArrayList<>();
+  private String at = "";
 
   /**
    * @param undefinedOrigin names the source of an {@code undef[id, ...]} value, for messages
@@ -29,6 +31,14 @@ public final class EvalBuilder implements TermBuilder {
 
   public EvalBuilder(Kernels kernels) {
     this(kernels, id -> "undef[" + id + "]");
+  }
+
+  /**
+   * Names what is being evaluated (e.g. a node), to start the reason of every value that fails
+   * from now on; values that fail because an operand did keep that operand's reason.
+   */
+  public void at(String where) {
+    this.at = where == null || where.isEmpty() ? "" : where + ": ";
   }
 
   /** Adds a value given from outside (an input) and returns its handle. */
@@ -76,7 +86,7 @@ public final class EvalBuilder implements TermBuilder {
   public TypeInfo type(int handle) {
     TypeInfo t = value(handle).type();
     if (t == null) {
-      throw new dev.entangle.ops.LoweringException("the type of an operand is unknown: "
+      throw new LoweringException("the type of an operand is unknown: "
           + ((Value.Unavailable) value(handle)).reason());
     }
     return t;
@@ -110,7 +120,7 @@ public final class EvalBuilder implements TermBuilder {
     try {
       type = kernels.type(op, attrs, types);
     } catch (EvalException e) {
-      return new Value.Unavailable(null, e.getMessage());
+      return new Value.Unavailable(null, at + e.getMessage());
     }
     if (undefined != null) {
       return new Value.Undefined(type, undefined.origin());
@@ -121,7 +131,7 @@ public final class EvalBuilder implements TermBuilder {
     try {
       return new Value.Known(kernels.apply(op, attrs, tensors));
     } catch (EvalException e) {
-      return new Value.Unavailable(type, e.getMessage());
+      return new Value.Unavailable(type, at + e.getMessage());
     }
   }
 

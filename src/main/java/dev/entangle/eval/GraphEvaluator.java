@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * Evaluates G_s, or every rank of G_d, on given values: each node is lowered with the checker's
@@ -53,14 +54,14 @@ public final class GraphEvaluator {
   /** One evaluation: its builder, the values kept so far, and where the budget stopped it. */
   private final class Run implements GraphWalker.Handler {
     private final List<Graph> graphs;
-    private final java.util.function.IntFunction<Map<String, Tensor>> given;
+    private final IntFunction<Map<String, Tensor>> given;
     final EvalBuilder builder;
     private final List<Evaluation.Entry> entries = new ArrayList<>();
     private int mark;
     private String stopAt;
     private int skipped;
 
-    Run(List<Graph> graphs, java.util.function.IntFunction<Map<String, Tensor>> given) {
+    Run(List<Graph> graphs, IntFunction<Map<String, Tensor>> given) {
       this.graphs = graphs;
       this.given = given;
       this.builder = new EvalBuilder(new Kernels(table, budget), this::undefinedOrigin);
@@ -123,6 +124,7 @@ public final class GraphEvaluator {
     @Override
     public void before(int rank, Node node) {
       mark = builder.mark();
+      builder.at(label(rank, node) + " (" + node.target() + ")");
     }
 
     @Override

@@ -4,7 +4,9 @@ import dev.entangle.collectives.CollectiveGroups;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.Node;
+import dev.entangle.graph.NodeOp;
 import dev.entangle.ops.AtenNormalizer;
+import dev.entangle.ops.LoweringException;
 import dev.entangle.ops.Op;
 import dev.entangle.ops.OpTable;
 import dev.entangle.ops.Shapes;
@@ -71,7 +73,7 @@ final class IndexBounds {
     public TypeInfo type(int handle) {
       TypeInfo t = infos.get(handle).type();
       if (t == null) {
-        throw new dev.entangle.ops.LoweringException("the type of an operand is unknown");
+        throw new LoweringException("the type of an operand is unknown");
       }
       return t;
     }
@@ -128,8 +130,8 @@ final class IndexBounds {
 
     @Override
     public int[] given(int rank, Node node) {
-      if (node.op() != dev.entangle.graph.NodeOp.PLACEHOLDER
-          && !(node.op() == dev.entangle.graph.NodeOp.GET_ATTR && node.meta().value() == null)) {
+      if (node.op() != NodeOp.PLACEHOLDER
+          && !(node.op() == NodeOp.GET_ATTR && node.meta().value() == null)) {
         return null;
       }
       return new int[] {add(new Info(declared(node), Set.of(new Input(rank, node.name()))))};

@@ -1,5 +1,7 @@
 package dev.entangle.eval;
 
+import java.util.Arrays;
+
 /**
  * Operators that index with integer tensors: row lookups ({@code embedding}, {@code
  * embedding_range}), element picks ({@code index2}, {@code pick}, {@code pick_range}), the table
@@ -131,6 +133,6 @@ final class IndexKernels {
   }
 
   private static String position(Tensor ids, int p) {
-    return java.util.Arrays.toString(Tensor.unflatten(ids.rawShape(), p));
+    return Arrays.toString(Tensor.unflatten(ids.rawShape(), p));
   }
 }

@@ -5,6 +5,8 @@ import dev.entangle.graph.Graph;
 import dev.entangle.graph.Node;
 import dev.entangle.graph.NodeOp;
 import dev.entangle.ops.AtenNormalizer;
+import dev.entangle.ops.Dtype;
+import dev.entangle.ops.LoweringException;
 import dev.entangle.ops.OpTable;
 import dev.entangle.ops.TypeInfo;
 import dev.entangle.relation.Expr;
@@ -13,7 +15,9 @@ import dev.entangle.relation.ExprShapes;
 import dev.entangle.relation.RelationEntry;
 import dev.entangle.relation.RelationFile;
 import dev.entangle.relation.RelationValidator;
+import dev.entangle.util.InputException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +42,7 @@ public final class InputSampler {
   private final List<List<Expr>> equalities = new ArrayList<>();
 
   /**
-   * @throws dev.entangle.util.InputException when the relation does not fit the graphs
+   * @throws InputException when the relation does not fit the graphs
    */
   public InputSampler(Graph gs, DistributedGraph gd, RelationFile relation, OpTable table) {
     RelationValidator.validate(gs, gd, relation);
@@ -178,19 +182,11 @@ public final class InputSampler {
   }
 
   private static Partial union(Partial into, Partial p, Expr member, String where) {
-    Tolerance tol = Tolerance.forDtype(p.dtype);
-    tol = new Tolerance(tol.rtol(), tol.rtol() * Math.max(into.rms(), p.rms()));
-    for (int k = 0; k < p.numel(); k++) {
-      if (!p.known[k]) {
-        continue;
-      }
-      if (into.known[k] && !tol.close(into.values[k], p.values[k])) {
-        throw new SamplingException(where + ": " + ExprPrinter.print(member) + " at "
-            + java.util.Arrays.toString(Tensor.unflatten(p.shape, k)) + " is " + p.values[k]
-            + " but another member of the equality is " + into.values[k] + "; the relation entries fix them apart");
-      }
-      into.values[k] = p.values[k];
-      into.known[k] = true;
+    int k = into.absorb(p, Tolerance.forDtype(p.dtype).scaledTo(Math.max(into.rms(), p.rms())));
+    if (k >= 0) {
+      throw new SamplingException(where + ": " + ExprPrinter.print(member) + " at "
+          + Arrays.toString(Tensor.unflatten(p.shape, k)) + " is " + p.values[k]
+          + " but another member of the equality is " + into.values[k] + "; the relation entries fix them apart");
     }
     return into;
   }
@@ -206,11 +202,11 @@ public final class InputSampler {
     TypeInfo type;
     try {
       type = AtenNormalizer.typeOf(n.type(), n);
-    } catch (dev.entangle.ops.LoweringException e) {
+    } catch (LoweringException e) {
       throw new SamplingException("the input " + n.name() + ": " + e.getMessage());
     }
     if (!Rounding.isSupported(type.dtype())) {
-      throw new SamplingException("the input " + n.name() + " is " + dev.entangle.ops.Dtype.name(type.dtype())
+      throw new SamplingException("the input " + n.name() + " is " + Dtype.name(type.dtype())
           + "; the evaluator has numbers for float, int and bool dtypes only");
     }
     long count = Tensor.numel(type.shape());

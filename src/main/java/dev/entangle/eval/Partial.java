@@ -70,6 +70,26 @@ final class Partial {
     return out;
   }
 
+  /**
+   * Takes the elements {@code from} knows and this one does not; where both know an element, they
+   * must agree within {@code tol}.
+   *
+   * @return the position of the first element where they disagree (left as it was), or -1
+   */
+  int absorb(Partial from, Tolerance tol) {
+    for (int i = 0; i < values.length; i++) {
+      if (!from.known[i]) {
+        continue;
+      }
+      if (known[i] && !tol.close(values[i], from.values[i])) {
+        return i;
+      }
+      values[i] = from.values[i];
+      known[i] = true;
+    }
+    return -1;
+  }
+
   /** The tensor, once every element is known. */
   Tensor toTensor() {
     return new Tensor(shape.clone(), dtype, values.clone());

@@ -1,6 +1,7 @@
 package dev.entangle.eval;
 
 import dev.entangle.ops.Op;
+import java.util.Arrays;
 
 /**
  * Reductions over dims ({@code rsum}, {@code rmean}, {@code ramax}, {@code ramin}: attrs [keepdim,
@@ -39,7 +40,7 @@ final class ReductionKernels {
       case RAMIN -> Double.POSITIVE_INFINITY;
       default -> 0;
     };
-    java.util.Arrays.fill(out, init);
+    Arrays.fill(out, init);
     double[] src = x.raw();
     long[] idx = new long[in.length];
     long o = 0;

@@ -143,19 +143,11 @@ final class RelationInverter {
   /** Records the known elements of {@code target} in a G_d tensor, refusing a second, different value. */
   private void merge(Leaf leaf, Partial target, String where) {
     Partial p = partial(leaf);
-    Tolerance tol = Tolerance.forDtype(p.dtype);
-    tol = new Tolerance(tol.rtol(), tol.rtol() * Math.max(target.rms(), p.rms()));
-    for (int i = 0; i < p.numel(); i++) {
-      if (!target.known[i]) {
-        continue;
-      }
-      if (p.known[i] && !tol.close(p.values[i], target.values[i])) {
-        throw new SamplingException(where + ": " + leaf.label() + " at " + Arrays.toString(Tensor.unflatten(p.shape, i))
-            + " would have to be both " + p.values[i] + " and " + target.values[i]
-            + "; the relation is contradictory (or relates inputs the sequential graph samples independently)");
-      }
-      p.values[i] = target.values[i];
-      p.known[i] = true;
+    int i = p.absorb(target, Tolerance.forDtype(p.dtype).scaledTo(Math.max(target.rms(), p.rms())));
+    if (i >= 0) {
+      throw new SamplingException(where + ": " + leaf.label() + " at " + Arrays.toString(Tensor.unflatten(p.shape, i))
+          + " would have to be both " + p.values[i] + " and " + target.values[i]
+          + "; the relation is contradictory (or relates inputs the sequential graph samples independently)");
     }
   }
 
@@ -248,8 +240,7 @@ final class RelationInverter {
   /** The reduction, now that its operands are assigned, must give the target. */
   private void verify(Expr.Reduce r, Partial target, String where) {
     Partial got = current(r);
-    Tolerance tol = new Tolerance(Tolerance.forDtype(target.dtype).rtol(),
-        Tolerance.forDtype(target.dtype).rtol() * target.rms());
+    Tolerance tol = Tolerance.forDtype(target.dtype).scaledTo(target.rms());
     for (int i = 0; i < target.numel(); i++) {
       if (target.known[i] && (!got.known[i] || !tol.close(got.values[i], target.values[i]))) {
         throw new SamplingException(where + ": " + ExprPrinter.print(r) + " cannot be made to equal "

@@ -41,8 +41,12 @@ public record Tolerance(double rtol, double atol) {
         n++;
       }
     }
-    double rms = n == 0 ? 0 : Math.sqrt(sq / n);
-    return new Tolerance(rtol, Math.max(atol, rtol * rms));
+    return scaledTo(n == 0 ? 0 : Math.sqrt(sq / n));
+  }
+
+  /** This relative tolerance with {@code atol = rtol * scale} (unless atol is larger already). */
+  public Tolerance scaledTo(double scale) {
+    return new Tolerance(rtol, Math.max(atol, rtol * scale));
   }
 
   /** Whether {@code a} and {@code b} count as equal. */

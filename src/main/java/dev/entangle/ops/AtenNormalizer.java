@@ -214,7 +214,9 @@ public final class AtenNormalizer {
     }
     TypeInfo result = declaredType(node);
     // the function is its target, its other arguments and its dtype, whatever the shape
-    int id = table.opaque(node.target(), sig, TypeInfo.tensor(new long[0], result.dtype()));
+    int id =
+        table.opaque(
+            node.target(), sig, arguments(node), TypeInfo.tensor(new long[0], result.dtype()));
     int[] kids = new int[tensors.size()];
     for (int i = 0; i < kids.length; i++) {
       kids[i] = c.expandTo(tensors.get(i), result.shape());
@@ -228,7 +230,7 @@ public final class AtenNormalizer {
     List<Integer> children = new ArrayList<>();
     String sig = signature(c, children);
     TypeInfo result = declaredType(node);
-    int op = table.opaque(node.target(), sig, result);
+    int op = table.opaque(node.target(), sig, arguments(node), result);
     int[] kids = children.stream().mapToInt(Integer::intValue).toArray();
     int h = c.b.add(op, new long[0], kids);
     if (!result.isTuple()) {
@@ -290,6 +292,54 @@ public final class AtenNormalizer {
       // device, layout and memory format do not change values
       sig.append('_');
     }
+  }
+
+  /**
+   * The call's arguments as plain values ({@link OpTable.Arguments}), its tensor arguments numbered
+   * in the order {@link #signature} makes them children.
+   */
+  private static OpTable.Arguments arguments(Node node) {
+    int[] operands = {0};
+    List<Object> positional = new ArrayList<>();
+    for (Arg a : node.args()) {
+      positional.add(plain(a, operands));
+    }
+    java.util.Map<String, Object> keywords = new java.util.LinkedHashMap<>();
+    for (var e : node.kwargs().entrySet()) {
+      keywords.put(e.getKey(), plain(e.getValue(), operands));
+    }
+    return new OpTable.Arguments(positional, keywords);
+  }
+
+  private static Object plain(Arg a, int[] operands) {
+    if (a instanceof Arg.NodeRef) {
+      return new OpTable.Operand(operands[0]++);
+    } else if (a instanceof Arg.ListArg l) {
+      List<Object> items = new ArrayList<>();
+      for (Arg x : l.items()) {
+        items.add(plain(x, operands));
+      }
+      return java.util.Collections.unmodifiableList(items);
+    } else if (a instanceof Arg.IntArg v) {
+      return v.value();
+    } else if (a instanceof Arg.FloatArg v) {
+      return v.value();
+    } else if (a instanceof Arg.StrArg v) {
+      return v.value();
+    } else if (a instanceof Arg.BoolArg v) {
+      return v.value();
+    } else if (a instanceof Arg.DtypeArg v) {
+      return v.dtype();
+    } else if (a instanceof Arg.SymArg v) {
+      return v.expr();
+    } else if (a instanceof Arg.DeviceArg v) {
+      return v.device();
+    } else if (a instanceof Arg.LayoutArg v) {
+      return v.layout();
+    } else if (a instanceof Arg.MemoryFormatArg v) {
+      return v.format();
+    }
+    return null; // None
   }
 
   /** The type a node's meta declares, as a TypeInfo (a tuple for meta.tuple). */

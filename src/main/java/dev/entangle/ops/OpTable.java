@@ -1,7 +1,9 @@
 package dev.entangle.ops;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,13 +15,44 @@ import java.util.Map;
  * same function of their tensor inputs. One table serves a whole run.
  */
 public final class OpTable {
+  /**
+   * The arguments of an opaque call as plain values, so that a consumer can read them without
+   * parsing the signature: {@code Long}, {@code Double}, {@code Boolean}, {@code String} (also the
+   * name of a dtype, device, layout or memory format, and a symbolic size's expression), {@code
+   * null} (None), {@code List<Object>}, and {@link Operand} for a tensor argument.
+   *
+   * @param positional the positional arguments in order
+   * @param keywords the keyword arguments in call order
+   */
+  public record Arguments(List<Object> positional, Map<String, Object> keywords) {
+    public static final Arguments NONE = new Arguments(List.of(), Map.of());
+
+    public Arguments {
+      positional = Collections.unmodifiableList(new ArrayList<>(positional));
+      keywords = Collections.unmodifiableMap(new LinkedHashMap<>(keywords));
+    }
+  }
+
+  /** A tensor argument: the operator's child {@code index}. */
+  public record Operand(int index) {}
+
   private final Map<String, Integer> opaqueIds = new HashMap<>();
   private final List<String> opaqueNames = new ArrayList<>();
   private final List<String> opaqueTargets = new ArrayList<>();
   private final List<TypeInfo> opaqueTypes = new ArrayList<>();
+  private final List<Arguments> opaqueArguments = new ArrayList<>();
 
   /** The id of the opaque operator with this signature, allocating one when new. */
-  public synchronized int opaque(String target, String signature, TypeInfo result) {
+  public int opaque(String target, String signature, TypeInfo result) {
+    return opaque(target, signature, Arguments.NONE, result);
+  }
+
+  /**
+   * The id of the opaque operator with this signature, allocating one when new and keeping its
+   * arguments (one signature always has the same arguments).
+   */
+  public synchronized int opaque(
+      String target, String signature, Arguments arguments, TypeInfo result) {
     String key = signature + " -> " + result;
     Integer id = opaqueIds.get(key);
     if (id != null) {
@@ -30,6 +63,7 @@ public final class OpTable {
     opaqueNames.add(signature);
     opaqueTargets.add(target);
     opaqueTypes.add(result);
+    opaqueArguments.add(arguments);
     return newId;
   }
 
@@ -40,6 +74,11 @@ public final class OpTable {
   /** The result type of an opaque operator. */
   public TypeInfo opaqueType(int id) {
     return opaqueTypes.get(id - Op.OPAQUE_BASE);
+  }
+
+  /** The arguments of an opaque operator's call, tensors as {@link Operand}s. */
+  public Arguments opaqueArguments(int id) {
+    return opaqueArguments.get(id - Op.OPAQUE_BASE);
   }
 
   /** The ATen target of an opaque operator. */

@@ -1,0 +1,172 @@
+package dev.entangle.eval;
+
+import dev.entangle.collectives.CollectiveGroups;
+import dev.entangle.graph.DistributedGraph;
+import dev.entangle.graph.Graph;
+import dev.entangle.graph.Node;
+import dev.entangle.graph.NodeOp;
+import dev.entangle.ops.AtenNormalizer;
+import dev.entangle.ops.LoweringException;
+import dev.entangle.ops.Op;
+import dev.entangle.ops.OpTable;
+import dev.entangle.ops.Shapes;
+import dev.entangle.ops.TermBuilder;
+import dev.entangle.ops.TypeInfo;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * How far each integer input of a graph may range so that every lookup it reaches stays inside what
+ * it indexes: an input whose values reach, unchanged, the ids of an {@code embedding}, the indices
+ * of {@code index2} or {@code pick}, or the positions of {@code rope}, must stay below the size it
+ * indexes. Values stay unchanged through views, slices, concats, casts, element-wise max and min,
+ * and the branches of {@code where}; any other operator ends the trail, so an input that reaches an
+ * index only through arithmetic gets no bound here.
+ */
+final class IndexBounds {
+  private IndexBounds() {}
+
+  /** The exclusive upper bound of each bounded input of G_s, by node name. */
+  static Map<String, Long> of(Graph gs, OpTable table) {
+    Tracker t = new Tracker(table, 1);
+    GraphWalker.sequential(gs, new AtenNormalizer(table), t, t);
+    return t.bounds.get(0);
+  }
+
+  /** The bounds of each rank's inputs of G_d; {@code result.get(k)} is rank k's. */
+  static List<Map<String, Long>> of(DistributedGraph gd, OpTable table) {
+    Tracker t = new Tracker(table, gd.worldSize());
+    GraphWalker.distributed(gd, CollectiveGroups.of(gd), new AtenNormalizer(table), t, t);
+    return t.bounds;
+  }
+
+  /** A value's type and the inputs (rank/name) whose elements it carries unchanged. */
+  private record Info(TypeInfo type, Set<Input> origins) {}
+
+  private record Input(int rank, String name) {}
+
+  /** A builder that tracks origins, and the walk's handler that seeds them at the inputs. */
+  private static final class Tracker implements TermBuilder, GraphWalker.Handler {
+    private final Shapes shapes;
+    private final List<Info> infos = new ArrayList<>();
+    final List<Map<String, Long>> bounds = new ArrayList<>();
+
+    Tracker(OpTable table, int ranks) {
+      this.shapes =
+          new Shapes(
+              table,
+              id -> {
+                throw new EvalException("tensor[" + id + "] has no type here");
+              });
+      for (int r = 0; r < ranks; r++) {
+        bounds.add(new HashMap<>());
+      }
+    }
+
+    private int add(Info info) {
+      infos.add(info);
+      return infos.size() - 1;
+    }
+
+    @Override
+    public TypeInfo type(int handle) {
+      TypeInfo t = infos.get(handle).type();
+      if (t == null) {
+        throw new LoweringException("the type of an operand is unknown");
+      }
+      return t;
+    }
+
+    @Override
+    public int add(int opId, long[] attrs, int... children) {
+      TypeInfo[] types = new TypeInfo[children.length];
+      for (int i = 0; i < children.length; i++) {
+        types[i] = type(children[i]);
+      }
+      TypeInfo type = shapes.infer(opId, attrs, types);
+      Op op = Op.of(opId);
+      if (op == null) {
+        return add(new Info(type, Set.of()));
+      }
+      switch (op) {
+        case EMBEDDING -> bound(children[1], types[0].size(0));
+        case INDEX2 -> {
+          bound(children[1], types[0].size(0));
+          bound(children[2], types[0].size(1));
+        }
+        case PICK -> bound(children[1], types[0].size(types[0].rank() - 1));
+        case ROPE -> bound(children[1], types[2].size(0));
+        default -> {}
+      }
+      Set<Input> origins = new HashSet<>();
+      switch (op) {
+        case EXPAND, RESHAPE, PERMUTE, SLICE, CONCAT, MAXN, MINN, MAXIMUM, MINIMUM -> {
+          for (int c : children) {
+            origins.addAll(infos.get(c).origins());
+          }
+        }
+        case CAST -> {
+          if (Rounding.isIntegral((int) attrs[0])) {
+            origins.addAll(infos.get(children[0]).origins());
+          }
+        }
+        case WHERE -> {
+          origins.addAll(infos.get(children[1]).origins());
+          origins.addAll(infos.get(children[2]).origins());
+        }
+        default -> {}
+      }
+      return add(new Info(type, origins));
+    }
+
+    private void bound(int handle, long size) {
+      for (Input in : infos.get(handle).origins()) {
+        bounds.get(Math.max(in.rank(), 0)).merge(in.name(), size, Math::min);
+      }
+    }
+
+    @Override
+    public int[] given(int rank, Node node) {
+      if (node.op() != NodeOp.PLACEHOLDER
+          && !(node.op() == NodeOp.GET_ATTR && node.meta().value() == null)) {
+        return null;
+      }
+      return new int[] {add(new Info(declared(node), Set.of(new Input(rank, node.name()))))};
+    }
+
+    @Override
+    public int[] failed(int rank, Node node, String reason) {
+      TypeInfo type = declared(node);
+      if (type != null && type.isTuple()) {
+        int[] items = new int[type.items().size()];
+        for (int i = 0; i < items.length; i++) {
+          items[i] =
+              type.items().get(i) == null ? -1 : add(new Info(type.items().get(i), Set.of()));
+        }
+        return items;
+      }
+      return new int[] {add(new Info(type, Set.of()))};
+    }
+
+    private static TypeInfo declared(Node node) {
+      try {
+        return AtenNormalizer.declaredType(node);
+      } catch (RuntimeException e) {
+        return null;
+      }
+    }
+
+    @Override
+    public void before(int rank, Node node) {}
+
+    @Override
+    public void after(int rank, Node node, int[] handles) {}
+
+    @Override
+    public void done(int rank, Node node, int[] handles) {}
+  }
+}

@@ -1,0 +1,112 @@
+package dev.entangle.eval;
+
+import dev.entangle.ops.Op;
+import java.util.Arrays;
+
+/**
+ * Reductions over dims ({@code rsum}, {@code rmean}, {@code ramax}, {@code ramin}: attrs [keepdim,
+ * dims...]) and {@code argmax} (attrs [keepdim, dim]). Sums add in row-major order of the input;
+ * max and min propagate NaN, as PyTorch's do.
+ */
+final class ReductionKernels {
+  private ReductionKernels() {}
+
+  static double[] reduce(Op op, Tensor x, long[] attrs) {
+    long[] in = x.rawShape();
+    boolean[] reduced = new boolean[in.length];
+    for (int i = 1; i < attrs.length; i++) {
+      reduced[(int) attrs[i]] = true;
+    }
+    long[] kept = in.clone();
+    long count = 1;
+    for (int i = 0; i < in.length; i++) {
+      if (reduced[i]) {
+        kept[i] = 1;
+        count *= in[i];
+      }
+    }
+    if (count == 0 && (op == Op.RAMAX || op == Op.RAMIN)) {
+      throw new EvalException(op.symbol() + " over dims of size 0 has no value");
+    }
+    long[] outStrides = Tensor.strides(kept);
+    for (int i = 0; i < in.length; i++) {
+      if (reduced[i]) {
+        outStrides[i] = 0;
+      }
+    }
+    double[] out = new double[Tensor.checkedNumel(kept)];
+    double init =
+        switch (op) {
+          case RAMAX -> Double.NEGATIVE_INFINITY;
+          case RAMIN -> Double.POSITIVE_INFINITY;
+          default -> 0;
+        };
+    Arrays.fill(out, init);
+    double[] src = x.raw();
+    long[] idx = new long[in.length];
+    long o = 0;
+    for (int pos = 0; pos < src.length; pos++) {
+      double v = src[pos];
+      int k = (int) o;
+      switch (op) {
+        case RSUM, RMEAN -> out[k] += v;
+        case RAMAX -> out[k] = v > out[k] || Double.isNaN(v) ? v : out[k];
+        case RAMIN -> out[k] = v < out[k] || Double.isNaN(v) ? v : out[k];
+        default -> throw new IllegalArgumentException(op + " is not a reduction");
+      }
+      for (int d = in.length - 1; d >= 0; d--) {
+        idx[d]++;
+        o += outStrides[d];
+        if (idx[d] < in[d]) {
+          break;
+        }
+        o -= outStrides[d] * in[d];
+        idx[d] = 0;
+      }
+    }
+    if (op == Op.RMEAN) {
+      for (int i = 0; i < out.length; i++) {
+        out[i] /= count;
+      }
+    }
+    return out;
+  }
+
+  /** The index of the first maximum along one dim (a NaN counts as the maximum). */
+  static double[] argmax(Tensor x, int dim) {
+    long[] in = x.rawShape();
+    if (in.length == 0) {
+      return new double[] {0};
+    }
+    long n = in[dim];
+    long inner = 1;
+    for (int i = dim + 1; i < in.length; i++) {
+      inner *= in[i];
+    }
+    long outer = 1;
+    for (int i = 0; i < dim; i++) {
+      outer *= in[i];
+    }
+    if (n == 0 && outer * inner > 0) {
+      throw new EvalException("argmax over a dim of size 0 has no value");
+    }
+    double[] src = x.raw();
+    double[] out = new double[(int) (outer * inner)];
+    for (long o = 0; o < outer; o++) {
+      for (long i = 0; i < inner; i++) {
+        long base = o * n * inner + i;
+        int best = 0;
+        double bestV = src[(int) base];
+        for (int j = 1; j < n && !Double.isNaN(bestV); j++) {
+          double v = src[(int) (base + j * inner)];
+          if (v > bestV || Double.isNaN(v)) {
+            best = j;
+            bestV = v;
+          }
+        }
+        out[(int) (o * inner + i)] = best;
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,133 @@
+package dev.entangle.eval;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.entangle.graph.Arg;
+import dev.entangle.graph.DistributedGraph;
+import dev.entangle.graph.Graph;
+import dev.entangle.graph.GraphJson;
+import dev.entangle.ops.OpTable;
+import dev.entangle.relation.ExprPrinter;
+import dev.entangle.relation.RelationReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The examples on numbers: for a correct parallelization every G_s output equals a clean expression
+ * of G_d's outputs on sampled inputs; for a bug, the operator the checker names has no clean
+ * expression over any G_d value.
+ */
+class ExamplesNumericTest {
+  private static final Path EXAMPLES = Path.of("examples");
+
+  /** The values of one example on inputs drawn with one seed. */
+  private record Run(Graph gs, Evaluation s, DistributedGraph gd, Evaluation d) {
+    static Run of(Path dir, long seed) {
+      Graph gs = GraphJson.readGraph(dir.resolve("gs.json"));
+      DistributedGraph gd = GraphJson.readDistributed(dir.resolve("gd.json"));
+      OpTable table = new OpTable();
+      SampledInputs in =
+          new InputSampler(
+                  gs, gd, RelationReader.read(dir.resolve("ri.json"), gd.worldSize()), table)
+              .sample(seed, WorkBudget.defaults());
+      GraphEvaluator evaluator = new GraphEvaluator(table, WorkBudget.defaults());
+      return new Run(gs, evaluator.evaluate(gs, in.gs()), gd, evaluator.evaluate(gd, in.gd()));
+    }
+
+    List<GdValue> gdValues(boolean outputsOnly) {
+      Set<String> outputs = new HashSet<>();
+      for (int r = 0; r < gd.worldSize(); r++) {
+        for (Arg a : gd.rank(r).outputs()) {
+          if (a instanceof Arg.NodeRef ref) {
+            outputs.add("r" + r + "." + ref.name());
+          }
+        }
+      }
+      List<GdValue> out = new ArrayList<>();
+      for (Evaluation.Entry e : d.entries()) {
+        if (e.value() instanceof Value.Known k && (!outputsOnly || outputs.contains(e.label()))) {
+          out.add(new GdValue(e.rank(), e.node(), k.tensor()));
+        }
+      }
+      return out;
+    }
+  }
+
+  private static List<Path> cases(String verdict) throws IOException {
+    List<Path> out = new ArrayList<>();
+    try (Stream<Path> dirs = Files.list(EXAMPLES)) {
+      for (Path dir : dirs.filter(Files::isDirectory).sorted().toList()) {
+        JsonNode expected = new ObjectMapper().readTree(dir.resolve("expected.json").toFile());
+        if (expected.get("verdict").asText().equals(verdict)) {
+          out.add(dir);
+        }
+      }
+    }
+    assertFalse(out.isEmpty(), "no " + verdict + " examples");
+    return out;
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyOutputOfACorrectParallelizationIsACleanExpressionOfTheOutputs()
+      throws IOException {
+    return cases("refines").stream()
+        .map(
+            dir ->
+                DynamicTest.dynamicTest(
+                    dir.getFileName().toString(),
+                    () -> {
+                      for (long seed : new long[] {1, 2}) {
+                        Run run = Run.of(dir, seed);
+                        CleanSearch search = new CleanSearch(run.gdValues(true));
+                        for (Arg a : run.gs().outputs()) {
+                          String name = ((Arg.NodeRef) a).name();
+                          SearchResult r = search.search(run.s().tensor(-1, name).orElseThrow());
+                          assertInstanceOf(SearchResult.Found.class, r, () -> name + ": " + r);
+                        }
+                      }
+                    }));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> theOperatorABugBreaksHasNoCleanExpression() throws IOException {
+    return cases("not-refined").stream()
+        .map(
+            dir ->
+                DynamicTest.dynamicTest(
+                    dir.getFileName().toString(),
+                    () -> {
+                      String operator =
+                          new ObjectMapper()
+                              .readTree(dir.resolve("expected.json").toFile())
+                              .get("operator")
+                              .asText();
+                      Run run = Run.of(dir, 1);
+                      SearchResult r =
+                          new CleanSearch(run.gdValues(false))
+                              .search(run.s().tensor(-1, operator).orElseThrow());
+                      SearchResult.NotFound miss =
+                          assertInstanceOf(
+                              SearchResult.NotFound.class,
+                              r,
+                              () ->
+                                  operator
+                                      + " = "
+                                      + ExprPrinter.print(((SearchResult.Found) r).expr()));
+                      assertTrue(
+                          miss.closest() != null && miss.difference().differing() > 0,
+                          miss::toString);
+                    }));
+  }
+}

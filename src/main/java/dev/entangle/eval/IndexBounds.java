@@ -1,11 +1,9 @@
 package dev.entangle.eval;
 
-import dev.entangle.collectives.CollectiveGroups;
-import dev.entangle.graph.DistributedGraph;
-import dev.entangle.graph.Graph;
-import dev.entangle.graph.Node;
-import dev.entangle.graph.NodeOp;
-import dev.entangle.ops.AtenNormalizer;
+import dev.entangle.lower.CoreOp;
+import dev.entangle.lower.CoreProgram;
+import dev.entangle.lower.CoreValue;
+import dev.entangle.lower.ValueKind;
 import dev.entangle.ops.LoweringException;
 import dev.entangle.ops.Op;
 import dev.entangle.ops.OpTable;
@@ -30,17 +28,13 @@ import java.util.Set;
 final class IndexBounds {
   private IndexBounds() {}
 
-  /** The exclusive upper bound of each bounded input of G_s, by node name. */
-  static Map<String, Long> of(Graph gs, OpTable table) {
-    Tracker t = new Tracker(table, 1);
-    GraphWalker.sequential(gs, new AtenNormalizer(table), t, t);
-    return t.bounds.get(0);
-  }
-
-  /** The bounds of each rank's inputs of G_d; {@code result.get(k)} is rank k's. */
-  static List<Map<String, Long>> of(DistributedGraph gd, OpTable table) {
-    Tracker t = new Tracker(table, gd.worldSize());
-    GraphWalker.distributed(gd, CollectiveGroups.of(gd), new AtenNormalizer(table), t, t);
+  /**
+   * The exclusive upper bound of each bounded input of each graph of a program, by node name;
+   * {@code result.get(k)} is graph k's (G_s is graph 0).
+   */
+  static List<Map<String, Long>> of(CoreProgram p) {
+    Tracker t = new Tracker(p.table(), p.worldSize());
+    ProgramWalker.walk(p, t, t);
     return t.bounds;
   }
 
@@ -50,7 +44,7 @@ final class IndexBounds {
   private record Input(int rank, String name) {}
 
   /** A builder that tracks origins, and the walk's handler that seeds them at the inputs. */
-  private static final class Tracker implements TermBuilder, GraphWalker.Handler {
+  private static final class Tracker implements TermBuilder, ProgramWalker.Handler {
     private final Shapes shapes;
     private final List<Info> infos = new ArrayList<>();
     final List<Map<String, Long>> bounds = new ArrayList<>();
@@ -130,43 +124,35 @@ final class IndexBounds {
     }
 
     @Override
-    public int[] given(int rank, Node node) {
-      if (node.op() != NodeOp.PLACEHOLDER
-          && !(node.op() == NodeOp.GET_ATTR && node.meta().value() == null)) {
-        return null;
+    public int given(CoreValue v) {
+      if (v.kind() != ValueKind.INPUT) {
+        return -1;
       }
-      return new int[] {add(new Info(declared(node), Set.of(new Input(rank, node.name()))))};
+      return add(new Info(v.type(), Set.of(new Input(v.graph(), v.name()))));
     }
 
     @Override
-    public int[] failed(int rank, Node node, String reason) {
-      TypeInfo type = declared(node);
-      if (type != null && type.isTuple()) {
-        int[] items = new int[type.items().size()];
-        for (int i = 0; i < items.length; i++) {
-          items[i] =
-              type.items().get(i) == null ? -1 : add(new Info(type.items().get(i), Set.of()));
-        }
-        return items;
-      }
-      return new int[] {add(new Info(type, Set.of()))};
-    }
-
-    private static TypeInfo declared(Node node) {
-      try {
-        return AtenNormalizer.declaredType(node);
-      } catch (RuntimeException e) {
-        return null;
-      }
+    public int unavailable(CoreValue v, String reason) {
+      return add(new Info(v.type(), Set.of()));
     }
 
     @Override
-    public void before(int rank, Node node) {}
+    public int[] failed(CoreOp op, String reason) {
+      int[] items = new int[op.results().length];
+      for (int i = 0; i < items.length; i++) {
+        items[i] =
+            op.results()[i] < 0 ? -1 : add(new Info(op.steps().type(op.results()[i]), Set.of()));
+      }
+      return items;
+    }
 
     @Override
-    public void after(int rank, Node node, int[] handles) {}
+    public void before(CoreOp op) {}
 
     @Override
-    public void done(int rank, Node node, int[] handles) {}
+    public void after(CoreOp op, int[] handles) {}
+
+    @Override
+    public void done(CoreValue v, int handle) {}
   }
 }

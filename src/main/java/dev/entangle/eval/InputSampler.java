@@ -5,6 +5,8 @@ import dev.entangle.graph.Dtype;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.Node;
 import dev.entangle.graph.NodeOp;
+import dev.entangle.lower.CoreProgram;
+import dev.entangle.lower.Lowering;
 import dev.entangle.ops.AtenNormalizer;
 import dev.entangle.ops.LoweringException;
 import dev.entangle.ops.OpTable;
@@ -44,15 +46,31 @@ public final class InputSampler {
   private final List<List<Expr>> equalities = new ArrayList<>();
 
   /**
+   * A sampler for graphs that are not lowered yet (it lowers them).
+   *
    * @throws InputException when the relation does not fit the graphs
    */
   public InputSampler(Graph gs, DistributedGraph gd, RelationFile relation, OpTable table) {
+    this(gs, gd, relation, validated(gs, gd, relation, table), Lowering.distributed(gd, table));
+  }
+
+  private static CoreProgram validated(
+      Graph gs, DistributedGraph gd, RelationFile relation, OpTable table) {
     RelationValidator.validate(gs, gd, relation);
+    return Lowering.sequential(gs, table);
+  }
+
+  /**
+   * A sampler for graphs already lowered into {@code gsp} and {@code gdp}, with a relation already
+   * validated against them.
+   */
+  public InputSampler(
+      Graph gs, DistributedGraph gd, RelationFile relation, CoreProgram gsp, CoreProgram gdp) {
     this.gs = gs;
     this.gd = gd;
     this.relation = relation;
-    this.gsBounds = IndexBounds.of(gs, table);
-    this.gdBounds = IndexBounds.of(gd, table);
+    this.gsBounds = IndexBounds.of(gsp).get(0);
+    this.gdBounds = IndexBounds.of(gdp);
     for (RelationEntry e : relation.relations()) {
       expressions.add(normalize(e.gd(), where(e)));
     }

@@ -25,6 +25,7 @@ public final class CoreProgram {
   private final Map<String, Integer> byTag;
   private final int[][] users;
   private final int callCount;
+  private final List<List<String>> nodeLabels;
 
   CoreProgram(
       String source,
@@ -35,7 +36,8 @@ public final class CoreProgram {
       List<List<Integer>> outputs,
       Map<String, Integer> byName,
       Map<String, Integer> byTag,
-      int callCount) {
+      int callCount,
+      List<List<String>> nodeLabels) {
     this.source = source;
     this.worldSize = worldSize;
     this.table = table;
@@ -47,6 +49,7 @@ public final class CoreProgram {
     this.byName = Map.copyOf(byName);
     this.byTag = Map.copyOf(byTag);
     this.callCount = callCount;
+    this.nodeLabels = List.copyOf(nodeLabels);
     List<List<Integer>> us = new ArrayList<>();
     for (int i = 0; i < values.size(); i++) {
       us.add(new ArrayList<>());
@@ -161,12 +164,35 @@ public final class CoreProgram {
 
   /** Replays an operation; returns one handle per result item (-1 for a non-tensor item). */
   public int[] replay(CoreOp op, Steps.Refs refs, TermBuilder b) {
-    int[] slots = op.steps().replay(refs, b);
+    return replay(op, refs, b, true);
+  }
+
+  /**
+   * Replays an operation, with or without the facts it states about its collective group (see
+   * {@link Steps#replay(Steps.Refs, TermBuilder, boolean)}).
+   */
+  public int[] replay(CoreOp op, Steps.Refs refs, TermBuilder b, boolean facts) {
+    int[] slots = op.steps().replay(refs, b, facts);
     int[] out = new int[op.results().length];
     for (int i = 0; i < out.length; i++) {
       out[i] = op.results()[i] < 0 ? -1 : slots[op.results()[i]];
     }
     return out;
+  }
+
+  /**
+   * Names node {@code index} of graph {@code graph} (-1 for G_s), e.g. {@code r0.empty
+   * (aten.empty.memory_format)}: how the id of an {@link dev.entangle.ops.Op#UNDEF} value, {@code
+   * graph << 32 | index}, is told to people.
+   */
+  public String nodeLabel(int graph, int index) {
+    List<String> labels = nodeLabels.get(Math.max(graph, 0));
+    return index >= 0 && index < labels.size() ? labels.get(index) : "node " + index;
+  }
+
+  /** The node behind an {@link dev.entangle.ops.Op#UNDEF} id. */
+  public String undefinedOrigin(long undefId) {
+    return nodeLabel((int) (undefId >> 32), (int) undefId);
   }
 
   static String key(int graph, String name) {

@@ -60,6 +60,8 @@ public final class Lowering {
   /** The {@code getitem} node of each tuple item value. */
   private final Map<Integer, Node> itemNodes = new HashMap<>();
 
+  private final List<List<String>> nodeLabels = new ArrayList<>();
+
   private int callCount;
 
   private Lowering(String source, int worldSize, boolean distributed, OpTable table) {
@@ -103,6 +105,11 @@ public final class Lowering {
   /** Gives every node with a tensor type a value id, in node order. */
   private void declareValues(Graph g, int graph) {
     graphs.put(graph, g);
+    List<String> labels = new ArrayList<>();
+    for (Node n : g.nodes()) {
+      labels.add((graph < 0 ? n.name() : "r" + graph + "." + n.name()) + " (" + n.target() + ")");
+    }
+    nodeLabels.add(labels);
     for (Node n : g.nodes()) {
       if (n.op() == NodeOp.OUTPUT || n.type() == null) {
         continue;
@@ -261,10 +268,11 @@ public final class Lowering {
     CollectiveGroups.Instance inst = groups.of(graph, n.name());
     Steps.Recorder rec = recorder();
     CollectiveLowering.Inputs refs = (rank, name) -> rec.ref(valueId(rank, name));
-    int out;
+    int[] result;
     try {
-      out = CollectiveLowering.lower(inst, graph, refs, rec);
+      result = checked(n, new int[] {CollectiveLowering.lower(inst, graph, refs, rec)}, rec);
       if (inst.on(graph).kind() == Collective.Kind.REDUCE_SCATTER && inst.members().size() > 1) {
+        rec.beginFacts();
         reassemble(inst, refs, rec);
       }
     } catch (LoweringException | ShapeException | IllegalArgumentException e) {
@@ -280,7 +288,6 @@ public final class Lowering {
               + e.getMessage()
               + ".");
     }
-    int[] result = checked(n, new int[] {out}, rec);
     List<Integer> reads = new ArrayList<>();
     for (Collective m : inst.members()) {
       int v = valueId(m.rank(), m.input());
@@ -618,6 +625,6 @@ public final class Lowering {
   private CoreProgram finish() {
     classify();
     return new CoreProgram(
-        source, worldSize, table, values, ops, outputs, byName, byTag, callCount);
+        source, worldSize, table, values, ops, outputs, byName, byTag, callCount, nodeLabels);
   }
 }

@@ -30,14 +30,23 @@ public final class Steps {
   private final int[][] kids;
   private final int[] slot;
   private final TypeInfo[] types;
+  private final int factsFrom;
 
-  Steps(int[] kind, int[] arg, long[][] attrs, int[][] kids, int[] slot, TypeInfo[] types) {
+  Steps(
+      int[] kind,
+      int[] arg,
+      long[][] attrs,
+      int[][] kids,
+      int[] slot,
+      TypeInfo[] types,
+      int factsFrom) {
     this.kind = kind;
     this.arg = arg;
     this.attrs = attrs;
     this.kids = kids;
     this.slot = slot;
     this.types = types;
+    this.factsFrom = factsFrom;
   }
 
   /** Where a replay gets values from and states equalities. */
@@ -91,9 +100,18 @@ public final class Steps {
 
   /** Replays the steps into {@code b}; returns the handle of every slot. */
   public int[] replay(Refs refs, TermBuilder b) {
+    return replay(refs, b, true);
+  }
+
+  /**
+   * Replays the steps into {@code b}; without {@code facts}, only those that compute the results (a
+   * collective group's facts, which only state equalities, are left out: for evaluation).
+   */
+  public int[] replay(Refs refs, TermBuilder b, boolean facts) {
     int[] h = new int[types.length];
     Arrays.fill(h, -1);
-    for (int i = 0; i < kind.length; i++) {
+    int end = facts ? kind.length : factsFrom;
+    for (int i = 0; i < end; i++) {
       switch (kind[i]) {
         case REF -> h[slot[i]] = refs.of(arg[i]);
         case ADD -> {
@@ -121,6 +139,7 @@ public final class Steps {
     private int n;
     private TypeInfo[] slotTypes = new TypeInfo[16];
     private int slots;
+    private int factsFrom = -1;
     private final HashMap<Object, Integer> memo = new HashMap<>();
 
     /** Infers node types and knows value types. */
@@ -168,6 +187,11 @@ public final class Steps {
       return out;
     }
 
+    /** The steps from here on state facts about the results; evaluation leaves them out. */
+    void beginFacts() {
+      factsFrom = n;
+    }
+
     void union(int a, int b) {
       event(UNION, 0, null, new int[] {a, b}, -1);
     }
@@ -184,7 +208,8 @@ public final class Steps {
           Arrays.copyOf(attrs, n),
           Arrays.copyOf(kids, n),
           Arrays.copyOf(slot, n),
-          Arrays.copyOf(slotTypes, slots));
+          Arrays.copyOf(slotTypes, slots),
+          factsFrom < 0 ? n : factsFrom);
     }
 
     private int newSlot(TypeInfo t) {

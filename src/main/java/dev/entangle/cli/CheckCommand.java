@@ -9,10 +9,12 @@ import dev.entangle.lower.Lowering;
 import dev.entangle.lower.ProgramDump;
 import dev.entangle.lower.RelationLowering;
 import dev.entangle.lower.TermText;
+import dev.entangle.numbers.NumericOracle;
 import dev.entangle.ops.OpTable;
 import dev.entangle.refine.CheckListener;
 import dev.entangle.refine.CheckOptions;
 import dev.entangle.refine.CheckResult;
+import dev.entangle.refine.Numbers;
 import dev.entangle.refine.RefinementChecker;
 import dev.entangle.refine.Verdict;
 import dev.entangle.relation.RelationFile;
@@ -43,6 +45,9 @@ import picocli.CommandLine.Spec;
         "Checks that G_d refines G_s under the input relation. Prints the verdict, then the output "
             + "relation (one line per G_s output) or where the check failed.")
 final class CheckCommand implements Callable<Integer> {
+  /** Independent random draws a numeric candidate must hold on. */
+  static final int DRAWS = 3;
+
   @Spec CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "GS", description = "the sequential model's graph file")
@@ -108,15 +113,45 @@ final class CheckCommand implements Callable<Integer> {
       description = "print both graphs as lowered into the core language, then stop")
   boolean dumpCore;
 
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      defaultValue = "1",
+      description =
+          "seed of the random inputs the numbers are drawn with, when a proof fails (default: ${DEFAULT-VALUE})")
+  long seed;
+
+  @Option(
+      names = "--numeric-budget",
+      paramLabel = "GFLOP",
+      defaultValue = "4",
+      description =
+          "most work, in billions of operations, of one evaluation on numbers; past it the numbers say what"
+              + " they skipped (default: ${DEFAULT-VALUE})")
+  double numericBudget;
+
+  @Option(
+      names = "--no-numbers",
+      description = "do not evaluate on numbers where a proof fails (no witness, never 'unproved')")
+  boolean noNumbers;
+
+  @Option(
+      names = "--certify",
+      description =
+          "on refines, also check every entry of the output relation on random inputs (exit 4 if one is false)")
+  boolean certify;
+
   @Override
   public Integer call() {
-    if (timeout <= 0 || nodeLimit <= 0) {
+    if (timeout <= 0 || nodeLimit <= 0 || numericBudget <= 0) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
-          "--timeout and --node-limit must be positive (got "
+          "--timeout, --node-limit and --numeric-budget must be positive (got "
               + timeout
-              + " and "
+              + ", "
               + nodeLimit
+              + " and "
+              + numericBudget
               + ")");
     }
     for (Path p : new Path[] {json, writeRelation}) {
@@ -159,8 +194,18 @@ final class CheckCommand implements Callable<Integer> {
         Listeners.of(
             verbose ? new VerboseProgress(err, gsp, text) : ProgressBar.forTerminal(err),
             Trace.enabled() ? new Trace(err, text) : CheckListener.NONE);
+    Numbers numbers =
+        noNumbers
+            ? Numbers.NONE
+            : new NumericOracle(
+                g,
+                d,
+                r,
+                gsp,
+                gdp,
+                new NumericOracle.Settings(seed, DRAWS, (long) (numericBudget * 1e9)));
     CheckResult result =
-        RefinementChecker.check(gsp, gdp, relation, rules, options, listener, start);
+        RefinementChecker.check(gsp, gdp, relation, rules, options, listener, numbers, start);
     Report report = Report.of(result, gsp, gdp);
     TextReport.print(report, out);
     if (json != null) {
@@ -168,6 +213,19 @@ final class CheckCommand implements Callable<Integer> {
     }
     if (writeRelation != null && result.verdict() == Verdict.REFINES) {
       JsonReport.writeRelation(report, writeRelation);
+    }
+    if (certify && result.verdict() == Verdict.REFINES) {
+      Numbers certifier =
+          new NumericOracle(
+              g,
+              d,
+              r,
+              gsp,
+              gdp,
+              new NumericOracle.Settings(seed, DRAWS, (long) (numericBudget * 1e9)));
+      if (!Certificate.holds(result, certifier, gsp, text, err)) {
+        return ExitCodes.CERTIFICATE_VIOLATED;
+      }
     }
     return ExitCodes.of(result.verdict());
   }

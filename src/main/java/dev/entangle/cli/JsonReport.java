@@ -41,6 +41,15 @@ final class JsonReport {
       }
       ArrayNode ex = fo.putArray("explored");
       f.explored().forEach(ex::add);
+      numbers(fo, f.numbers());
+    }
+    if (!r.assumed().isEmpty()) {
+      ArrayNode assumed = root.putArray("assumed");
+      for (Report.Entry e : r.assumed()) {
+        ObjectNode o = assumed.addObject();
+        o.put("gs", e.gs());
+        o.put("gd", e.gd());
+      }
     }
     ObjectNode st = root.putObject("stats");
     st.put("gs_operators", r.stats().gsOperators());
@@ -49,6 +58,54 @@ final class JsonReport {
     ObjectNode la = st.putObject("lemma_applications");
     r.stats().lemmaApplications().forEach(la::put);
     return root;
+  }
+
+  /**
+   * The failure's numbers: {@code witness}, {@code candidate}, {@code lemma_skeleton}, {@code
+   * numbers_not_run}.
+   */
+  private static void numbers(ObjectNode fo, Report.NumbersText n) {
+    if (n == null) {
+      return;
+    }
+    if (n.witness() != null) {
+      Report.WitnessText w = n.witness();
+      ObjectNode wo = fo.putObject("witness");
+      wo.put("seed", w.seed());
+      longs(wo.putArray("shape"), w.shape());
+      if (w.closest() != null) {
+        wo.put("closest", w.closest());
+        longs(wo.putArray("index"), w.index());
+        wo.put("gs", w.gs());
+        wo.put("gd", w.gd());
+        wo.put("max_abs_difference", w.maxAbs());
+        wo.put("max_relative_difference", w.maxRelative());
+        wo.put("differing", w.differing());
+      }
+      if (w.note() != null) {
+        wo.put("note", w.note());
+      }
+    }
+    if (n.candidate() != null) {
+      ObjectNode co = fo.putObject("candidate");
+      co.put("gd", n.candidate().expr());
+      co.put("draws", n.candidate().draws());
+      co.put("seed", n.candidate().seed());
+    }
+    if (n.lemmaSkeleton() != null) {
+      fo.put("lemma_skeleton", n.lemmaSkeleton());
+    }
+    if (n.notRun() != null) {
+      fo.put("numbers_not_run", n.notRun());
+    }
+  }
+
+  private static void longs(ArrayNode a, long[] values) {
+    if (values != null) {
+      for (long v : values) {
+        a.add(v);
+      }
+    }
   }
 
   private static ArrayNode relation(Report r) {

@@ -4,10 +4,13 @@ import dev.entangle.lower.CoreOp;
 import dev.entangle.lower.CoreProgram;
 import dev.entangle.lower.CoreTerm;
 import dev.entangle.lower.TermText;
+import dev.entangle.refine.Assumption;
 import dev.entangle.refine.CheckResult;
+import dev.entangle.refine.Evidence;
 import dev.entangle.refine.Failure;
 import dev.entangle.refine.Verdict;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -19,6 +22,7 @@ record Report(
     List<Entry> outputRelation,
     List<String> notChecked,
     FailureText failure,
+    List<Entry> assumed,
     CheckResult.Stats stats) {
 
   /** One pair of the output relation. */
@@ -34,6 +38,7 @@ record Report(
    * @param expected for an expectation failure: the expected G_d expression
    * @param inputs each input of the operator with the G_d expressions it was related to
    * @param explored the G_d tensors brought in for the operator
+   * @param numbers what the numbers say, or null when they were not asked
    */
   record FailureText(
       String operator,
@@ -42,7 +47,40 @@ record Report(
       String reason,
       String expected,
       List<Input> inputs,
-      List<String> explored) {}
+      List<String> explored,
+      NumbersText numbers) {}
+
+  /**
+   * The numbers behind a failure.
+   *
+   * @param summary one paragraph for people
+   * @param witness the numbers that show a bug, or null
+   * @param candidate the clean expression that held on every draw, or null
+   * @param lemmaSkeleton a lemma to complete for the step no lemma proves, or null
+   * @param notRun why the numbers could not say, or null
+   */
+  record NumbersText(
+      String summary,
+      WitnessText witness,
+      CandidateText candidate,
+      String lemmaSkeleton,
+      String notRun) {}
+
+  /** A witness: where the closest clean expression of G_d differs from the G_s value. */
+  record WitnessText(
+      long seed,
+      long[] shape,
+      String closest,
+      long[] index,
+      double gs,
+      double gd,
+      double maxAbs,
+      double maxRelative,
+      long differing,
+      String note) {}
+
+  /** A candidate: the clean expression and on how many draws it held. */
+  record CandidateText(String expr, int draws, long seed) {}
 
   /** An operator input and what it was related to ({@code (a constant)} for a constant). */
   record Input(String name, List<String> gd) {}
@@ -55,7 +93,11 @@ record Report(
     }
     List<String> notChecked = r.notChecked().stream().map(v -> gs.value(v).name()).toList();
     FailureText f = r.failure() == null ? null : new Prose(gs, gd, text).failure(r.failure());
-    return new Report(r.verdict(), rel, notChecked, f, r.stats());
+    List<Entry> assumed = new ArrayList<>();
+    for (Assumption a : r.assumptions()) {
+      assumed.add(new Entry(gs.value(a.output()).name(), text.relation(a.candidate().term())));
+    }
+    return new Report(r.verdict(), rel, notChecked, f, assumed, r.stats());
   }
 
   /** Writes failures as prose. */
@@ -70,7 +112,11 @@ record Report(
         target = op.target();
         trace = op.stackTrace();
       } else {
-        name = gs.value(((Failure.OutputNotReturned) f).output()).name();
+        int output =
+            f instanceof Failure.OutputNotReturned o
+                ? o.output()
+                : ((Failure.ProvedOnNumbers) f).assumption().output();
+        name = gs.value(output).name();
         target = name;
         trace = null;
       }
@@ -85,7 +131,88 @@ record Report(
         inputs.add(new Input(gs.value(i.value()).name(), exprs));
       }
       List<String> explored = f.explored().stream().map(v -> gd.value(v).label()).toList();
-      return new FailureText(name, target, trace, reason(f), expected, inputs, explored);
+      return new FailureText(
+          name, target, trace, reason(f), expected, inputs, explored, numbers(f));
+    }
+
+    /** The numbers of a failure in words, or null when none were asked. */
+    private NumbersText numbers(Failure f) {
+      if (f instanceof Failure.ProvedOnNumbers p) {
+        Assumption a = p.assumption();
+        Evidence.Candidate c = a.candidate();
+        String expr = text.relation(c.term());
+        String skeleton = LemmaSkeleton.of(name(a.output()), a.gdTerm(), c.term(), gd);
+        return new NumbersText(
+            null, null, new CandidateText(expr, c.draws(), c.seed()), skeleton, null);
+      }
+      Evidence e = f.evidence();
+      if (e == null) {
+        return null;
+      }
+      if (e instanceof Evidence.NotRun n) {
+        return new NumbersText("not run: " + n.reason() + ".", null, null, null, n.reason());
+      }
+      if (e instanceof Evidence.Candidate c) {
+        String expr = text.relation(c.term());
+        return new NumbersText(
+            name(c.gsValue())
+                + " equals "
+                + expr
+                + " on "
+                + c.draws()
+                + " random draws (seed "
+                + c.seed()
+                + ").",
+            null,
+            new CandidateText(expr, c.draws(), c.seed()),
+            null,
+            null);
+      }
+      Evidence.Witness w = (Evidence.Witness) e;
+      String closest = w.closest() == null ? null : text.relation(w.closest());
+      StringBuilder sb =
+          new StringBuilder("on random inputs (seed ")
+              .append(w.seed())
+              .append(") no clean expression of")
+              .append(" G_d tensors equals ")
+              .append(name(w.gsValue()))
+              .append(' ')
+              .append(Arrays.toString(w.shape()));
+      if (closest == null) {
+        sb.append("; no G_d tensor, or combination of one across ranks, has its size and dtype.");
+      } else {
+        sb.append("; the closest, ")
+            .append(closest)
+            .append(", differs at ")
+            .append(Arrays.toString(w.index()))
+            .append(": G_s has ")
+            .append(w.gs())
+            .append(" where it has ")
+            .append(w.gd())
+            .append(" (largest difference ")
+            .append(w.maxAbs())
+            .append(", relative ")
+            .append(w.maxRelative())
+            .append("; ")
+            .append(w.differing())
+            .append(" element(s) differ).");
+      }
+      if (w.note() != null) {
+        sb.append(" The search stopped early: ").append(w.note()).append('.');
+      }
+      WitnessText wt =
+          new WitnessText(
+              w.seed(),
+              w.shape(),
+              closest,
+              w.index(),
+              w.gs(),
+              w.gd(),
+              w.maxAbs(),
+              w.maxRelative(),
+              w.differing(),
+              w.note());
+      return new NumbersText(sb.toString(), wt, null, null, null);
     }
 
     private String reason(Failure f) {
@@ -103,6 +230,26 @@ record Report(
       }
       if (f instanceof Failure.NoCleanExpression n) {
         return noClean(n);
+      }
+      if (f instanceof Failure.ProvedOnNumbers p) {
+        Assumption a = p.assumption();
+        Evidence.Candidate c = a.candidate();
+        return "no lemma proves it, but on "
+            + c.draws()
+            + " random draws of the inputs (seed "
+            + c.seed()
+            + ") G_s's "
+            + name(a.output())
+            + " numerically equals "
+            + text.relation(c.term())
+            + ": a gap in the lemmas, not, on this evidence, a bug in the model."
+            + (a.gdTerm() == null
+                ? ""
+                : " In terms of G_d tensors, the proof reached "
+                    + name(a.output())
+                    + " = "
+                    + text.describe(a.gdTerm())
+                    + ".");
       }
       if (f instanceof Failure.OutputNotReturned o) {
         return "G_s output '"

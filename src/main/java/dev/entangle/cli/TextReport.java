@@ -20,6 +20,9 @@ final class TextReport {
           switch (r.verdict()) {
             case EXPECTATION_VIOLATED -> "An expectation on the output relation does not hold:";
             case INCONCLUSIVE -> "A limit was reached while checking this G_s operator:";
+            case UNPROVED ->
+                "No lemma proves this G_s operator, but on random inputs it equals a clean expression of"
+                    + " G_d (a gap in the lemmas, not a bug on this evidence):";
             default -> "The first G_s operator whose outputs could not be mapped to G_d:";
           });
       out.println("  operator: " + f.operator() + " (" + f.target() + ")");
@@ -33,6 +36,18 @@ final class TextReport {
       out.println("  why:      " + f.reason());
       if (f.expected() != null) {
         out.println("  expected: " + f.expected());
+      }
+      Report.NumbersText n = f.numbers();
+      if (n != null && n.summary() != null) {
+        out.println("  numbers:  " + n.summary());
+      }
+      if (n != null && n.candidate() != null && n.lemmaSkeleton() != null) {
+        out.println("  candidate: " + n.candidate().expr());
+        out.println(
+            "  a lemma to complete (save it in a folder of *.lemmas files and pass --lemmas FOLDER):");
+        for (String line : n.lemmaSkeleton().split("\n")) {
+          out.println("    " + line);
+        }
       }
       if (!f.inputs().isEmpty()) {
         out.println("  its inputs, as related to G_d:");
@@ -54,6 +69,13 @@ final class TextReport {
         for (Report.Entry e : r.outputRelation()) {
           out.println("  " + e.gs() + ": " + e.gd());
         }
+      }
+    }
+    if (!r.assumed().isEmpty()) {
+      out.println(
+          "steps taken on numbers alone (no lemma proves them; each held on every random draw):");
+      for (Report.Entry e : r.assumed()) {
+        out.println("  " + e.gs() + ": " + e.gd());
       }
     }
     if (!r.notChecked().isEmpty()) {

@@ -30,6 +30,15 @@ public record Difference(
     return differing == 0;
   }
 
+  /** Compares a candidate with a target of the same element count, under the target's tolerance. */
+  public static Difference of(Tensor candidate, Tensor target) {
+    if (candidate.numel() != target.numel()) {
+      throw new IllegalArgumentException(
+          "a candidate of " + candidate.numel() + " elements for a target of " + target.numel());
+    }
+    return between(candidate.raw(), target, Tolerance.of(target));
+  }
+
   /** Compares {@code c} (row-major in the target's order) with {@code t} under {@code tol}. */
   static Difference between(double[] c, Tensor t, Tolerance tol) {
     double[] v = t.raw();

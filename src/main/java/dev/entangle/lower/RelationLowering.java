@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /**
  * Resolves a relation file (validated against the graphs by {@code RelationValidator}) into a
@@ -30,12 +31,29 @@ public final class RelationLowering {
   private final CoreProgram gdp;
   private final Shapes shapes;
 
+  /** The G_d value an expression's tensor names (the name resolves to a node name, then a tag). */
+  private final ToIntFunction<Expr.Tensor> leaf;
+
   private RelationLowering(Graph gs, DistributedGraph gd, CoreProgram gsp, CoreProgram gdp) {
     this.gs = gs;
     this.gd = gd;
     this.gsp = gsp;
     this.gdp = gdp;
     this.shapes = new Shapes(gdp.table(), id -> gdp.value((int) id).type());
+    this.leaf =
+        t ->
+            gd == null
+                ? gdp.resolve(t.rank(), t.name())
+                : gdp.id(t.rank(), gd.rank(t.rank()).resolve(t.name()).name());
+  }
+
+  /**
+   * A clean term from an expression over G_d values that is already normalized (dims non-negative,
+   * bounds in range, no -1 sizes), such as the numeric search builds; names resolve against the
+   * program alone.
+   */
+  public static CoreTerm clean(Expr normalized, CoreProgram gdp) {
+    return new RelationLowering(null, null, null, gdp).convert(normalized).term();
   }
 
   /** Resolves {@code rel}; input problems throw {@link InputException} naming the entry. */
@@ -124,8 +142,10 @@ public final class RelationLowering {
 
   private Typed convert(Expr e) {
     if (e instanceof Expr.Tensor t) {
-      Node n = gd.rank(t.rank()).resolve(t.name());
-      int id = gdp.id(t.rank(), n.name());
+      int id = leaf.applyAsInt(t);
+      if (id < 0) {
+        throw new IllegalArgumentException("G_d has no tensor " + t.rank() + "." + t.name());
+      }
       return new Typed(CoreTerm.tensor(id), gdp.value(id).type());
     }
     if (e instanceof Expr.Concat c) {

@@ -13,6 +13,7 @@ import java.util.Map;
  * @param notChecked required G_s outputs without a defined value (dropout masks, uninitialized
  *     buffers), which no relation can cover and which are therefore not checked
  * @param failure for a verdict other than refines, where and why; else null
+ * @param assumptions the steps taken on numbers alone, in order (none for refines)
  * @param stats sizes and time
  */
 public record CheckResult(
@@ -20,6 +21,7 @@ public record CheckResult(
     List<OutputEntry> outputRelation,
     List<Integer> notChecked,
     Failure failure,
+    List<Assumption> assumptions,
     Stats stats) {
 
   /** One pair of the output relation: a G_s value and the clean G_d term it equals. */

@@ -15,15 +15,28 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** One check's walk over G_s: operations in order, deferral of chains, the result. */
+/**
+ * One check's walk over G_s: operations in order, deferral of chains, numbers where a proof fails,
+ * the result.
+ *
+ * <p>Where no clean expression is found, the operation is deferred (its consumers see its term, so
+ * a chain that only maps as a whole is checked as a chain). Where the walk would stop, the numbers
+ * are asked ({@link Numbers}): when every unmapped output of the failing operation numerically
+ * equals a clean expression of G_d on every draw, that is a gap in the lemmas, not a bug: the walk
+ * takes the step on numbers ({@link Assumption}) and goes on from there, and can at best end {@code
+ * unproved}. Otherwise the failure stands, with the numbers that show the bug.
+ */
 final class CheckRun {
   /** Most G_s operations one deferred chain may span before the check gives up on it. */
   static final int MAX_CHAIN = 12;
 
   private final Context ctx;
   private final CoreProgram gs;
+  private final List<CoreOp> ops;
   private final List<Integer> required;
+  private final Set<Integer> requiredSet;
   private final Map<Integer, List<CoreRelation.Expect>> expects;
+  private final Numbers numbers;
   private final long start;
   private final Map<Integer, CoreTerm> overOutputs = new HashMap<>();
   private final Set<Integer> undefined = new LinkedHashSet<>();
@@ -31,29 +44,66 @@ final class CheckRun {
   private final Map<Integer, Integer> chainLength = new HashMap<>();
   private final Map<Integer, OperatorCheck.Outcome> failedAt = new HashMap<>();
   private final List<CoreRelation.Expect> violated = new ArrayList<>();
+  private final List<Assumption> assumptions = new ArrayList<>();
+
+  /** Per assumed operation: the outcome of its check, for the report. */
+  private final Map<Integer, OperatorCheck.Outcome> assumedOutcome = new HashMap<>();
+
   private CoreOp violatedAt;
 
   CheckRun(
       Context ctx,
       List<Integer> required,
       Map<Integer, List<CoreRelation.Expect>> expects,
+      Numbers numbers,
       long start) {
     this.ctx = ctx;
     this.gs = ctx.gs.program;
+    this.ops = ctx.gs.operators;
     this.required = required;
+    this.requiredSet = new LinkedHashSet<>(required);
     this.expects = expects;
+    this.numbers = numbers;
     this.start = start;
   }
 
+  /** Why the walk stopped short: a verdict and where. */
+  private record Stop(Verdict verdict, Failure failure) {}
+
   CheckResult go() {
-    List<CoreOp> ops = ctx.gs.operators;
     for (CoreValue v : gs.values()) {
       if (v.kind() == ValueKind.UNDEFINED) {
         undefined.add(v.id());
       }
     }
-    Set<Integer> requiredSet = new LinkedHashSet<>(required);
-    for (int i = 0; i < ops.size(); i++) {
+    int from = 0;
+    while (true) {
+      Object walked = walk(from);
+      if (walked instanceof Stop s) {
+        return result(s.verdict(), s.failure());
+      }
+      if (walked instanceof Integer resume) {
+        from = resume;
+        continue;
+      }
+      Object chains = chainsEndingInOutputs();
+      if (chains instanceof Integer resume) {
+        from = resume;
+        continue;
+      }
+      if (chains instanceof Stop s) {
+        return result(s.verdict(), s.failure());
+      }
+      return finish();
+    }
+  }
+
+  /**
+   * Checks operations from index {@code from} on. Returns a {@link Stop}, the index to resume from
+   * after a step taken on numbers, or null when every operation was checked.
+   */
+  private Object walk(int from) {
+    for (int i = from; i < ops.size(); i++) {
       CoreOp op = ops.get(i);
       List<Integer> outs = ctx.gs.outputs(op);
       List<CoreRelation.Expect> ex = new ArrayList<>();
@@ -75,21 +125,17 @@ final class CheckRun {
         if (out.limited() || out.missingInput() >= 0 || !defer(op, outs, out)) {
           CoreOp root = rootOf(op);
           OperatorCheck.Outcome rootOut = failedAt.getOrDefault(root.id(), out);
-          Verdict v = out.limited() ? Verdict.INCONCLUSIVE : Verdict.NOT_REFINED;
-          return result(v, failure(root, rootOut, root == op ? -1 : op.id()));
+          int chainEnd = root == op ? -1 : op.id();
+          if (out.limited() || rootOut.missingInput() >= 0) {
+            Verdict v = out.limited() ? Verdict.INCONCLUSIVE : Verdict.NOT_REFINED;
+            Evidence e = out.limited() ? evidenceAbout(root, rootOut) : null;
+            return new Stop(v, failure(root, rootOut, chainEnd, e));
+          }
+          return takeOnNumbersOrStop(root, rootOut, chainEnd);
         }
         continue;
       }
-      for (int o : outs) {
-        ctx.relate(o, out.found().get(o));
-      }
-      overOutputs.putAll(out.overOutputs());
-      out.cleanLeaves().forEach(ctx.related::set);
-      undefined.addAll(out.undefined());
-      if (!out.violated().isEmpty() && violated.isEmpty()) {
-        violated.addAll(out.violated());
-        violatedAt = op;
-      }
+      mapped(op, outs, out);
       int first = -1;
       CoreTerm firstTerm = null;
       for (int o : outs) {
@@ -107,6 +153,114 @@ final class CheckRun {
           new CheckListener.OperatorSummary(
               true, out.nodes(), out.explored().size(), millis, first, firstTerm));
     }
+    return null;
+  }
+
+  private void mapped(CoreOp op, List<Integer> outs, OperatorCheck.Outcome out) {
+    for (int o : outs) {
+      ctx.relate(o, out.found().get(o));
+    }
+    overOutputs.putAll(out.overOutputs());
+    out.cleanLeaves().forEach(ctx.related::set);
+    undefined.addAll(out.undefined());
+    if (!out.violated().isEmpty() && violated.isEmpty()) {
+      violated.addAll(out.violated());
+      violatedAt = op;
+    }
+  }
+
+  /**
+   * The walk would stop at {@code root}: asks the numbers about its outputs that no clean
+   * expression was found for. When each equals a clean expression of G_d on every draw, takes that
+   * as their relation and returns the index to resume from; else the failure, with the numbers.
+   */
+  private Object takeOnNumbersOrStop(CoreOp root, OperatorCheck.Outcome rootOut, int chainEnd) {
+    Map<Integer, Evidence.Candidate> candidates = new LinkedHashMap<>();
+    Evidence against = null;
+    for (int o : ctx.gs.outputs(root)) {
+      if (undefined.contains(o) || !rootOut.found().getOrDefault(o, List.of()).isEmpty()) {
+        continue;
+      }
+      Evidence e = numbers.search(o, false);
+      if (e instanceof Evidence.Candidate c) {
+        candidates.put(o, c);
+      } else {
+        against = e;
+        break;
+      }
+    }
+    if (against != null || candidates.isEmpty()) {
+      return new Stop(Verdict.NOT_REFINED, failure(root, rootOut, chainEnd, against));
+    }
+    for (int o : ctx.gs.outputs(root)) {
+      Evidence.Candidate c = candidates.get(o);
+      List<CoreTerm> found =
+          c != null ? List.of(c.term()) : rootOut.found().getOrDefault(o, List.of());
+      ctx.relate(o, found);
+      if (c != null) {
+        assumptions.add(new Assumption(root.id(), o, c, rootOut.hints().get(o)));
+        Set<Integer> leaves = new HashSet<>();
+        c.term().leaves(leaves);
+        leaves.forEach(ctx.related::set);
+        if (requiredSet.contains(o) && leaves.stream().allMatch(ctx.gd::available)) {
+          overOutputs.put(o, c.term());
+        }
+      }
+    }
+    assumedOutcome.put(root.id(), rootOut);
+    forgetChain(root);
+    return ops.indexOf(root) + 1;
+  }
+
+  /**
+   * The numbers about an operation's outputs that no clean expression was found for (the first).
+   */
+  private Evidence evidenceAbout(CoreOp op, OperatorCheck.Outcome out) {
+    for (int o : ctx.gs.outputs(op)) {
+      if (!undefined.contains(o) && out.found().getOrDefault(o, List.of()).isEmpty()) {
+        return numbers.search(o, false);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Undoes the deferral of a chain whose root now has a relation: its operations are checked again.
+   */
+  private void forgetChain(CoreOp root) {
+    List<Integer> members = new ArrayList<>();
+    chainRoot.forEach(
+        (v, r) -> {
+          if (r == root) {
+            members.add(v);
+          }
+        });
+    for (int v : members) {
+      chainRoot.remove(v);
+      chainLength.remove(v);
+      ctx.deferred.remove(v);
+    }
+    failedAt.remove(root.id());
+  }
+
+  /**
+   * A required output whose deferred chain never mapped: the walk would stop at the chain's root.
+   * Returns a {@link Stop}, an index to resume from, or null when there is none.
+   */
+  private Object chainsEndingInOutputs() {
+    for (int o : required) {
+      CoreOp root = chainRoot.get(o);
+      if (root != null) {
+        OperatorCheck.Outcome rootOut = failedAt.get(root.id());
+        CoreOp last = gs.definition(o);
+        return takeOnNumbersOrStop(root, rootOut, root == last ? -1 : last.id());
+      }
+    }
+    return null;
+  }
+
+  /** After the walk: constants, cut points, outputs over G_d's outputs, expectations. */
+  private CheckResult finish() {
     // required outputs computed from constants alone match G_d's constant outputs
     for (int o : required) {
       if (!overOutputs.containsKey(o) && gs.value(o).kind() == ValueKind.CONSTANT) {
@@ -130,37 +284,57 @@ final class CheckRun {
       }
     }
     for (int o : required) {
-      CoreOp root = chainRoot.get(o);
-      if (root != null) {
-        OperatorCheck.Outcome rootOut = failedAt.get(root.id());
-        CoreOp last = gs.definition(o);
-        return result(Verdict.NOT_REFINED, failure(root, rootOut, root == last ? -1 : last.id()));
-      }
-    }
-    for (int o : required) {
       if (!overOutputs.containsKey(o) && !undefined.contains(o)) {
         CoreOp producer = gs.definition(o);
+        Evidence e = numbers.search(o, true);
+        if (e instanceof Evidence.Candidate c) {
+          overOutputs.put(o, c.term());
+          assumptions.add(
+              new Assumption(
+                  producer == null ? -1 : producer.id(), o, c, first(ctx.relation.get(o))));
+          continue;
+        }
         return result(
             Verdict.NOT_REFINED,
             new Failure.OutputNotReturned(
                 producer == null ? -1 : producer.id(),
                 o,
                 first(ctx.relation.get(o)),
-                producer == null ? List.of() : inputRelations(producer)));
+                producer == null ? List.of() : inputRelations(producer),
+                e));
       }
     }
-    if (!violated.isEmpty()) {
-      CoreRelation.Expect e = violated.get(0);
+    for (CoreRelation.Expect e : violated) {
+      Evidence ev = numbers.compare(e.gs(), e.gd());
+      if (ev instanceof Evidence.Candidate c) {
+        assumptions.add(
+            new Assumption(violatedAt.id(), e.gs(), c, first(ctx.relation.get(e.gs()))));
+        continue;
+      }
       return result(
           Verdict.EXPECTATION_VIOLATED,
           new Failure.ExpectationViolated(
-              violatedAt.id(), e, first(ctx.relation.get(e.gs())), inputRelations(violatedAt)));
+              violatedAt.id(), e, first(ctx.relation.get(e.gs())), inputRelations(violatedAt), ev));
+    }
+    if (!assumptions.isEmpty()) {
+      Assumption a = assumptions.get(0);
+      OperatorCheck.Outcome out = assumedOutcome.get(a.operator());
+      List<Integer> explored = out == null ? List.of() : cut(out.explored());
+      CoreOp op = a.operator() < 0 ? null : gs.op(a.operator());
+      return result(
+          Verdict.UNPROVED,
+          new Failure.ProvedOnNumbers(
+              a.operator(), a, op == null ? List.of() : inputRelations(op), explored));
     }
     return result(Verdict.REFINES, null);
   }
 
   private static CoreTerm first(List<CoreTerm> terms) {
     return terms == null || terms.isEmpty() ? null : terms.get(0);
+  }
+
+  private static List<Integer> cut(List<Integer> explored) {
+    return explored.size() > 60 ? explored.subList(0, 60) : explored;
   }
 
   /**
@@ -201,9 +375,8 @@ final class CheckRun {
     return root;
   }
 
-  private Failure failure(CoreOp op, OperatorCheck.Outcome out, int chainEnd) {
-    List<Integer> explored =
-        out.explored().size() > 60 ? out.explored().subList(0, 60) : out.explored();
+  private Failure failure(CoreOp op, OperatorCheck.Outcome out, int chainEnd, Evidence evidence) {
+    List<Integer> explored = cut(out.explored());
     List<Failure.InputRelation> inputs = inputRelations(op);
     if (out.missingInput() >= 0) {
       return new Failure.MissingInput(
@@ -223,7 +396,7 @@ final class CheckRun {
       }
     }
     return new Failure.NoCleanExpression(
-        op.id(), outs.size(), terms, out.limit(), chainEnd, inputs, explored);
+        op.id(), outs.size(), terms, out.limit(), chainEnd, inputs, explored, evidence);
   }
 
   private List<Failure.InputRelation> inputRelations(CoreOp op) {
@@ -245,8 +418,9 @@ final class CheckRun {
       }
     }
     List<Integer> notChecked = required.stream().filter(undefined::contains).distinct().toList();
-    if (v == Verdict.REFINES && rel.size() + notChecked.size() < required.size()) {
-      throw new IllegalStateException("refines without a complete output relation");
+    if (v == Verdict.REFINES
+        && (rel.size() + notChecked.size() < required.size() || !assumptions.isEmpty())) {
+      throw new IllegalStateException("refines without a complete, proved output relation");
     }
     Map<String, Integer> fired = new LinkedHashMap<>();
     List<String> names = ctx.lemmas.names();
@@ -261,6 +435,7 @@ final class CheckRun {
         rel,
         notChecked,
         f,
+        List.copyOf(assumptions),
         new CheckResult.Stats(ctx.gs.operators.size(), ctx.gd.program.callCount(), secs, fired));
   }
 }

@@ -59,6 +59,7 @@ public sealed interface Failure {
    * @param terms for outputs with no clean expression, what they equal in G_d's terms
    * @param limit the limit reached first, or null when the search ended without one
    * @param chainEnd the last operation of a deferred chain that failed with it, or -1
+   * @param evidence the numbers about the first output without a clean expression, or null
    */
   record NoCleanExpression(
       int operator,
@@ -67,7 +68,8 @@ public sealed interface Failure {
       Limit limit,
       int chainEnd,
       List<InputRelation> inputs,
-      List<Integer> explored)
+      List<Integer> explored,
+      Evidence evidence)
       implements Failure {}
 
   /**
@@ -76,7 +78,8 @@ public sealed interface Failure {
    * @param output the G_s value
    * @param equals what it equals in terms of G_d tensors, or null when nothing
    */
-  record OutputNotReturned(int operator, int output, CoreTerm equals, List<InputRelation> inputs)
+  record OutputNotReturned(
+      int operator, int output, CoreTerm equals, List<InputRelation> inputs, Evidence evidence)
       implements Failure {
     @Override
     public List<Integer> explored() {
@@ -91,11 +94,30 @@ public sealed interface Failure {
    * @param equals what its G_s value equals in terms of G_d tensors, or null when nothing
    */
   record ExpectationViolated(
-      int operator, CoreRelation.Expect expect, CoreTerm equals, List<InputRelation> inputs)
+      int operator,
+      CoreRelation.Expect expect,
+      CoreTerm equals,
+      List<InputRelation> inputs,
+      Evidence evidence)
       implements Failure {
     @Override
     public List<Integer> explored() {
       return List.of();
     }
+  }
+
+  /**
+   * No lemma proved the operation's outputs, but numbers did: the first step the check took on
+   * numbers alone (the verdict is {@code unproved}).
+   *
+   * @param assumption the step
+   */
+  record ProvedOnNumbers(
+      int operator, Assumption assumption, List<InputRelation> inputs, List<Integer> explored)
+      implements Failure {}
+
+  /** The numbers behind the failure, or null when none were asked. */
+  default Evidence evidence() {
+    return null;
   }
 }

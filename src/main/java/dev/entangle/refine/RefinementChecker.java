@@ -24,6 +24,7 @@ public final class RefinementChecker {
   /**
    * Runs a check over the lowered programs.
    *
+   * @param numbers asked where a proof fails ({@link Numbers#NONE} for none)
    * @param startNanos {@link System#nanoTime} when the check began (reading and lowering included);
    *     the timeout counts from there
    */
@@ -34,6 +35,7 @@ public final class RefinementChecker {
       Lemmas lemmas,
       CheckOptions options,
       CheckListener listener,
+      Numbers numbers,
       long startNanos) {
     long deadline = startNanos + options.timeout().toNanos();
     List<Integer> required = new ArrayList<>(rel.outputs() != null ? rel.outputs() : results(gs));
@@ -49,7 +51,7 @@ public final class RefinementChecker {
     for (Map.Entry<Integer, List<CoreTerm>> e : rel.inputs().entrySet()) {
       ctx.relate(e.getKey(), e.getValue());
     }
-    CheckResult result = new CheckRun(ctx, required, expects, startNanos).go();
+    CheckResult result = new CheckRun(ctx, required, expects, numbers, startNanos).go();
     listener.finished();
     return result;
   }

@@ -5,7 +5,12 @@ public enum Verdict {
   REFINES("refines"),
   NOT_REFINED("not-refined"),
   EXPECTATION_VIOLATED("expectation-violated"),
-  INCONCLUSIVE("inconclusive");
+  INCONCLUSIVE("inconclusive"),
+  /**
+   * No proof, but no evidence of a bug either: the values no lemma reached equal clean expressions
+   * of G_d on every random draw (a gap in the lemmas, not, on this evidence, in the model).
+   */
+  UNPROVED("unproved");
 
   private final String json;
 

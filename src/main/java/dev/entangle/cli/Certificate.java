@@ -1,0 +1,53 @@
+package dev.entangle.cli;
+
+import dev.entangle.lower.CoreProgram;
+import dev.entangle.lower.TermText;
+import dev.entangle.refine.CheckResult;
+import dev.entangle.refine.Evidence;
+import dev.entangle.refine.Numbers;
+import java.io.PrintWriter;
+import java.util.Arrays;
+
+/**
+ * {@code --certify}: every entry of a {@code refines} verdict's output relation is evaluated on
+ * random inputs; one that does not hold is a bug in entangle (a wrong lemma or lowering), reported
+ * loudly.
+ */
+final class Certificate {
+  private Certificate() {}
+
+  /**
+   * Whether every entry holds on numbers (or could not be evaluated, which is said on {@code err}).
+   */
+  static boolean holds(
+      CheckResult result, Numbers numbers, CoreProgram gs, TermText text, PrintWriter err) {
+    boolean ok = true;
+    for (CheckResult.OutputEntry e : result.outputRelation()) {
+      Evidence ev = numbers.compare(e.gs(), e.gd());
+      String entry = gs.value(e.gs()).name() + " = " + text.relation(e.gd());
+      if (ev instanceof Evidence.Witness w) {
+        err.println(
+            "entangle: certificate violated: this is a bug in entangle; please report it with the input"
+                + " files. The output relation entry "
+                + entry
+                + " is false on random inputs (seed "
+                + w.seed()
+                + "): at "
+                + Arrays.toString(w.index())
+                + " G_s has "
+                + w.gs()
+                + " but the expression gives "
+                + w.gd()
+                + " ("
+                + w.differing()
+                + " element(s) differ).");
+        ok = false;
+      } else if (ev instanceof Evidence.NotRun n) {
+        err.println("entangle: the certificate was not checked on numbers: " + n.reason() + ".");
+        break;
+      }
+    }
+    err.flush();
+    return ok;
+  }
+}

@@ -1,0 +1,260 @@
+package dev.entangle.numbers;
+
+import dev.entangle.eval.BudgetExhausted;
+import dev.entangle.eval.CleanSearch;
+import dev.entangle.eval.Difference;
+import dev.entangle.eval.EvalException;
+import dev.entangle.eval.Evaluation;
+import dev.entangle.eval.GdValue;
+import dev.entangle.eval.GraphEvaluator;
+import dev.entangle.eval.InputSampler;
+import dev.entangle.eval.Kernels;
+import dev.entangle.eval.SampledInputs;
+import dev.entangle.eval.SamplingException;
+import dev.entangle.eval.SearchResult;
+import dev.entangle.eval.Tensor;
+import dev.entangle.eval.Value;
+import dev.entangle.eval.WorkBudget;
+import dev.entangle.graph.DistributedGraph;
+import dev.entangle.graph.Graph;
+import dev.entangle.lower.CoreProgram;
+import dev.entangle.lower.CoreTerm;
+import dev.entangle.lower.CoreValue;
+import dev.entangle.lower.RelationLowering;
+import dev.entangle.lower.ValueKind;
+import dev.entangle.ops.Op;
+import dev.entangle.refine.Evidence;
+import dev.entangle.refine.Numbers;
+import dev.entangle.relation.RelationFile;
+import dev.entangle.util.InputException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The checker's numbers: {@link #draws} independent random inputs (seeds {@code seed}, {@code seed
+ * + 1}, ...) drawn from the input relation, G_s and G_d evaluated on each, the first time a proof
+ * fails. A candidate found on the first draw must hold on every other draw to count.
+ */
+public final class NumericOracle implements Numbers {
+  /**
+   * @param seed the first draw's seed
+   * @param draws how many independent draws a candidate must hold on
+   * @param work the work budget of each draw (about one unit per multiply-add)
+   */
+  public record Settings(long seed, int draws, long work) {
+    public Settings {
+      if (draws < 1 || work < 1) {
+        throw new IllegalArgumentException("draws and work must be positive");
+      }
+    }
+  }
+
+  private final Graph gs;
+  private final DistributedGraph gd;
+  private final RelationFile relation;
+  private final CoreProgram gsp;
+  private final CoreProgram gdp;
+  private final Settings settings;
+  private List<Draw> draws;
+  private Evidence.NotRun unavailable;
+
+  /** One draw: its inputs' seed, the values of G_s and of G_d. */
+  private record Draw(long seed, Evaluation gs, Evaluation gd, WorkBudget budget) {}
+
+  public NumericOracle(
+      Graph gs,
+      DistributedGraph gd,
+      RelationFile relation,
+      CoreProgram gsp,
+      CoreProgram gdp,
+      Settings settings) {
+    this.gs = gs;
+    this.gd = gd;
+    this.relation = relation;
+    this.gsp = gsp;
+    this.gdp = gdp;
+    this.settings = settings;
+  }
+
+  public Settings settings() {
+    return settings;
+  }
+
+  @Override
+  public Evidence search(int gsValue, boolean overOutputs) {
+    if (!ready()) {
+      return unavailable;
+    }
+    Draw first = draws.get(0);
+    Tensor target = gsTensor(first, gsValue);
+    if (target == null) {
+      return notComputed(first, gsValue);
+    }
+    List<GdValue> values = new ArrayList<>();
+    for (CoreValue v : gdp.values()) {
+      if (overOutputs && !v.output() && v.kind() != ValueKind.INPUT) {
+        continue;
+      }
+      Tensor t = first.gd().tensor(v.graph(), v.name()).orElse(null);
+      if (t != null) {
+        values.add(new GdValue(v.graph(), v.name(), t));
+      }
+    }
+    SearchResult r = new CleanSearch(values).search(target);
+    if (r instanceof SearchResult.Found f) {
+      return holdsOnEveryDraw(gsValue, RelationLowering.clean(f.expr(), gdp));
+    }
+    SearchResult.NotFound nf = (SearchResult.NotFound) r;
+    CoreTerm closest = nf.closest() == null ? null : RelationLowering.clean(nf.closest(), gdp);
+    return witness(gsValue, first.seed(), target, closest, nf.difference(), nf.stoppedBecause());
+  }
+
+  @Override
+  public Evidence compare(int gsValue, CoreTerm gdTerm) {
+    if (!ready()) {
+      return unavailable;
+    }
+    return holdsOnEveryDraw(gsValue, gdTerm);
+  }
+
+  /**
+   * A candidate when {@code term} equals the G_s value on every draw, else a witness from the first
+   * draw it fails.
+   */
+  private Evidence holdsOnEveryDraw(int gsValue, CoreTerm term) {
+    for (Draw d : draws) {
+      Tensor target = gsTensor(d, gsValue);
+      if (target == null) {
+        return notComputed(d, gsValue);
+      }
+      Tensor value;
+      try {
+        value = evaluate(term, d);
+      } catch (EvalException e) {
+        return new Evidence.NotRun("the G_d expression could not be evaluated: " + e.getMessage());
+      }
+      Difference diff = Difference.of(value, target);
+      if (!diff.matches()) {
+        return witness(gsValue, d.seed(), target, term, diff, null);
+      }
+    }
+    return new Evidence.Candidate(gsValue, term, draws.size(), settings.seed());
+  }
+
+  private Evidence witness(
+      int gsValue, long seed, Tensor target, CoreTerm closest, Difference diff, String note) {
+    if (diff == null) {
+      return new Evidence.Witness(
+          gsValue,
+          seed,
+          target.shape(),
+          null,
+          null,
+          Double.NaN,
+          Double.NaN,
+          Double.NaN,
+          Double.NaN,
+          0,
+          note);
+    }
+    return new Evidence.Witness(
+        gsValue,
+        seed,
+        target.shape(),
+        closest,
+        diff.index(),
+        diff.target(),
+        diff.candidate(),
+        diff.maxAbs(),
+        diff.maxRelative(),
+        diff.differing(),
+        note);
+  }
+
+  private Tensor gsTensor(Draw d, int gsValue) {
+    return d.gs().tensor(-1, gsp.value(gsValue).name()).orElse(null);
+  }
+
+  private Evidence notComputed(Draw d, int gsValue) {
+    Value v = d.gs().value(-1, gsp.value(gsValue).name());
+    String why =
+        v instanceof Value.Unavailable u
+            ? u.reason()
+            : v instanceof Value.Undefined
+                ? "it has no defined value"
+                : "it has no single tensor value";
+    return new Evidence.NotRun(
+        "G_s's " + gsp.value(gsValue).name() + " was not computed on numbers: " + why);
+  }
+
+  /** The value of a term over G_d values on one draw. */
+  private Tensor evaluate(CoreTerm t, Draw d) {
+    Kernels k =
+        new Kernels(
+            gdp.table(),
+            d.budget(),
+            id -> {
+              CoreValue v = gdp.value((int) id);
+              return d.gd()
+                  .tensor(v.graph(), v.name())
+                  .orElseThrow(() -> new EvalException(v.label() + " was not computed on numbers"));
+            });
+    return apply(t, k);
+  }
+
+  private static Tensor apply(CoreTerm t, Kernels k) {
+    Tensor[] kids = new Tensor[t.children().size()];
+    for (int i = 0; i < kids.length; i++) {
+      kids[i] = apply(t.children().get(i), k);
+    }
+    if (kids.length == 1 && Op.of(t.op()) != null && Op.of(t.op()).isIdentityOfOne()) {
+      return kids[0];
+    }
+    return k.apply(t.op(), t.attrs(), kids);
+  }
+
+  /**
+   * Draws and evaluates, once; false (with {@link #unavailable} set) when the numbers cannot run.
+   */
+  private boolean ready() {
+    if (draws != null) {
+      return true;
+    }
+    if (unavailable != null) {
+      return false;
+    }
+    List<Draw> out = new ArrayList<>();
+    try {
+      InputSampler sampler = new InputSampler(gs, gd, relation, gsp, gdp);
+      for (int k = 0; k < settings.draws(); k++) {
+        long seed = settings.seed() + k;
+        WorkBudget budget = new WorkBudget(settings.work(), WorkBudget.DEFAULT_ELEMENTS);
+        SampledInputs in = sampler.sample(seed, budget);
+        GraphEvaluator evaluator = new GraphEvaluator(gdp.table(), budget);
+        Evaluation s = evaluator.evaluate(gsp, g -> in.gs());
+        Evaluation d = evaluator.evaluate(gdp, in.gd()::get);
+        if (s.stopped().isPresent() || d.stopped().isPresent()) {
+          Evaluation.Stop stop = s.stopped().orElseGet(() -> d.stopped().get());
+          unavailable =
+              new Evidence.NotRun(
+                  "the model does not fit the numeric budget (--numeric-budget): "
+                      + stop.reason()
+                      + ", at "
+                      + stop.at());
+          return false;
+        }
+        out.add(new Draw(seed, s, d, budget));
+      }
+    } catch (EvalException | SamplingException | InputException | IllegalArgumentException e) {
+      unavailable =
+          new Evidence.NotRun(
+              e instanceof BudgetExhausted
+                  ? "the model does not fit the numeric budget (--numeric-budget): "
+                      + e.getMessage()
+                  : "inputs could not be drawn from the relation: " + e.getMessage());
+      return false;
+    }
+    draws = out;
+    return true;
+  }
+}

@@ -1,0 +1,32 @@
+package dev.entangle.refine;
+
+import dev.entangle.lower.CoreTerm;
+
+/**
+ * Numeric evidence for values no proof reached: the check asks it only when a proof fails, so a
+ * check that refines costs nothing more. It can never turn a non-proof into {@code refines}.
+ */
+public interface Numbers {
+  /**
+   * Searches the G_d values numerically for a clean expression equal to G_s value {@code gsValue}
+   * (only G_d's outputs and inputs when {@code overOutputs}).
+   */
+  Evidence search(int gsValue, boolean overOutputs);
+
+  /** Compares G_s value {@code gsValue} with the G_d term {@code gd} on numbers. */
+  Evidence compare(int gsValue, CoreTerm gd);
+
+  /** The numbers switched off: every answer says so. */
+  Numbers NONE =
+      new Numbers() {
+        @Override
+        public Evidence search(int gsValue, boolean overOutputs) {
+          return new Evidence.NotRun("numbers are off");
+        }
+
+        @Override
+        public Evidence compare(int gsValue, CoreTerm gd) {
+          return new Evidence.NotRun("numbers are off");
+        }
+      };
+}

@@ -3,7 +3,9 @@ package dev.entangle.cli;
 import dev.entangle.graph.GraphJson;
 import dev.entangle.importer.GraphCodeImporter;
 import dev.entangle.importer.ImportOptions;
+import dev.entangle.importer.hlo.HloImporter;
 import dev.entangle.util.InputException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,12 +18,16 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code entangle import FILE... -o OUT}: printed torch.fx graph code to the JSON formats. */
+/**
+ * {@code entangle import FILE... -o OUT}: printed torch.fx graph code, or XLA HLO text, to the JSON
+ * formats.
+ */
 @Command(
     name = "import",
     mixinStandardHelpOptions = true,
-    description = "Converts graph code printed by torch.fx (print_readable, TORCH_LOGS=graph_code dumps) to a "
-        + "graph file; several FILEs give a G_d file whose rank K is the K-th FILE.")
+    description = "Converts graph code printed by torch.fx (print_readable, TORCH_LOGS=graph_code dumps) or an XLA "
+        + "HLO text module to a graph file; several FILEs give a G_d file whose rank K is the K-th FILE, and an "
+        + "HLO module with --ranks N a G_d file of N ranks.")
 final class ImportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -43,11 +49,25 @@ final class ImportCommand implements Callable<Integer> {
       description = "extra custom operator schemas, one per line (repeatable)")
   List<Path> schemas = new ArrayList<>();
 
+  @Option(names = "--format", paramLabel = "FORMAT",
+      description = "fx (printed torch.fx code) or hlo (XLA HLO text); default: told by the first file's content")
+  String format;
+
+  @Option(names = "--ranks", paramLabel = "N",
+      description = "HLO only: the number of ranks an SPMD program runs on (gives a G_d file of N ranks)")
+  Integer ranks;
+
   @Option(names = "--debug", description = "print stack traces of internal errors")
   boolean debug;
 
   @Override
   public Integer call() {
+    if (isHlo()) {
+      return importHlo();
+    }
+    if (ranks != null) {
+      throw new InputException("--ranks applies to XLA HLO modules; printed torch.fx code gives one file per rank.");
+    }
     Map<String, List<Integer>> g = new LinkedHashMap<>();
     for (String s : groups) {
       int eq = s.indexOf('=');
@@ -81,6 +101,33 @@ final class ImportCommand implements Callable<Integer> {
       GraphJson.write(GraphCodeImporter.importGraph(files.get(0), opts), out);
     } else {
       GraphJson.write(GraphCodeImporter.importRanks(files, opts), out);
+    }
+    spec.commandLine().getOut().println("wrote " + out);
+    return 0;
+  }
+
+  private boolean isHlo() {
+    if (format == null) {
+      Path first = files.get(0);
+      return Files.isRegularFile(first) && HloImporter.isHlo(first);
+    }
+    return switch (format) {
+      case "hlo" -> true;
+      case "fx" -> false;
+      default -> throw new InputException("--format " + format + ": expected fx (printed torch.fx code) or hlo"
+          + " (XLA HLO text).");
+    };
+  }
+
+  private Integer importHlo() {
+    if (!groups.isEmpty() || !constants.isEmpty() || !schemas.isEmpty()) {
+      throw new InputException("--group, --constant and --schemas apply to printed torch.fx code; an HLO module"
+          + " names its replica groups and literals itself.");
+    }
+    if (files.size() == 1 && ranks == null) {
+      GraphJson.write(HloImporter.importGraph(files.get(0)), out);
+    } else {
+      GraphJson.write(HloImporter.importRanks(files, ranks == null ? files.size() : ranks), out);
     }
     spec.commandLine().getOut().println("wrote " + out);
     return 0;

@@ -31,9 +31,11 @@ public final class AtenNormalizer {
   private final LayoutLowering layout = new LayoutLowering();
   private final ReductionLowering reductions = new ReductionLowering();
   private final CustomOpLowering custom = new CustomOpLowering();
+  private final XlaLowering xla;
 
   public AtenNormalizer(OpTable table) {
     this.table = table;
+    this.xla = new XlaLowering(table);
   }
 
   /** The table naming the opaque operators this normalizer creates. */
@@ -69,6 +71,9 @@ public final class AtenNormalizer {
     }
     if (out == null) {
       out = custom.lower(target, c);
+    }
+    if (out == null) {
+      out = xla.lower(base, c);
     }
     if (out == null && ELEMENTWISE.contains(base)) {
       out = elementwise(c);

@@ -92,7 +92,8 @@ public final class AtenNormalizer {
       "aten.empty", "aten.empty_like", "aten.new_empty", "aten.new_empty_strided", "aten.empty_strided",
       "aten.rand", "aten.rand_like", "aten.randn", "aten.randn_like", "aten.randint", "aten.randint_like",
       "aten.randperm", "aten.bernoulli", "aten.normal", "aten.uniform", "aten.multinomial", "aten.poisson",
-      "aten.exponential", "aten.geometric", "aten.cauchy", "aten.log_normal", "aten.random", "aten._fused_dropout");
+      "aten.exponential", "aten.geometric", "aten.cauchy", "aten.log_normal", "aten.random", "aten._fused_dropout",
+      "xla.rng");
 
   /**
    * Whether a node's value is undefined whatever its inputs: uninitialized memory ({@code empty},

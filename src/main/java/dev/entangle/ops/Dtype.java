@@ -7,7 +7,7 @@ public final class Dtype {
   private static final List<String> NAMES =
       List.of(
           "float32", "float16", "bfloat16", "float64", "int64", "int32", "int16", "int8", "uint8",
-          "bool", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2");
+          "bool", "complex64", "complex128", "float8_e4m3fn", "float8_e5m2", "uint16", "uint32", "uint64");
 
   private Dtype() {}
 
@@ -50,6 +50,9 @@ public final class Dtype {
     return switch (name(code)) {
       case "bool" -> v == 0 || v == 1;
       case "uint8" -> v >= 0 && v <= 255;
+      case "uint16" -> v >= 0 && v <= 65535;
+      case "uint32" -> v >= 0 && v <= 4294967295L;
+      case "uint64" -> v >= 0;
       case "int8" -> v >= -128 && v <= 127;
       case "int16" -> v >= Short.MIN_VALUE && v <= Short.MAX_VALUE;
       case "int32" -> v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE;

@@ -302,7 +302,11 @@ final class XlaLowering {
       }
       lifted[out] = in[order[i]];
     }
-    return c.expandTo(c.reshape(y, lifted), shape);
+    int lead = 0;
+    while (lead < lifted.length && lifted[lead] == 1) {
+      lead++; // expand adds leading dims itself
+    }
+    return c.expandTo(c.reshape(y, Arrays.copyOfRange(lifted, lead, lifted.length)), shape);
   }
 
   static int permute(Call c, int x, long[] perm) {

@@ -412,6 +412,23 @@ final class Evaluator {
         }
         return 1L;
       }
+      case "unit-moves": {
+        long[] p = lst(v[0]);
+        long[] shape = lst(v[1]);
+        long last = -1;
+        for (long d : p) {
+          if (d < 0 || d >= shape.length) {
+            throw NoMatch.INSTANCE;
+          }
+          if (shape[(int) d] != 1) {
+            if (d < last) {
+              return 0L;
+            }
+            last = d;
+          }
+        }
+        return 1L;
+      }
       default:
         throw new IllegalStateException("function " + fn + " has no evaluation");
     }

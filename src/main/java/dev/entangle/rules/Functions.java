@@ -74,7 +74,9 @@ final class Functions {
           Map.entry("is-concat", new Sig(1, 1, false, "(is-concat ?x): 1 when the class holds a concat")),
           Map.entry("fits", new Sig(2, 2, false, "(fits V D): 1 when dtype D holds the integer V exactly")),
           Map.entry("is-float", new Sig(1, 1, false, "(is-float ?x): 1 when the class has a floating dtype")),
-          Map.entry("identity-perm", new Sig(1, 1, false, "1 when the list is 0, 1, ..., n-1")));
+          Map.entry("identity-perm", new Sig(1, 1, false, "1 when the list is 0, 1, ..., n-1")),
+          Map.entry("unit-moves", new Sig(2, 2, false,
+              "(unit-moves P S): 1 when permuting a tensor of shape S by P moves only dims of size 1")));
 
   private Functions() {}
 }

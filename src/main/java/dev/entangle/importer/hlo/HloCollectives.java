@@ -16,9 +16,11 @@ import java.util.StringJoiner;
  * ({@code 0,1}). Where HLO differs from torch:
  *
  * <ul>
- *   <li>{@code all-gather}, {@code reduce-scatter} and {@code all-to-all} along a dim d other than
- *       0 move d to the front and back ({@code NAME.t}, {@code NAME.wait}); moving dims commutes with
- *       gathering, scattering and exchanging along them;
+ *   <li>{@code all-gather} and {@code all-to-all} along a dim d other than 0 move d to the front and
+ *       back ({@code NAME.t}, {@code NAME.wait}); moving dims commutes with gathering and exchanging
+ *       along them;
+ *   <li>{@code reduce-scatter} along a dim d other than 0 is the all-reduce of which each rank keeps
+ *       its block of dim d ({@code NAME.wait}, then the slice {@code NAME});
  *   <li>{@code collective-permute} is, for each pair (s, t) the rank is in, a {@code broadcast} from
  *       s in the group {s, t}; a rank no pair sends to gets zeros, as XLA defines.
  * </ul>
@@ -86,6 +88,11 @@ final class HloCollectives {
         String group = group(ins, attrs);
         String op = reduceOp(ins, attrs);
         int size = processGroups.get(group).size();
+        long[] along = attrs.requiredInts("dimensions");
+        if (along.length == 1 && along[0] > 0) {
+          scatterAfterReduce(ins, (int) along[0], x, out, op, group, trace);
+          return;
+        }
         alongDim(ins, attrs, x, out, trace, in -> {
           long[] dims = in.dims();
           dims[0] /= size;
@@ -148,6 +155,41 @@ final class HloCollectives {
     sink.call(wait, WAIT, List.of(ref(start)), Map.of(), sink.meta(result, trace, ins));
     sink.call(ins.name(), "xla.transpose", List.of(ref(wait)), Map.of("dimensions", swap(in.rank(), d)),
         sink.meta(out, trace, ins));
+  }
+
+  /**
+   * reduce-scatter along a dim d other than 0: the all-reduce, of which this rank keeps its block of
+   * dim d (the k-th member the k-th block), as reduce-scatter defines.
+   */
+  private void scatterAfterReduce(HloInstruction ins, int d, String x, HloType.Array out, String op, String group,
+      String trace) {
+    long[] in = sink.node(x).type().sizes();
+    List<Integer> members = processGroups.get(group);
+    if (d >= in.length || in[d] % members.size() != 0 || out.dims()[d] * members.size() != in[d]) {
+      throw src.error(ins.line(), "`" + ins.name() + "` has type " + out + ", which is not its operand's block of"
+          + " dim " + d + " over " + members.size() + " ranks", "Check replica_groups and dimensions.");
+    }
+    HloType.Array whole = new HloType.Array(out.elementType(), in);
+    String start = sink.fresh(ins.name() + ".start");
+    sink.call(start, NS + "all_reduce.default", List.of(ref(x), str(op), str(group)), Map.of(),
+        sink.meta(whole, trace, ins));
+    String wait = sink.fresh(ins.name() + ".wait");
+    sink.call(wait, WAIT, List.of(ref(start)), Map.of(), sink.meta(whole, trace, ins));
+    long block = out.dims()[d];
+    long from = block * members.indexOf(rank);
+    List<Arg> starts = new ArrayList<>();
+    List<Arg> limits = new ArrayList<>();
+    List<Arg> strides = new ArrayList<>();
+    for (int i = 0; i < in.length; i++) {
+      starts.add(new Arg.IntArg(i == d ? from : 0));
+      limits.add(new Arg.IntArg(i == d ? from + block : in[i]));
+      strides.add(new Arg.IntArg(1));
+    }
+    Map<String, Arg> kw = new java.util.LinkedHashMap<>();
+    kw.put("start_indices", new Arg.ListArg(starts));
+    kw.put("limit_indices", new Arg.ListArg(limits));
+    kw.put("strides", new Arg.ListArg(strides));
+    sink.call(ins.name(), "xla.slice", List.of(ref(wait)), kw, sink.meta(out, trace, ins));
   }
 
   /** collective-permute: broadcasts from each source to its target within the pair's group. */

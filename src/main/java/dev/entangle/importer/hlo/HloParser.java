@@ -1,7 +1,6 @@
 package dev.entangle.importer.hlo;
 
 import dev.entangle.importer.SourceFile;
-import dev.entangle.util.InputException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -313,7 +312,7 @@ final class HloParser {
   private String balanced() {
     int line = lineOf(pos);
     int start = pos;
-    int depth = 0;
+    StringBuilder closers = new StringBuilder();
     while (pos < text.length()) {
       char c = peek();
       if (c == '"') {
@@ -321,10 +320,13 @@ final class HloParser {
         continue;
       }
       if (c == '{' || c == '[' || c == '(') {
-        depth++;
+        closers.append(c == '{' ? '}' : c == '[' ? ']' : ')');
       } else if (c == '}' || c == ']' || c == ')') {
-        depth--;
-        if (depth == 0) {
+        if (closers.charAt(closers.length() - 1) != c) {
+          break;
+        }
+        closers.setLength(closers.length() - 1);
+        if (closers.length() == 0) {
           pos++;
           return text.substring(start, pos);
         }
@@ -427,9 +429,5 @@ final class HloParser {
   private int lineOf(int offset) {
     int i = Arrays.binarySearch(lineStarts, offset);
     return (i >= 0 ? i : -i - 2) + 1;
-  }
-
-  static InputException error(SourceFile src, int line, String problem) {
-    return src.error(line, problem, ADVICE);
   }
 }

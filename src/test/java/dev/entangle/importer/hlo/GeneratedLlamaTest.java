@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.entangle.cli.CliRun;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -54,19 +51,7 @@ class GeneratedLlamaTest {
   }
 
   private JsonNode check(LlamaHlo model, int tp, LlamaHlo.Bug bug, String tag) throws IOException {
-    Path dir = Files.createDirectories(tmp.resolve("tp" + tp + "-l" + model.layers() + "-" + tag));
-    Path gsHlo = Files.writeString(dir.resolve("gs.hlo"), model.program(1, LlamaHlo.Bug.NONE));
-    Path gdHlo = Files.writeString(dir.resolve("gd.hlo"), model.program(tp, bug));
-    Path ri = Files.writeString(dir.resolve("ri.json"), model.relation(tp));
-    Path gs = dir.resolve("gs.json");
-    Path gd = dir.resolve("gd.json");
-    CliRun a = CliRun.run("import", gsHlo, "-o", gs);
-    assertEquals(0, a.exitCode(), a::transcript);
-    CliRun b = CliRun.run("import", gdHlo, "--ranks", tp, "-o", gd);
-    assertEquals(0, b.exitCode(), b::transcript);
-    Path report = dir.resolve("report.json");
-    CliRun run = CliRun.check(gs, gd, ri, "--json", report);
-    assertTrue(Files.exists(report), run::transcript);
-    return new ObjectMapper().readTree(report.toFile());
+    Path dir = tmp.resolve("tp" + tp + "-l" + model.layers() + "-" + tag);
+    return HloChecks.check(dir, model.program(1, LlamaHlo.Bug.NONE), model.program(tp, bug), tp, model.relation(tp));
   }
 }

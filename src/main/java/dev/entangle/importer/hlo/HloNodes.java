@@ -71,18 +71,14 @@ final class HloNodes {
   }
 
   Graph build(String graphName) {
-    List<HloInstruction> flat = Inliner.flatten(src, module);
-    HloInstruction root = null;
-    for (HloInstruction ins : flat) {
+    Inliner.Flat flat = Inliner.flatten(src, module);
+    for (HloInstruction ins : flat.instructions()) {
       defs.put(ins.name(), ins);
       known.evaluate(ins);
-      if (ins.root()) {
-        root = ins;
-      }
       emit(ins);
     }
     List<Arg> outputs = new ArrayList<>();
-    outputsOf(root, outputs);
+    outputsOf(defs.get(flat.root()), outputs);
     sink.add(sink.fresh("output"), NodeOp.OUTPUT, "output", List.of(new Arg.ListArg(outputs)), Map.of(), Meta.empty());
     return new Graph(graphName, src.name(), sink.nodes());
   }

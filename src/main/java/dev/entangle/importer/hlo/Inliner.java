@@ -21,15 +21,29 @@ final class Inliner {
     this.module = module;
   }
 
-  /** The entry computation's instructions, calls inlined, in an order where operands come first. */
-  static List<HloInstruction> flatten(SourceFile src, HloModule module) {
+  /**
+   * The entry computation inlined.
+   *
+   * @param instructions its instructions, calls inlined, in an order where operands come first
+   * @param root the name of the value it returns
+   */
+  record Flat(List<HloInstruction> instructions, String root) {}
+
+  /** The entry computation with its calls inlined. */
+  static Flat flatten(SourceFile src, HloModule module) {
     Inliner in = new Inliner(src, module);
-    in.inline(module.entry(), "", Map.of(), null, 0);
-    return in.out;
+    String root = in.inline(module.entry(), "", Map.of(), null, true, 0);
+    return new Flat(in.out, root);
   }
 
-  /** Inlines a computation; returns the name its root's value has. */
-  private String inline(HloComputation c, String prefix, Map<String, String> params, String rootName, int depth) {
+  /**
+   * Inlines a computation; returns the name its root's value has.
+   *
+   * @param rootName the name its root takes (a call's), or null for the entry
+   * @param entryRoot whether its root is the entry computation's root (marked ROOT)
+   */
+  private String inline(HloComputation c, String prefix, Map<String, String> params, String rootName,
+      boolean entryRoot, int depth) {
     if (depth > 64) {
       throw src.error(c.line(), "calls nest more than 64 deep at `" + c.name() + "`", HloParser.ADVICE);
     }
@@ -65,11 +79,11 @@ final class Inliner {
         for (int k = 0; k < operands.size(); k++) {
           args.put("#" + k, operands.get(k));
         }
-        rename.put(i.name(), inline(body, name + "/", args, name, depth + 1));
+        rename.put(i.name(), inline(body, name + "/", args, name, entryRoot && isRoot, depth + 1));
         continue;
       }
       rename.put(i.name(), name);
-      out.add(i.renamed(name, operands, isRoot && rootName == null));
+      out.add(i.renamed(name, operands, isRoot && entryRoot));
     }
     return rename.get(c.root().name());
   }

@@ -22,7 +22,8 @@ import java.util.Set;
  * ops.XlaLowering}) gives them their meaning. Besides:
  *
  * <ul>
- *   <li>parameters are inputs; {@code get-tuple-element} is a {@code getitem}; the ROOT tuple's
+ *   <li>parameters are inputs, tagged with their metadata's {@code op_name} (JAX's argument names),
+ *       which relation files may use; {@code get-tuple-element} is a {@code getitem}; the ROOT tuple's
  *       elements are the graph's outputs;
  *   <li>values computed from literals and the rank ({@code partition-id}, {@code replica-id}
  *       evaluate to the rank) are constants of that rank, and a {@code dynamic-slice} or {@code
@@ -97,7 +98,10 @@ final class HloNodes {
           throw src.error(ins.line(), "the parameter `" + ins.name() + "` is a tuple, which is not supported yet",
               "Dump the program with its parameters flattened into arrays.");
         }
-        sink.add(ins.name(), NodeOp.PLACEHOLDER, ins.name(), List.of(), Map.of(), sink.meta(ins.type(), null, ins));
+        String argName = attrs.metadata().get("op_name");
+        Meta m = sink.meta(ins.type(), null, ins);
+        sink.add(ins.name(), NodeOp.PLACEHOLDER, ins.name(), List.of(), Map.of(),
+            argName == null || argName.isBlank() ? m : new Meta(m.types(), false, null, argName, null));
       }
       case "get-tuple-element" -> sink.call(ins.name(), "getitem",
           List.of(ref(ins.operands().get(0)), new Arg.IntArg(attrs.integer("index", -1))), Map.of(),

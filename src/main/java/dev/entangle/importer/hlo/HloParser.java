@@ -271,6 +271,15 @@ final class HloParser {
   /** An attribute value: raw text up to the next comma or line end outside brackets and strings. */
   private String rawValue(int line) {
     int start = pos;
+    scanTo(",\n\r", line);
+    return text.substring(start, pos).strip();
+  }
+
+  /**
+   * Advances to the first of {@code stops} outside brackets and strings, or to a closing bracket
+   * that nothing here opened, or to the end.
+   */
+  private void scanTo(String stops, int line) {
     int depth = 0;
     while (pos < text.length()) {
       char c = peek();
@@ -282,15 +291,14 @@ final class HloParser {
         depth++;
       } else if (c == '}' || c == ']' || c == ')') {
         if (depth == 0) {
-          break;
+          return;
         }
         depth--;
-      } else if (depth == 0 && (c == ',' || c == '\n' || c == '\r')) {
-        break;
+      } else if (depth == 0 && stops.indexOf(c) >= 0) {
+        return;
       }
       pos++;
     }
-    return text.substring(start, pos).strip();
   }
 
   /** Skips a double-quoted string with backslash escapes. */
@@ -407,23 +415,7 @@ final class HloParser {
 
   /** Skips the rest of the line (brackets may span lines). */
   private void skipToLineEnd() {
-    int depth = 0;
-    int line = lineOf(pos);
-    while (pos < text.length()) {
-      char c = peek();
-      if (c == '"') {
-        string(line);
-        continue;
-      }
-      if (c == '{' || c == '[' || c == '(') {
-        depth++;
-      } else if (c == '}' || c == ']' || c == ')') {
-        depth--;
-      } else if (c == '\n' && depth <= 0) {
-        return;
-      }
-      pos++;
-    }
+    scanTo("\n", lineOf(pos));
   }
 
   private int lineOf(int offset) {

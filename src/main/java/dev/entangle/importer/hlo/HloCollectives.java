@@ -53,21 +53,29 @@ final class HloCollectives {
 
   static boolean isCollective(String opcode) {
     return switch (opcode) {
-      case "all-reduce", "all-reduce-start", "all-gather", "reduce-scatter", "all-to-all", "collective-permute",
-          "collective-permute-start" -> true;
+      case "all-reduce", "all-reduce-start", "all-gather", "all-gather-start", "reduce-scatter", "all-to-all",
+          "collective-permute", "collective-permute-start" -> true;
       default -> false;
     };
   }
 
-  /** Emits the nodes of one collective instruction. */
+  /**
+   * Emits the nodes of one collective instruction. An asynchronous start ({@code all-gather-start},
+   * {@code collective-permute-start}: a tuple of the operand, the result and, for the latter,
+   * context) is the collective itself, its value the result; the matching {@code -done} copies it.
+   */
   void emit(HloInstruction ins, String trace) {
-    if (ins.operands().size() != 1 || !(ins.type() instanceof HloType.Array out)) {
+    HloType type = ins.type();
+    if (ins.opcode().endsWith("-start") && type instanceof HloType.Tuple t && t.items().size() >= 2) {
+      type = t.items().get(1);
+    }
+    if (ins.operands().size() != 1 || !(type instanceof HloType.Array out)) {
       throw unsupported(ins, "of several operands (or with a tuple result)");
     }
     HloAttributes attrs = new HloAttributes(src, ins);
     String x = ins.operands().get(0);
-    switch (ins.opcode()) {
-      case "all-reduce", "all-reduce-start" -> {
+    switch (ins.opcode().replace("-start", "")) {
+      case "all-reduce" -> {
         String group = group(ins, attrs);
         String op = reduceOp(ins, attrs);
         String start = sink.fresh(ins.name() + ".start");

@@ -117,7 +117,7 @@ final class HloNodes {
         }
         constant(ins, HloLiteral.values(ins.operandText(), a), trace);
       }
-      case "all-reduce-done", "collective-permute-done" ->
+      case "all-reduce-done", "all-gather-done", "collective-permute-done" ->
           sink.call(ins.name(), "xla.copy", refs(ins.operands()), Map.of(), sink.meta(ins.type(), trace, ins));
       case "dynamic-slice" -> dynamicSlice(ins, attrs, trace);
       case "dynamic-update-slice" -> dynamicUpdateSlice(ins, trace);

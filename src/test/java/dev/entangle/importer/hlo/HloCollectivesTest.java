@@ -57,6 +57,11 @@ class HloCollectivesTest {
     JsonNode ok = check("ag", PRODUCT, gd, 2, rel);
     assertVerdict("refines", ok);
     assertTrue(outputRelation(ok, "y").matches("r[01]\\.y"), ok::toPrettyString);
+    String async = module("%x = f32[4,8]{1,0} parameter(0)", "%w = f32[8,3]{1,0} parameter(1)",
+        "%p = f32[4,3]{1,0} dot(%x, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+        "%s = (f32[4,3]{1,0}, f32[4,6]{1,0}) all-gather-start(%p), replica_groups={{0,1}}, dimensions={1}",
+        "ROOT %y = f32[4,6]{1,0} all-gather-done(%s)");
+    assertVerdict("refines", check("ag-async", PRODUCT, async, 2, rel));
     String rows = module("%x = f32[4,8]{1,0} parameter(0)", "%w = f32[8,3]{1,0} parameter(1)",
         "%p = f32[4,3]{1,0} dot(%x, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}",
         "%g = f32[8,3]{1,0} all-gather(%p), replica_groups={{0,1}}, dimensions={0}",
@@ -102,6 +107,11 @@ class HloCollectivesTest {
     JsonNode ok = check("cp", gs, ring, 3, rel);
     assertVerdict("refines", ok);
     assertEquals("concat(r1.y, r2.y, r0.y, dim=0)", outputRelation(ok, "y"));
+    String async = module("%x = f32[2,2]{1,0} parameter(0)",
+        "%s = (f32[2,2]{1,0}, f32[2,2]{1,0}, u32[], u32[]) collective-permute-start(%x), channel_id=1,"
+            + " source_target_pairs={{0,1},{1,2},{2,0}}",
+        "%p = f32[2,2]{1,0} collective-permute-done(%s)", "ROOT %y = f32[2,2]{1,0} negate(%p)");
+    assertVerdict("refines", check("cp-async", gs, async, 3, rel));
     String broken = ring.replace("{{0,1},{1,2},{2,0}}", "{{0,1},{1,2}}");
     assertVerdict("not-refined", check("cp-broken", gs, broken, 3, rel));
   }

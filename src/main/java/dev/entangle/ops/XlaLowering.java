@@ -46,14 +46,14 @@ final class XlaLowering {
         return iota(c);
       }
       case "broadcast" -> {
-        return broadcast(c, c.tensor(0, null), c.ints(-1, "dimensions"), declared(c).shape());
+        return broadcast(c, c.tensor(0, null), c.ints(-1, "dimensions"), resultShape(c));
       }
       case "reshape" -> {
-        return c.reshape(c.tensor(0, null), declared(c).shape());
+        return c.reshape(c.tensor(0, null), resultShape(c));
       }
       case "bitcast" -> {
         int x = c.tensor(0, null);
-        return Arrays.equals(c.shape(x), declared(c).shape()) && c.type(x).dtype() == declared(c).dtype() ? x : null;
+        return Arrays.equals(c.shape(x), resultShape(c)) && c.type(x).dtype() == declared(c).dtype() ? x : null;
       }
       case "copy" -> {
         return c.tensor(0, null);
@@ -185,6 +185,15 @@ final class XlaLowering {
     return AtenNormalizer.declaredType(c.node);
   }
 
+  /**
+   * The result shape an instruction defines by its type alone (broadcast, reshape, iota, literals):
+   * its {@code shape} argument, which the importer writes, so that the recorded type is checked
+   * against it; the recorded type where there is none.
+   */
+  private static long[] resultShape(Call c) {
+    return c.node.kwarg("shape") != null ? c.ints(-1, "shape") : declared(c).shape();
+  }
+
   private static int unary(Call c, Op op) {
     return c.b.add(op, new long[0], c.tensor(0, null));
   }
@@ -227,7 +236,7 @@ final class XlaLowering {
 
   /** A literal: a scalar, a listed array (small ones built from scalars), else an opaque value of its own. */
   private static Integer constant(Call c) {
-    TypeInfo t = declared(c);
+    TypeInfo t = TypeInfo.tensor(resultShape(c), declared(c).dtype());
     Arg value = c.node.kwarg("value");
     if (value != null) {
       return c.filled(number(value), t.dtype(), t.shape());
@@ -268,7 +277,7 @@ final class XlaLowering {
 
   private static int iota(Call c) {
     TypeInfo t = declared(c);
-    long[] shape = t.shape();
+    long[] shape = resultShape(c);
     int d = c.dim(c.integer(-1, "iota_dimension", null), shape.length);
     int range = c.b.add(Op.ARANGE, new long[] {0, shape[d], 1, t.dtype()});
     long[] lifted = new long[shape.length];
@@ -519,7 +528,11 @@ final class XlaLowering {
     }
     int table2 = c.reshape(x, new long[] {xs[0], rest});
     int ids = c.reshape(idx, batch.stream().mapToLong(Long::longValue).toArray());
-    return c.reshape(c.b.add(Op.EMBEDDING, new long[0], table2, ids), declared(c).shape());
+    List<Long> out = new ArrayList<>(batch);
+    for (int i = collapsed.length; i < xs.length; i++) {
+      out.add(i == 0 ? 1 : xs[i]);
+    }
+    return c.reshape(c.b.add(Op.EMBEDDING, new long[0], table2, ids), out.stream().mapToLong(Long::longValue).toArray());
   }
 
   /** pad without interior padding: the padding value's blocks concatenated around (negative: sliced off). */

@@ -161,7 +161,7 @@ class LemmaFileErrorsTest {
 
   @Test
   void anUnknownNativeLemmaListsTheKnownOnes() {
-    assertEquals(one("1:9", "unknown native lemma 'frob'; known: [concat-parts, embedding-grad-tiling, range-tiling, slice-of-concat, slice-tiling]", "(native frob)", 9),
+    assertEquals(one("1:9", "unknown native lemma 'frob'; known: [concat-parts, embedding-grad-tiling, expand-tiling, range-tiling, slice-of-concat, slice-tiling]", "(native frob)", 9),
         errors("(native frob)"));
   }
 

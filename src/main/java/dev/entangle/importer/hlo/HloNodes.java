@@ -150,8 +150,14 @@ final class HloNodes {
   }
 
   private void generic(HloInstruction ins, String trace, Map<String, Arg> kwargs) {
+    if (SHAPED_BY_TYPE.contains(ins.opcode()) && ins.type() instanceof HloType.Array a) {
+      kwargs.put("shape", ints(a.dims()));
+    }
     sink.call(ins.name(), target(ins.opcode()), refs(ins.operands()), kwargs, sink.meta(ins.type(), trace, ins));
   }
+
+  /** Instructions whose type alone defines their result's shape: it is written as their {@code shape} too. */
+  private static final Set<String> SHAPED_BY_TYPE = Set.of("broadcast", "reshape", "iota", "bitcast");
 
   static String target(String opcode) {
     return "xla." + opcode.replace('-', '_');
@@ -175,6 +181,7 @@ final class HloNodes {
       kw.put("instruction", new Arg.StrArg(ins.name()));
       kw.put("literal", new Arg.StrArg(ins.operandText().strip()));
     }
+    kw.put("shape", ints(type.dims()));
     sink.call(ins.name(), "xla.constant", List.of(), kw, sink.meta(type, trace, ins));
   }
 

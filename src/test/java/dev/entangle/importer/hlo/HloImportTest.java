@@ -102,10 +102,12 @@ class HloImportTest {
   void literalsKeepTheirValuesOrTheirIdentity() throws IOException {
     Graph g = HloImporter.importGraph(write("%s = f32[] constant(1e-05)", "%l = s32[3]{0} constant({1, 2, 3})",
         "%e = f32[32]{0} constant({...})", "ROOT %r = f32[] negate(%s)"));
-    assertEquals(Map.of("value", new Arg.FloatArg(1e-05)), node(g, "s").kwargs());
-    assertEquals(Map.of("values", new Arg.ListArg(List.of(new Arg.IntArg(1), new Arg.IntArg(2), new Arg.IntArg(3)))),
-        node(g, "l").kwargs());
-    assertEquals(Map.of("instruction", new Arg.StrArg("e"), "literal", new Arg.StrArg("{...}")), node(g, "e").kwargs());
+    assertEquals(new Arg.FloatArg(1e-05), node(g, "s").kwarg("value"));
+    assertEquals(new Arg.ListArg(List.of()), node(g, "s").kwarg("shape"));
+    assertEquals(new Arg.ListArg(List.of(new Arg.IntArg(1), new Arg.IntArg(2), new Arg.IntArg(3))),
+        node(g, "l").kwarg("values"));
+    assertEquals(Map.of("instruction", new Arg.StrArg("e"), "literal", new Arg.StrArg("{...}"),
+        "shape", new Arg.ListArg(List.of(new Arg.IntArg(32)))), node(g, "e").kwargs());
   }
 
   @Test
@@ -126,8 +128,8 @@ class HloImportTest {
     assertEquals(2, gd.worldSize());
     for (int r = 0; r < 2; r++) {
       Graph g = gd.rank(r);
-      assertEquals(Map.of("value", new Arg.IntArg(r)), node(g, "pid").kwargs());
-      assertEquals(Map.of("value", new Arg.IntArg(4L * r)), node(g, "off").kwargs());
+      assertEquals(new Arg.IntArg(r), node(g, "pid").kwarg("value"));
+      assertEquals(new Arg.IntArg(4L * r), node(g, "off").kwarg("value"));
       Node s = node(g, "s");
       assertEquals("xla.slice", s.target());
       assertEquals(new Arg.ListArg(List.of(new Arg.IntArg(4L * r))), s.kwarg("start_indices"));

@@ -67,11 +67,6 @@ final class GraphSink {
     return new Meta(items, true, trace, null, null);
   }
 
-  /** The meta of one array with the given dims and element type. */
-  Meta meta(String elementType, long[] dims, String trace, HloInstruction at) {
-    return meta(new HloType.Array(elementType, dims), trace, at);
-  }
-
   TensorType tensorType(HloType.Array a, HloInstruction at) {
     String dtype = HloType.dtype(a.elementType());
     if (dtype == null) {

@@ -130,7 +130,7 @@ final class HloCollectives {
   /** A dim-0 collective applied along {@code dimensions={d}}: the dim moved to the front and back. */
   private void alongDim(HloInstruction ins, HloAttributes attrs, String x, HloType.Array out, String trace, CallOf call) {
     long[] dims = attrs.requiredInts("dimensions");
-    HloType.Array in = (HloType.Array) operandType(ins, x);
+    HloType.Array in = operandType(ins, x, out);
     if (dims.length != 1 || dims[0] < 0 || dims[0] >= in.rank()) {
       throw src.error(ins.line(), "`" + ins.name() + "` needs one dimension of its operand in `dimensions`",
           HloParser.ADVICE);
@@ -171,7 +171,7 @@ final class HloCollectives {
    */
   private void scatterAfterReduce(HloInstruction ins, int d, String x, HloType.Array out, String op, String group,
       String trace) {
-    long[] in = sink.node(x).type().sizes();
+    long[] in = operandType(ins, x, out).dims();
     List<Integer> members = processGroups.get(group);
     if (d >= in.length || in[d] % members.size() != 0 || out.dims()[d] * members.size() != in[d]) {
       throw src.error(ins.line(), "`" + ins.name() + "` has type " + out + ", which is not its operand's block of"
@@ -297,12 +297,13 @@ final class HloCollectives {
     return r.equals("add") ? "sum" : r;
   }
 
-  private HloType operandType(HloInstruction ins, String name) {
+  /** The operand's type: its node's dims, the element type of the collective's result (they agree). */
+  private HloType.Array operandType(HloInstruction ins, String name, HloType.Array out) {
     var n = sink.node(name);
     if (n == null || n.type() == null) {
       throw unsupported(ins, "of a tuple");
     }
-    return new HloType.Array(ins.type() instanceof HloType.Array a ? a.elementType() : "f32", n.type().sizes());
+    return new HloType.Array(out.elementType(), n.type().sizes());
   }
 
   private static HloType.Array swapped(HloType.Array a, int d) {

@@ -157,6 +157,17 @@ class HloImportTest {
   }
 
   @Test
+  void anAsynchronousGatherKeepsItsElementType() throws IOException {
+    Path f = write("%x = f16[4,2]{1,0} parameter(0)",
+        "%s = (f16[4,2]{1,0}, f16[4,4]{1,0}) all-gather-start(%x), replica_groups={{0,1}}, dimensions={1}",
+        "ROOT %g = f16[4,4]{1,0} all-gather-done(%s)");
+    Graph r1 = HloImporter.importRanks(List.of(f), 2).rank(1);
+    assertEquals("float16[2, 4]", node(r1, "s.t").type().toString());
+    assertEquals("float16[4, 4]", node(r1, "s").type().toString());
+    assertEquals(List.of(new Arg.NodeRef("s")), node(r1, "g").args());
+  }
+
+  @Test
   void collectivesOfOtherRanksNeedRanks() throws IOException {
     Path f = write("%x = f32[4]{0} parameter(0)", "ROOT %a = f32[4]{0} all-reduce(%x), replica_groups={{0,1}}, to_apply=%add");
     String m = fails(() -> HloImporter.importGraph(f));

@@ -1,9 +1,14 @@
 package dev.entangle.cli;
 
+import dev.entangle.graph.Arg;
+import dev.entangle.graph.DistributedGraph;
+import dev.entangle.graph.Graph;
 import dev.entangle.graph.GraphJson;
+import dev.entangle.graph.Node;
 import dev.entangle.importer.GraphCodeImporter;
 import dev.entangle.importer.ImportOptions;
 import dev.entangle.importer.hlo.HloImporter;
+import dev.entangle.ops.XlaCustomCalls;
 import dev.entangle.util.InputException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -124,12 +130,27 @@ final class ImportCommand implements Callable<Integer> {
       throw new InputException("--group, --constant and --schemas apply to printed torch.fx code; an HLO module"
           + " names its replica groups and literals itself.");
     }
+    Graph first;
     if (files.size() == 1 && ranks == null) {
-      GraphJson.write(HloImporter.importGraph(files.get(0)), out);
+      first = HloImporter.importGraph(files.get(0));
+      GraphJson.write(first, out);
     } else {
-      GraphJson.write(HloImporter.importRanks(files, ranks == null ? files.size() : ranks), out);
+      DistributedGraph gd = HloImporter.importRanks(files, ranks == null ? files.size() : ranks);
+      first = gd.rank(0);
+      GraphJson.write(gd, out);
     }
     spec.commandLine().getOut().println("wrote " + out);
+    Map<String, Integer> opaque = new TreeMap<>();
+    for (Node n : first.nodes()) {
+      if (n.target().equals("xla.custom_call") && n.kwarg("custom_call_target") instanceof Arg.StrArg t
+          && !XlaCustomCalls.TARGETS.contains(t.value())) {
+        opaque.merge(t.value(), 1, Integer::sum);
+      }
+    }
+    if (!opaque.isEmpty()) {
+      spec.commandLine().getErr().println("note: custom calls without declared semantics stay opaque (they map only"
+          + " where G_d makes the same call on related operands): " + opaque);
+    }
     return 0;
   }
 }

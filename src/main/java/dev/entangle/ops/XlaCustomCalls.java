@@ -17,7 +17,10 @@ import dev.entangle.graph.Arg;
  *
  * Other targets return null and stay opaque (the same call on related operands still maps).
  */
-final class XlaCustomCalls {
+public final class XlaCustomCalls {
+  /** The custom call targets whose semantics are declared here. */
+  public static final java.util.Set<String> TARGETS = java.util.Set.of("AwsNeuronTransferWithStaticRing",
+      "AwsNeuronRmsNorm", "AwsNeuronSoftmax", "AwsNeuronGelu");
 
   Integer lower(Call c) {
     String target = c.node.kwarg("custom_call_target") instanceof Arg.StrArg s ? s.value() : "";

@@ -230,6 +230,12 @@ class HloImportTest {
     CliRun ranks = CliRun.run("import", py, "--ranks", "2", "-o", out);
     assertEquals(2, ranks.exitCode());
     assertTrue(ranks.err().contains("--ranks applies to XLA HLO modules"), ranks::transcript);
+    Path custom = Files.writeString(dir.resolve("c.hlo"), "HloModule m\n\nENTRY %e () -> f32[2] {\n"
+        + "  %x = f32[2]{0} parameter(0)\n  ROOT %c = f32[2]{0} custom-call(%x), custom_call_target=\"MyKernel\"\n}\n");
+    CliRun note = CliRun.run("import", custom, "-o", out);
+    assertEquals(0, note.exitCode(), note::transcript);
+    assertTrue(note.err().contains("stay opaque") && note.err().contains("{MyKernel=1}"), note::transcript);
+    assertEquals("", run.err(), "no note when every custom call is declared");
     CliRun twoFiles = CliRun.run("import", f, f, "--ranks", "3", "-o", out);
     assertEquals(2, twoFiles.exitCode());
     assertTrue(twoFiles.err().contains("--ranks 3 with 2 HLO modules"), twoFiles::transcript);

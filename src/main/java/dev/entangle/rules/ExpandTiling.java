@@ -16,8 +16,9 @@ import java.util.function.IntBinaryOperator;
  * {@code expand(x, S) = concat(expand(x, S'), ..., expand(x, S'), dim=d)} (k copies) when {@code
  * expand(x, S')} already exists, S' is S with dim d divided by k, and the expand repeats x along d:
  * every block along a repeated dim is the same. This is how a per-rank broadcast of a replicated
- * value (a mask, a constant, a rotary table) relates to the sequential model's larger broadcast;
- * only sizes that the graphs themselves made are used, so it invents nothing.
+ * value (a mask, a rotary table) relates to the sequential model's larger broadcast; only sizes
+ * that the graphs themselves made are used, so it invents nothing. Broadcasts of 0-d values (filled
+ * constants) are left alone: lemmas slice them where needed.
  */
 final class ExpandTiling implements NativeRule {
   static final String NAME = "expand-tiling";
@@ -54,6 +55,9 @@ final class ExpandTiling implements NativeRule {
         continue;
       }
       long[] x = g.data(e.getKey()).shape();
+      if (x.length == 0) {
+        continue; // a filled constant: slicing it is cheap, tiling it would make it a concat everywhere
+      }
       for (Expand big : e.getValue()) {
         for (Expand small : e.getValue()) {
           int d = onlyDifference(big.shape(), small.shape());

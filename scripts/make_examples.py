@@ -20,6 +20,7 @@ The output is deterministic: running it again rewrites the same bytes.
 """
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -482,7 +483,36 @@ def readme(cases):
     for c in cases:
         verdict = f"`{c.verdict}`" + (f" at `{c.operator}`" if c.operator else "")
         rows.append(f"| `{c.name}` | {c.world_size} | {c.what} | {verdict} |")
-    return README_HEAD + "\n".join(rows) + "\n"
+    return README_HEAD + "\n".join(rows + hlo_rows()) + "\n" + (HLO_NOTE if hlo_examples() else "")
+
+
+HLO_NOTE = """
+The cases with a `gs.hlo` are written by hand in XLA HLO text, not generated here:
+their `gs.json` and `gd.json` are what `entangle import` makes of `gs.hlo` and
+`gd.hlo` with the arguments `expected.json` lists (`import_gs`, `import_gd`);
+`HloExamplesTest` keeps the two in step. After editing an `.hlo` file, re-import:
+
+    scripts/entangle import examples/hlo-linear-tp2/gs.hlo -o examples/hlo-linear-tp2/gs.json
+    scripts/entangle import examples/hlo-linear-tp2/gd.hlo --ranks 2 -o examples/hlo-linear-tp2/gd.json
+"""
+
+
+def hlo_examples():
+    """The examples written by hand in HLO text (folders of examples/ holding gs.hlo), by name."""
+    folder = os.path.join(ROOT, "examples")
+    return sorted(d for d in os.listdir(folder) if os.path.isfile(os.path.join(folder, d, "gs.hlo")))
+
+
+def hlo_rows():
+    rows = []
+    for name in hlo_examples():
+        with open(os.path.join(ROOT, "examples", name, "expected.json"), encoding="utf-8") as f:
+            e = json.load(f)
+        args = e["import_gd"]
+        ranks = args[args.index("--ranks") + 1] if "--ranks" in args else len(args)
+        verdict = f"`{e['verdict']}`" + (f" at `{e['operator']}`" if e.get("operator") else "")
+        rows.append(f"| `{name}` | {ranks} | {e['note']} | {verdict} |")
+    return rows
 
 
 def write(cases, out):
@@ -521,7 +551,7 @@ def main(argv=None):
     os.makedirs(args.out, exist_ok=True)
     write(chosen, args.out)
     if not args.cases:
-        for stale in sorted(set(os.listdir(args.out)) - known):
+        for stale in sorted(set(os.listdir(args.out)) - known - set(hlo_examples())):
             if os.path.isfile(os.path.join(args.out, stale, "expected.json")):
                 shutil.rmtree(os.path.join(args.out, stale))
         with open(os.path.join(args.out, "README.md"), "w", encoding="utf-8") as f:

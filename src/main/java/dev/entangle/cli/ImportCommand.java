@@ -1,14 +1,22 @@
 package dev.entangle.cli;
 
+import dev.entangle.graph.Arg;
+import dev.entangle.graph.DistributedGraph;
+import dev.entangle.graph.Graph;
 import dev.entangle.graph.GraphJson;
+import dev.entangle.graph.Node;
 import dev.entangle.importer.GraphCodeImporter;
 import dev.entangle.importer.ImportOptions;
+import dev.entangle.importer.hlo.HloImporter;
+import dev.entangle.ops.XlaCustomCalls;
 import dev.entangle.util.InputException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -16,13 +24,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code entangle import FILE... -o OUT}: printed torch.fx graph code to the JSON formats. */
+/**
+ * {@code entangle import FILE... -o OUT}: printed torch.fx graph code, or XLA HLO text, to the JSON
+ * formats.
+ */
 @Command(
     name = "import",
     mixinStandardHelpOptions = true,
     description =
-        "Converts graph code printed by torch.fx (print_readable, TORCH_LOGS=graph_code dumps) to a "
-            + "graph file; several FILEs give a G_d file whose rank K is the K-th FILE.")
+        "Converts graph code printed by torch.fx (print_readable, TORCH_LOGS=graph_code dumps) or an XLA "
+            + "HLO text module to a graph file; several FILEs give a G_d file whose rank K is the K-th FILE, and an "
+            + "HLO module with --ranks N a G_d file of N ranks.")
 final class ImportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -58,11 +70,32 @@ final class ImportCommand implements Callable<Integer> {
       description = "extra custom operator schemas, one per line (repeatable)")
   List<Path> schemas = new ArrayList<>();
 
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      description =
+          "fx (printed torch.fx code) or hlo (XLA HLO text); default: told by the first file's content")
+  String format;
+
+  @Option(
+      names = "--ranks",
+      paramLabel = "N",
+      description =
+          "HLO only: the number of ranks an SPMD program runs on (gives a G_d file of N ranks)")
+  Integer ranks;
+
   @Option(names = "--debug", description = "print stack traces of internal errors")
   boolean debug;
 
   @Override
   public Integer call() {
+    if (isHlo()) {
+      return importHlo();
+    }
+    if (ranks != null) {
+      throw new InputException(
+          "--ranks applies to XLA HLO modules; printed torch.fx code gives one file per rank.");
+    }
     Map<String, List<Integer>> g = new LinkedHashMap<>();
     for (String s : groups) {
       int eq = s.indexOf('=');
@@ -100,6 +133,58 @@ final class ImportCommand implements Callable<Integer> {
       GraphJson.write(GraphCodeImporter.importRanks(files, opts), out);
     }
     spec.commandLine().getOut().println("wrote " + out);
+    return 0;
+  }
+
+  private boolean isHlo() {
+    if (format == null) {
+      Path first = files.get(0);
+      return Files.isRegularFile(first) && HloImporter.isHlo(first);
+    }
+    return switch (format) {
+      case "hlo" -> true;
+      case "fx" -> false;
+      default ->
+          throw new InputException(
+              "--format "
+                  + format
+                  + ": expected fx (printed torch.fx code) or hlo"
+                  + " (XLA HLO text).");
+    };
+  }
+
+  private Integer importHlo() {
+    if (!groups.isEmpty() || !constants.isEmpty() || !schemas.isEmpty()) {
+      throw new InputException(
+          "--group, --constant and --schemas apply to printed torch.fx code; an HLO module"
+              + " names its replica groups and literals itself.");
+    }
+    Graph first;
+    if (files.size() == 1 && ranks == null) {
+      first = HloImporter.importGraph(files.get(0));
+      GraphJson.write(first, out);
+    } else {
+      DistributedGraph gd = HloImporter.importRanks(files, ranks == null ? files.size() : ranks);
+      first = gd.rank(0);
+      GraphJson.write(gd, out);
+    }
+    spec.commandLine().getOut().println("wrote " + out);
+    Map<String, Integer> opaque = new TreeMap<>();
+    for (Node n : first.nodes()) {
+      if (n.target().equals("xla.custom_call")
+          && n.kwarg("custom_call_target") instanceof Arg.StrArg t
+          && !XlaCustomCalls.TARGETS.contains(t.value())) {
+        opaque.merge(t.value(), 1, Integer::sum);
+      }
+    }
+    if (!opaque.isEmpty()) {
+      spec.commandLine()
+          .getErr()
+          .println(
+              "note: custom calls without declared semantics stay opaque (they map only"
+                  + " where G_d makes the same call on related operands): "
+                  + opaque);
+    }
     return 0;
   }
 }

@@ -187,7 +187,7 @@ record Report(
             .append(Arrays.toString(w.index()))
             .append(": G_s has ")
             .append(w.gs())
-            .append(" where it has ")
+            .append(", the expression ")
             .append(w.gd())
             .append(" (largest difference ")
             .append(w.maxAbs())

@@ -143,6 +143,9 @@ public enum Dtype {
     return switch (d) {
       case BOOL -> v == 0 || v == 1;
       case UINT8 -> v >= 0 && v <= 255;
+      case UINT16 -> v >= 0 && v <= 65535;
+      case UINT32 -> v >= 0 && v <= 4294967295L;
+      case UINT64 -> v >= 0;
       case INT8 -> v >= -128 && v <= 127;
       case INT16 -> v >= Short.MIN_VALUE && v <= Short.MAX_VALUE;
       case INT32 -> v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE;

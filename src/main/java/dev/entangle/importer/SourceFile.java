@@ -4,14 +4,14 @@ import dev.entangle.util.InputException;
 import java.util.Arrays;
 
 /** The text of one imported file, with what error messages need: its name and its lines. */
-final class SourceFile {
+public final class SourceFile {
   private static final int MAX_QUOTE = 160;
 
   private final String name;
   private final String text;
   private final int[] lineStarts;
 
-  SourceFile(String name, String text) {
+  public SourceFile(String name, String text) {
     this.name = name;
     this.text = text;
     int[] starts = new int[16];
@@ -28,11 +28,11 @@ final class SourceFile {
     this.lineStarts = Arrays.copyOf(starts, count);
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
-  String text() {
+  public String text() {
     return text;
   }
 
@@ -42,7 +42,7 @@ final class SourceFile {
   }
 
   /** Line {@code lineNo} (1-based) without its line break, or "" when out of range. */
-  String line(int lineNo) {
+  public String line(int lineNo) {
     if (lineNo < 1 || lineNo > lineStarts.length) {
       return "";
     }
@@ -60,7 +60,7 @@ final class SourceFile {
    * @param problem what is wrong, without a final period
    * @param advice what to do, a full sentence (may be empty)
    */
-  InputException error(int lineNo, String problem, String advice) {
+  public InputException error(int lineNo, String problem, String advice) {
     StringBuilder sb = new StringBuilder();
     sb.append(name).append(':').append(lineNo).append(": ").append(problem);
     String code = line(lineNo).trim();
@@ -78,7 +78,7 @@ final class SourceFile {
   }
 
   /** A user-facing error about the whole file. */
-  InputException error(String problem, String advice) {
+  public InputException error(String problem, String advice) {
     return new InputException(name + ": " + problem + ". " + advice);
   }
 }

@@ -1,5 +1,6 @@
 package dev.entangle.lower;
 
+import dev.entangle.ops.Op;
 import dev.entangle.ops.OpTable;
 import dev.entangle.ops.TermBuilder;
 import java.util.ArrayList;
@@ -190,7 +191,7 @@ public final class CoreProgram {
     return index >= 0 && index < labels.size() ? labels.get(index) : "node " + index;
   }
 
-  /** The node behind an {@link dev.entangle.ops.Op#UNDEF} id. */
+  /** The node behind an {@link Op#UNDEF} id. */
   public String undefinedOrigin(long undefId) {
     return nodeLabel((int) (undefId >> 32), (int) undefId);
   }

@@ -15,6 +15,7 @@ import dev.entangle.eval.SearchResult;
 import dev.entangle.eval.Tensor;
 import dev.entangle.eval.Value;
 import dev.entangle.eval.WorkBudget;
+import dev.entangle.eval.WorkEstimate;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.lower.CoreProgram;
@@ -40,12 +41,20 @@ public final class NumericOracle implements Numbers {
    * @param seed the first draw's seed
    * @param draws how many independent draws a candidate must hold on
    * @param work the work budget of each draw (about one unit per multiply-add)
+   * @param elements the most tensor elements one draw may hold
    */
-  public record Settings(long seed, int draws, long work) {
+  public record Settings(long seed, int draws, long work, long elements) {
+    /** The default element limit: 2^25 elements (256 MB of doubles). */
+    public static final long DEFAULT_ELEMENTS = 1L << 25;
+
     public Settings {
-      if (draws < 1 || work < 1) {
-        throw new IllegalArgumentException("draws and work must be positive");
+      if (draws < 1 || work < 1 || elements < 1) {
+        throw new IllegalArgumentException("draws, work and elements must be positive");
       }
+    }
+
+    public Settings(long seed, int draws, long work) {
+      this(seed, draws, work, DEFAULT_ELEMENTS);
     }
   }
 
@@ -223,12 +232,35 @@ public final class NumericOracle implements Numbers {
     if (unavailable != null) {
       return false;
     }
+    WorkEstimate gsCost = WorkEstimate.of(gsp);
+    WorkEstimate gdCost = WorkEstimate.of(gdp);
+    long work = gsCost.work() + gdCost.work();
+    long elements = gsCost.inputElements() + gdCost.inputElements();
+    if (work < 0 || work > settings.work()) {
+      unavailable =
+          new Evidence.NotRun(
+              String.format(
+                  "evaluating G_s and G_d once takes about %.1f GFLOP, more than the numeric budget of %.1f"
+                      + " (--numeric-budget)",
+                  work / 1e9, settings.work() / 1e9));
+      return false;
+    }
+    if (elements < 0 || elements > settings.elements()) {
+      unavailable =
+          new Evidence.NotRun(
+              "the inputs of G_s and G_d hold "
+                  + elements
+                  + " elements, more than the "
+                  + settings.elements()
+                  + " the numbers may hold");
+      return false;
+    }
     List<Draw> out = new ArrayList<>();
     try {
       InputSampler sampler = new InputSampler(gs, gd, relation, gsp, gdp);
       for (int k = 0; k < settings.draws(); k++) {
         long seed = settings.seed() + k;
-        WorkBudget budget = new WorkBudget(settings.work(), WorkBudget.DEFAULT_ELEMENTS);
+        WorkBudget budget = new WorkBudget(settings.work(), settings.elements());
         SampledInputs in = sampler.sample(seed, budget);
         GraphEvaluator evaluator = new GraphEvaluator(gdp.table(), budget);
         Evaluation s = evaluator.evaluate(gsp, g -> in.gs());

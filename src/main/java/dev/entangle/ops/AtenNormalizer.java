@@ -6,7 +6,10 @@ import dev.entangle.graph.Node;
 import dev.entangle.graph.TensorType;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -36,9 +39,11 @@ public final class AtenNormalizer {
   private final LayoutLowering layout = new LayoutLowering();
   private final ReductionLowering reductions = new ReductionLowering();
   private final CustomOpLowering custom = new CustomOpLowering();
+  private final XlaLowering xla;
 
   public AtenNormalizer(OpTable table) {
     this.table = table;
+    this.xla = new XlaLowering(table);
   }
 
   /** The table naming the opaque operators this normalizer creates. */
@@ -78,6 +83,9 @@ public final class AtenNormalizer {
     if (out == null) {
       out = custom.lower(target, c);
     }
+    if (out == null) {
+      out = xla.lower(base, c);
+    }
     if (out == null && ELEMENTWISE.contains(base)) {
       out = elementwise(c);
     }
@@ -115,7 +123,8 @@ public final class AtenNormalizer {
           "aten.cauchy",
           "aten.log_normal",
           "aten.random",
-          "aten._fused_dropout");
+          "aten._fused_dropout",
+          "xla.rng");
 
   /**
    * Whether a node's value is undefined whatever its inputs: uninitialized memory ({@code empty},
@@ -304,7 +313,7 @@ public final class AtenNormalizer {
     for (Arg a : node.args()) {
       positional.add(plain(a, operands));
     }
-    java.util.Map<String, Object> keywords = new java.util.LinkedHashMap<>();
+    Map<String, Object> keywords = new LinkedHashMap<>();
     for (var e : node.kwargs().entrySet()) {
       keywords.put(e.getKey(), plain(e.getValue(), operands));
     }
@@ -319,7 +328,7 @@ public final class AtenNormalizer {
       for (Arg x : l.items()) {
         items.add(plain(x, operands));
       }
-      return java.util.Collections.unmodifiableList(items);
+      return Collections.unmodifiableList(items);
     } else if (a instanceof Arg.IntArg v) {
       return v.value();
     } else if (a instanceof Arg.FloatArg v) {

@@ -578,6 +578,30 @@ enum Fn {
       false,
       "(is-float ?x): 1 when the class has a floating dtype",
       strict((e, v) -> bool(Dtype.isFloating(e.type(v[0]).dtype())))),
+  UNIT_MOVES(
+      "unit-moves",
+      2,
+      2,
+      false,
+      "(unit-moves P S): 1 when permuting a tensor of shape S by P moves only dims of size 1",
+      strict(
+          (e, v) -> {
+            long[] p = Evaluator.lst(v[0]);
+            long[] shape = Evaluator.lst(v[1]);
+            long last = -1;
+            for (long d : p) {
+              if (d < 0 || d >= shape.length) {
+                throw NoMatch.INSTANCE;
+              }
+              if (shape[(int) d] != 1) {
+                if (d < last) {
+                  return 0L;
+                }
+                last = d;
+              }
+            }
+            return 1L;
+          })),
   IDENTITY_PERM(
       "identity-perm",
       1,

@@ -37,5 +37,7 @@ public interface NativeRule {
           ConcatParts.NAME,
           new ConcatParts(),
           GradRangeTiling.NAME,
-          new GradRangeTiling());
+          new GradRangeTiling(),
+          ExpandTiling.NAME,
+          new ExpandTiling());
 }

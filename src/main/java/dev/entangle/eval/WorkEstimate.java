@@ -1,0 +1,71 @@
+package dev.entangle.eval;
+
+import dev.entangle.lower.CoreOp;
+import dev.entangle.lower.CoreProgram;
+import dev.entangle.lower.CoreValue;
+import dev.entangle.lower.Steps;
+import dev.entangle.lower.ValueKind;
+import dev.entangle.ops.Op;
+import dev.entangle.ops.TypeInfo;
+
+/**
+ * What evaluating a program once will cost, from its types alone, before any number is drawn: the
+ * work the kernels will charge (the same units as {@link WorkBudget}) and the elements its inputs
+ * hold. Lets a caller refuse a model that cannot fit its budget without spending the budget first.
+ *
+ * @param work the kernels' work for every operation
+ * @param inputElements the elements of every input
+ */
+public record WorkEstimate(long work, long inputElements) {
+  /** The estimate for one evaluation of {@code p}. */
+  public static WorkEstimate of(CoreProgram p) {
+    long work = 0;
+    long inputs = 0;
+    for (CoreValue v : p.values()) {
+      if (v.kind() == ValueKind.INPUT) {
+        inputs = saturatingAdd(inputs, Tensor.numel(v.type().shape()));
+      }
+    }
+    for (CoreOp op : p.ops()) {
+      Steps s = op.steps();
+      for (int i = 0; i < s.size(); i++) {
+        if (s.kind(i) != Steps.ADD) {
+          continue;
+        }
+        int[] kids = s.kids(i);
+        TypeInfo[] in = new TypeInfo[kids.length];
+        for (int k = 0; k < kids.length; k++) {
+          in[k] = s.type(kids[k]);
+        }
+        work = saturatingAdd(work, cost(s.arg(i), in, s.type(s.slot(i))));
+      }
+    }
+    return new WorkEstimate(work, inputs);
+  }
+
+  /** The work of one kernel call by its operand and result types, as {@link Kernels} charges it. */
+  static long cost(int opId, TypeInfo[] in, TypeInfo out) {
+    if (out == null || out.isTuple()) {
+      return 0;
+    }
+    long n = Tensor.numel(out.shape());
+    for (TypeInfo t : in) {
+      if (t != null && !t.isTuple()) {
+        n = saturatingAdd(n, Tensor.numel(t.shape()));
+      }
+    }
+    Op op = Op.of(opId);
+    if (op == Op.MATMUL && in.length == 2) {
+      return saturatingAdd(n, MatmulKernel.cost(in[0].shape(), in[1].shape()));
+    }
+    if (op == Op.ATTENTION && in.length == 3) {
+      return saturatingAdd(n, AttentionKernels.attentionCost(in[0].shape()));
+    }
+    return n;
+  }
+
+  private static long saturatingAdd(long a, long b) {
+    long s = a + b;
+    return s < 0 ? Long.MAX_VALUE : s;
+  }
+}

@@ -1,0 +1,103 @@
+package dev.entangle.importer.hlo;
+
+import dev.entangle.graph.DistributedGraph;
+import dev.entangle.graph.Graph;
+import dev.entangle.importer.SourceFile;
+import dev.entangle.util.InputException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Imports XLA HLO text modules into the graph model: a program as a graph file, or an SPMD program
+ * as a G_d of N ranks, each the program with its own parameters and {@code partition-id} / {@code
+ * replica-id} equal to the rank (see {@link HloNodes} for the nodes, {@code package-info} for the
+ * assumptions). Every error is an {@link InputException} naming the file and line.
+ */
+public final class HloImporter {
+  private HloImporter() {}
+
+  /** Whether a file's text is an HLO module (it starts with {@code HloModule}). */
+  public static boolean isHlo(Path file) {
+    return HloParser.looksLikeHlo(readText(file));
+  }
+
+  /** A program that runs on one rank (G_s): rank 0 of 1. */
+  public static Graph importGraph(Path file) {
+    SourceFile src = new SourceFile(file.toString(), readText(file));
+    HloModule module = HloParser.parse(src);
+    return new HloNodes(src, module, 0, 1, new LinkedHashMap<>()).build(graphName(file));
+  }
+
+  /**
+   * A G_d: one SPMD program run on {@code ranks} ranks, or, for several files, rank K the K-th
+   * file's program ({@code ranks} then the number of files).
+   */
+  public static DistributedGraph importRanks(List<Path> files, int ranks) {
+    if (files.isEmpty() || ranks < 1) {
+      throw new InputException(
+          "give one HLO module and --ranks N (N at least 1), or one module per rank.");
+    }
+    if (files.size() > 1 && ranks != files.size()) {
+      throw new InputException(
+          "--ranks "
+              + ranks
+              + " with "
+              + files.size()
+              + " HLO modules: give one SPMD module"
+              + " and --ranks N, or one module per rank without --ranks.");
+    }
+    Map<String, List<Integer>> groups = new LinkedHashMap<>();
+    List<Graph> graphs = new ArrayList<>();
+    List<SourceFile> sources = new ArrayList<>();
+    List<HloModule> modules = new ArrayList<>();
+    for (Path f : files) {
+      SourceFile src = new SourceFile(f.toString(), readText(f));
+      sources.add(src);
+      modules.add(HloParser.parse(src));
+    }
+    for (int r = 0; r < ranks; r++) {
+      int k = files.size() == 1 ? 0 : r;
+      graphs.add(
+          new HloNodes(sources.get(k), modules.get(k), r, ranks, groups)
+              .build(graphName(files.get(k)) + (files.size() == 1 ? ".r" + r : "")));
+    }
+    List<String> names = files.stream().map(Path::toString).toList();
+    String source = String.join(", ", names) + (files.size() == 1 ? " (" + ranks + " ranks)" : "");
+    return new DistributedGraph(ranks, groups, graphs, source);
+  }
+
+  private static String readText(Path file) {
+    try {
+      byte[] bytes = Files.readAllBytes(file);
+      return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (NoSuchFileException e) {
+      throw new InputException(
+          file + ": the file does not exist. Give the path of an HLO text module (.hlo).");
+    } catch (CharacterCodingException e) {
+      throw new InputException(
+          file + ": the file is not UTF-8 text. Give an HLO text module as XLA prints it.");
+    } catch (IOException e) {
+      throw new InputException(file + ": cannot read the file (" + e.getMessage() + ").");
+    }
+  }
+
+  private static String graphName(Path file) {
+    Path fileName = file.getFileName();
+    String name = fileName == null ? file.toString() : fileName.toString();
+    for (String ext : List.of(".hlo.txt", ".hlo", ".txt")) {
+      if (name.endsWith(ext)) {
+        return name.substring(0, name.length() - ext.length());
+      }
+    }
+    return name;
+  }
+}

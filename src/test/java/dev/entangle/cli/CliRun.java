@@ -24,13 +24,18 @@ public record CliRun(String args, int exitCode, String out, String err) {
   /** The project root: tests run there (surefire's working directory). */
   public static final Path PROJECT_ROOT = Path.of("").toAbsolutePath();
 
-  /** Runs {@code entangle ARGS...}; each argument is a string or a path. */
+  /**
+   * Runs {@code entangle ARGS...}; each argument is a string or a path. The shipped lemmas are the
+   * project's unless a test set {@code entangle.home} to a folder of its own.
+   */
   public static CliRun run(Object... args) {
     assertTrue(
         Files.isDirectory(PROJECT_ROOT.resolve("lemmas")),
         "tests run from the project root, which holds lemmas/; the working directory is "
             + PROJECT_ROOT);
-    System.setProperty("entangle.home", PROJECT_ROOT.toString());
+    if (System.getProperty("entangle.home") == null) {
+      System.setProperty("entangle.home", PROJECT_ROOT.toString());
+    }
     String[] argv = Arrays.stream(args).map(String::valueOf).toArray(String[]::new);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();

@@ -50,7 +50,7 @@ class ExamplesCheckTest {
     Path dir = Files.createDirectories(tmp.resolve(c.name()));
     Path report = dir.resolve("report.json");
     Path written = dir.resolve("output-relation.json");
-    CliRun run = c.check("--json", report, "--write-relation", written);
+    CliRun run = c.check("--json", report, "--write-relation", written, "--certify");
 
     JsonNode json = Reports.read(report);
     String verdict = json.path("verdict").asText();
@@ -67,6 +67,7 @@ class ExamplesCheckTest {
     assertStats(json.get("stats"), gs, gd, verdict.equals("refines"), run);
     if (verdict.equals("refines")) {
       assertCertificate(c, json, run, gs, gd, written, dir);
+      assertFalse(run.err().contains("certificate"), () -> c + ": --certify\n" + run.transcript());
     } else {
       assertFalse(Files.exists(written), c + ": --write-relation wrote a file for " + verdict);
       assertFailure(c, json.get("failure"), run, gs);
@@ -211,6 +212,26 @@ class ExamplesCheckTest {
       }
     }
     assertEquals(Reports.inputsOf(node), names, c + ": failure.inputs names the operator's inputs");
+    assertWitness(c, failure, run);
+  }
+
+  /**
+   * A bug comes with the numbers that show it: a witness where no clean expression of G_d equals
+   * G_s.
+   */
+  private static void assertWitness(ExampleCase c, JsonNode failure, CliRun run) {
+    JsonNode w = failure.get("witness");
+    assertNotNull(w, () -> c + ": a failure without a numeric witness\n" + run.transcript());
+    assertTrue(w.get("seed").isIntegralNumber(), c + ": witness.seed");
+    assertTrue(w.get("shape").isArray(), c + ": witness.shape");
+    if (w.has("closest")) {
+      ExprParser.parse(w.get("closest").asText());
+      assertTrue(
+          w.get("differing").asLong() > 0, () -> c + ": a witness that does not differ: " + w);
+      assertTrue(w.get("index").isArray(), c + ": witness.index");
+    }
+    assertFalse(failure.has("candidate"), c + ": a bug with a candidate that holds");
+    assertTrue(run.out().contains("  numbers:  on random inputs (seed "), run::transcript);
   }
 
   private static void assertStats(

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
     description =
         "Proves that a distributed model G_d refines a sequential model G_s, or names the first "
             + "operator of G_s it cannot map.",
-    subcommands = {CheckCommand.class, ImportCommand.class},
+    subcommands = {CheckCommand.class, ImportCommand.class, LemmasCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:refines",
@@ -24,6 +24,7 @@ final class EntangleCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "name a command: check or import");
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "name a command: check, import or lemmas");
   }
 }

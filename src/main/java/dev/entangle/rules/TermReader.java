@@ -29,45 +29,50 @@ import java.util.Map;
  * floats (written with a {@code .}, stored as double bits) or dtype names ({@code f32}, {@code
  * i64}, {@code bool}, ...; stored as dtype codes).
  */
-final class TermReader {
-  private static final Map<String, String> SHORT_DTYPES =
-      Map.of(
-          "f32",
-          "float32",
-          "f16",
-          "float16",
-          "bf16",
-          "bfloat16",
-          "f64",
-          "float64",
-          "i64",
-          "int64",
-          "i32",
-          "int32",
-          "i16",
-          "int16",
-          "i8",
-          "int8",
-          "u8",
-          "uint8");
-
+public final class TermReader {
   private final Map<String, Integer> leafIds = new HashMap<>();
   private final List<TypeInfo> leafTypes = new ArrayList<>();
   private final EGraph<TypeInfo> graph;
   private String text;
   private int pos;
 
-  TermReader() {
-    graph =
-        new EGraph<>(new TypeAnalysis(new Shapes(new OpTable(), id -> leafTypes.get((int) id))));
+  private final OpTable table = new OpTable();
+
+  public TermReader() {
+    graph = new EGraph<>(new TypeAnalysis(new Shapes(table, id -> leafTypes.get((int) id))));
   }
 
-  EGraph<TypeInfo> graph() {
+  /** The operator table of the e-graph's terms. */
+  public OpTable table() {
+    return table;
+  }
+
+  /** The number of leaf tensors declared so far; leaf ids are 0 to this count. */
+  public int leafCount() {
+    return leafTypes.size();
+  }
+
+  /** The name leaf {@code id} was declared with. */
+  public String leafName(int id) {
+    for (Map.Entry<String, Integer> e : leafIds.entrySet()) {
+      if (e.getValue() == id) {
+        return e.getKey();
+      }
+    }
+    return "tensor" + id;
+  }
+
+  /** The declared type of leaf {@code id} (an {@link Op#TENSOR} node's attribute). */
+  public TypeInfo leafType(int id) {
+    return leafTypes.get(id);
+  }
+
+  public EGraph<TypeInfo> graph() {
     return graph;
   }
 
   /** Adds the term written in {@code source} and returns its class. */
-  int add(String source) {
+  public int add(String source) {
     text = source;
     pos = 0;
     int c = term();
@@ -118,8 +123,13 @@ final class TermReader {
   }
 
   /** A dtype code from a short ({@code f32}) or a full ({@code float32}) name, or -1. */
+  /**
+   * A dtype by torch.fx abbreviation ({@code f32}) or name ({@code float32}, {@code bool}); -1 when
+   * unknown.
+   */
   static int dtype(String name) {
-    return Dtype.code(SHORT_DTYPES.getOrDefault(name, name));
+    Dtype d = Dtype.byAbbreviation(name);
+    return d != null ? d.code() : Dtype.code(name);
   }
 
   private int term() {

@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * TermReader}; a line starting with white space continues the case above; {@code #} starts a
  * comment line.
  */
-record LemmaCase(
+public record LemmaCase(
     String file,
     int line,
     String lemma,
@@ -52,7 +52,7 @@ record LemmaCase(
   }
 
   /** Where the case is written, as {@code file:line}. */
-  String where() {
+  public String where() {
     return file + ":" + line;
   }
 
@@ -67,7 +67,7 @@ record LemmaCase(
   }
 
   /** Every case of every {@code *.cases} file in {@code dir}, files in name order. */
-  static List<LemmaCase> load(Path dir) {
+  public static List<LemmaCase> load(Path dir) {
     List<LemmaCase> out = new ArrayList<>();
     try (Stream<Path> files = Files.list(dir)) {
       for (Path f : files.filter(p -> p.toString().endsWith(".cases")).sorted().toList()) {
@@ -80,7 +80,7 @@ record LemmaCase(
   }
 
   /** The cases of one file's text. */
-  static List<LemmaCase> parse(String file, String text) {
+  public static List<LemmaCase> parse(String file, String text) {
     List<String> joined = new ArrayList<>();
     List<Integer> lines = new ArrayList<>();
     String[] raw = text.split("\n", -1);

@@ -13,17 +13,17 @@ import java.util.stream.Collectors;
  * matmuls, element-wise operators, sums and reductions over small shapes. Leaves are drawn again
  * when one of the same shape exists, so that terms share tensors and lemmas meet.
  */
-final class RandomTerms {
+public final class RandomTerms {
   private final Random random;
   private final List<String> leafNames = new ArrayList<>();
   private final List<long[]> leafShapes = new ArrayList<>();
 
-  RandomTerms(long seed) {
+  public RandomTerms(long seed) {
     random = new Random(seed);
   }
 
   /** A term of a random shape of rank 1 to 3. */
-  String term(int depth) {
+  public String term(int depth) {
     long[] shape = new long[1 + random.nextInt(3)];
     for (int i = 0; i < shape.length; i++) {
       shape[i] = 1 + random.nextInt(4);

@@ -186,13 +186,13 @@ record Report(
             .append(", differs at ")
             .append(Arrays.toString(w.index()))
             .append(": G_s has ")
-            .append(w.gs())
+            .append(num(w.gs()))
             .append(", the expression ")
-            .append(w.gd())
+            .append(num(w.gd()))
             .append(" (largest difference ")
-            .append(w.maxAbs())
+            .append(num(w.maxAbs()))
             .append(", relative ")
-            .append(w.maxRelative())
+            .append(num(w.maxRelative()))
             .append("; ")
             .append(w.differing())
             .append(" element(s) differ).");
@@ -301,6 +301,11 @@ record Report(
           + " ("
           + last.target()
           + ").";
+    }
+
+    /** A number for people: four significant digits. */
+    private static String num(double v) {
+      return String.format("%.4g", v);
     }
 
     private String describe(CoreTerm t) {

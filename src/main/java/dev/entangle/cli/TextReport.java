@@ -65,7 +65,10 @@ final class TextReport {
                 + String.join(", ", f.explored()));
       }
       if (!r.outputRelation().isEmpty()) {
-        out.println("output relation found so far:");
+        out.println(
+            r.verdict() == Verdict.UNPROVED
+                ? "output relation (it rests on the steps taken on numbers below):"
+                : "output relation found so far:");
         for (Report.Entry e : r.outputRelation()) {
           out.println("  " + e.gs() + ": " + e.gd());
         }

@@ -3,12 +3,6 @@ package dev.entangle.importer;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.util.InputException;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -65,24 +59,9 @@ public final class GraphCodeImporter {
 
   private static Graph read(
       Path file, ImportOptions opts, SchemaRegistry schemas, Set<String> used) {
-    SourceFile src = new SourceFile(file.toString(), readText(file));
+    SourceFile src = SourceFile.read(file, "a printed graph (a .py file)");
     GraphCode code = GraphCodeParser.parse(src);
     return new GraphAssembler(src, opts, schemas, used).assemble(code, graphName(file));
-  }
-
-  private static String readText(Path file) {
-    try {
-      byte[] bytes = Files.readAllBytes(file);
-      return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
-    } catch (NoSuchFileException e) {
-      throw new InputException(
-          file + ": the file does not exist. Give the path of a printed graph (a .py file).");
-    } catch (CharacterCodingException e) {
-      throw new InputException(
-          file + ": the file is not UTF-8 text. Give the printed graph code as torch wrote it.");
-    } catch (IOException e) {
-      throw new InputException(file + ": cannot read the file (" + e.getMessage() + ").");
-    }
   }
 
   private static String graphName(Path file) {

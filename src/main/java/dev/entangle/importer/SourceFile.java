@@ -1,6 +1,13 @@
 package dev.entangle.importer;
 
 import dev.entangle.util.InputException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.Arrays;
 
 /** The text of one imported file, with what error messages need: its name and its lines. */
@@ -80,5 +87,26 @@ public final class SourceFile {
   /** A user-facing error about the whole file. */
   public InputException error(String problem, String advice) {
     return new InputException(name + ": " + problem + ". " + advice);
+  }
+
+  /**
+   * Reads a file of source text (UTF-8); a missing, unreadable or non-UTF-8 file is an input error
+   * naming it and saying what to give instead ({@code expected}, e.g. "a printed graph (a .py
+   * file)").
+   */
+  public static SourceFile read(Path file, String expected) {
+    try {
+      byte[] bytes = Files.readAllBytes(file);
+      String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+      return new SourceFile(file.toString(), text);
+    } catch (NoSuchFileException e) {
+      throw new InputException(
+          file + ": the file does not exist. Give the path of " + expected + ".");
+    } catch (CharacterCodingException e) {
+      throw new InputException(
+          file + ": the file is not UTF-8 text. Give " + expected + " as it was written.");
+    } catch (IOException e) {
+      throw new InputException(file + ": cannot read the file (" + e.getMessage() + ").");
+    }
   }
 }

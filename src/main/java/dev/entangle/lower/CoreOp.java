@@ -27,4 +27,14 @@ public record CoreOp(
     Steps steps,
     int[] results,
     int[] reads,
-    int[] values) {}
+    int[] values) {
+  /** The same operation with another kind. */
+  CoreOp withKind(ValueKind k) {
+    return new CoreOp(id, graph, name, target, call, stackTrace, k, steps, results, reads, values);
+  }
+
+  /** The same operation defining other values. */
+  CoreOp withValues(int[] vs) {
+    return new CoreOp(id, graph, name, target, call, stackTrace, kind, steps, results, reads, vs);
+  }
+}

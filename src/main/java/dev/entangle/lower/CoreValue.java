@@ -30,4 +30,19 @@ public record CoreValue(
   public String label() {
     return graph < 0 ? name : "r" + graph + "." + name;
   }
+
+  /** The same value, defined by item {@code item} of operation {@code op}, of kind {@code k}. */
+  CoreValue defined(ValueKind k, int op, int item) {
+    return new CoreValue(id, graph, name, tag, type, k, op, item, output);
+  }
+
+  /** The same value of another kind. */
+  CoreValue withKind(ValueKind k) {
+    return new CoreValue(id, graph, name, tag, type, k, op, item, output);
+  }
+
+  /** The same value, returned by its graph. */
+  CoreValue returned() {
+    return new CoreValue(id, graph, name, tag, type, kind, op, item, true);
+  }
 }

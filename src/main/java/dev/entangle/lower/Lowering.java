@@ -154,11 +154,7 @@ public final class Lowering {
         if (id >= 0) {
           outs.add(id);
           CoreValue v = values.get(id);
-          values.set(
-              id,
-              new CoreValue(
-                  v.id(), v.graph(), v.name(), v.tag(), v.type(), v.kind(), v.op(), v.item(),
-                  true));
+          values.set(id, v.returned());
         }
       }
     }
@@ -351,20 +347,7 @@ public final class Lowering {
     same(n, n.type(), item, "");
     int[] vs = Arrays.copyOf(op.values(), op.values().length + 1);
     vs[vs.length - 1] = id;
-    ops.set(
-        opId,
-        new CoreOp(
-            op.id(),
-            op.graph(),
-            op.name(),
-            op.target(),
-            op.call(),
-            op.stackTrace(),
-            op.kind(),
-            op.steps(),
-            op.results(),
-            op.reads(),
-            vs));
+    ops.set(opId, op.withValues(vs));
     setKind(id, ValueKind.COMPUTED, opId, (int) i);
     itemNodes.put(id, n);
   }
@@ -428,20 +411,7 @@ public final class Lowering {
                 ? fixedKind.get(o)
                 : kindOf(opNodes.get(o), op.graph(), op.reads());
         if (k != op.kind()) {
-          ops.set(
-              o,
-              new CoreOp(
-                  op.id(),
-                  op.graph(),
-                  op.name(),
-                  op.target(),
-                  op.call(),
-                  op.stackTrace(),
-                  k,
-                  op.steps(),
-                  op.results(),
-                  op.reads(),
-                  op.values()));
+          ops.set(o, op.withKind(k));
           changed = true;
         }
         for (int v : op.values()) {
@@ -449,18 +419,7 @@ public final class Lowering {
           ValueKind vk = item == null ? k : itemKind(op, k, item);
           if (vk != values.get(v).kind()) {
             CoreValue x = values.get(v);
-            values.set(
-                v,
-                new CoreValue(
-                    x.id(),
-                    x.graph(),
-                    x.name(),
-                    x.tag(),
-                    x.type(),
-                    vk,
-                    x.op(),
-                    x.item(),
-                    x.output()));
+            values.set(v, x.withKind(vk));
             changed = true;
           }
         }
@@ -503,9 +462,7 @@ public final class Lowering {
       return;
     }
     CoreValue v = values.get(id);
-    values.set(
-        id,
-        new CoreValue(v.id(), v.graph(), v.name(), v.tag(), v.type(), kind, op, item, v.output()));
+    values.set(id, v.defined(kind, op, item));
   }
 
   /**

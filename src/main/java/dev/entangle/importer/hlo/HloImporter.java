@@ -4,12 +4,6 @@ import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.importer.SourceFile;
 import dev.entangle.util.InputException;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,16 +17,18 @@ import java.util.Map;
  * assumptions). Every error is an {@link InputException} naming the file and line.
  */
 public final class HloImporter {
+  private static final String HLO = "an HLO text module (.hlo) as XLA prints it";
+
   private HloImporter() {}
 
   /** Whether a file's text is an HLO module (it starts with {@code HloModule}). */
   public static boolean isHlo(Path file) {
-    return HloParser.looksLikeHlo(readText(file));
+    return HloParser.looksLikeHlo(SourceFile.read(file, HLO).text());
   }
 
   /** A program that runs on one rank (G_s): rank 0 of 1. */
   public static Graph importGraph(Path file) {
-    SourceFile src = new SourceFile(file.toString(), readText(file));
+    SourceFile src = SourceFile.read(file, HLO);
     HloModule module = HloParser.parse(src);
     return new HloNodes(src, module, 0, 1, new LinkedHashMap<>()).build(graphName(file));
   }
@@ -60,7 +56,7 @@ public final class HloImporter {
     List<SourceFile> sources = new ArrayList<>();
     List<HloModule> modules = new ArrayList<>();
     for (Path f : files) {
-      SourceFile src = new SourceFile(f.toString(), readText(f));
+      SourceFile src = SourceFile.read(f, HLO);
       sources.add(src);
       modules.add(HloParser.parse(src));
     }
@@ -73,21 +69,6 @@ public final class HloImporter {
     List<String> names = files.stream().map(Path::toString).toList();
     String source = String.join(", ", names) + (files.size() == 1 ? " (" + ranks + " ranks)" : "");
     return new DistributedGraph(ranks, groups, graphs, source);
-  }
-
-  private static String readText(Path file) {
-    try {
-      byte[] bytes = Files.readAllBytes(file);
-      return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
-    } catch (NoSuchFileException e) {
-      throw new InputException(
-          file + ": the file does not exist. Give the path of an HLO text module (.hlo).");
-    } catch (CharacterCodingException e) {
-      throw new InputException(
-          file + ": the file is not UTF-8 text. Give an HLO text module as XLA prints it.");
-    } catch (IOException e) {
-      throw new InputException(file + ": cannot read the file (" + e.getMessage() + ").");
-    }
   }
 
   private static String graphName(Path file) {

@@ -11,7 +11,12 @@ import picocli.CommandLine.Command;
     description =
         "Proves that a distributed model G_d refines a sequential model G_s, or names the first "
             + "operator of G_s it cannot map.",
-    subcommands = {CheckCommand.class, ImportCommand.class},
+    subcommands = {
+      CheckCommand.class,
+      ImportCommand.class,
+      BatchCommand.class,
+      ManifestCommand.class
+    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:refines",

@@ -49,7 +49,7 @@ public final class ManifestReader {
 
   private Manifest manifest(JsonNode root) {
     if (!root.isObject()) {
-      throw error("", "a manifest is a JSON object with \"format\" and \"cases\".");
+      throw error("", "a batch manifest is a JSON object with \"format\" and \"cases\".");
     }
     checkKeys(root, TOP_KEYS, "");
     JsonNode format = root.get("format");
@@ -57,7 +57,7 @@ public final class ManifestReader {
       throw error(
           "",
           (format == null ? "missing \"format\"" : "unknown format " + format)
-              + "; a manifest starts with \"format\": \""
+              + "; a batch manifest starts with \"format\": \""
               + FORMAT
               + "\".");
     }
@@ -307,7 +307,6 @@ public final class ManifestReader {
   }
 
   private InputException error(String where, String problem) {
-    return new InputException(
-        "batch manifest " + file + ": " + (where.isEmpty() ? "" : where + ": ") + problem);
+    return new InputException(file + ": " + (where.isEmpty() ? "" : where + ": ") + problem);
   }
 }

@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
       CheckCommand.class,
       ImportCommand.class,
       BatchCommand.class,
-      ManifestCommand.class
+      ManifestCommand.class,
+      DraftRelationCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

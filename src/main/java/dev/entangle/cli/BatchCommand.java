@@ -13,10 +13,7 @@ import dev.entangle.graph.JsonFiles;
 import dev.entangle.refine.CheckOptions;
 import dev.entangle.rules.LemmaLibrary;
 import dev.entangle.rules.Lemmas;
-import dev.entangle.util.InputException;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,13 +110,7 @@ final class BatchCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--timeout, --node-limit and --jobs must be positive");
     }
-    for (Path p : new Path[] {junit, json, sarif}) {
-      Path parent = p == null ? null : p.toAbsolutePath().getParent();
-      if (parent != null && !Files.isDirectory(parent)) {
-        throw new InputException(
-            "cannot write " + p + ": the folder " + parent + " does not exist; create it first.");
-      }
-    }
+    OutputFiles.requireFolder(junit, json, sarif);
     Manifest m = ManifestReader.read(manifest);
     List<Path> dirs = new ArrayList<>();
     dirs.add(LemmaPaths.defaultDir());
@@ -223,11 +214,7 @@ final class BatchCommand implements Callable<Integer> {
     summary.put("met", met);
     summary.put("not_met", runs.size() - met);
     summary.put("seconds", Math.round(seconds * 1000) / 1000.0);
-    try {
-      MAPPER.writerWithDefaultPrettyPrinter().writeValue(json.toFile(), root);
-    } catch (IOException e) {
-      throw new InputException("cannot write " + json + ": " + JsonFiles.reason(e) + ".");
-    }
+    OutputFiles.writeJson(root, json);
   }
 
   private void writeSarif(List<CaseRun> runs, List<Report> reports) {

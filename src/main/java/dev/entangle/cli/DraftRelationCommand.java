@@ -1,16 +1,11 @@
 package dev.entangle.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.entangle.draft.Draft;
 import dev.entangle.draft.DraftWriter;
 import dev.entangle.draft.Drafter;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.GraphJson;
-import dev.entangle.graph.JsonFiles;
-import dev.entangle.util.InputException;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -49,21 +44,11 @@ final class DraftRelationCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Path folder = out.toAbsolutePath().getParent();
-    if (!Files.isDirectory(folder)) {
-      throw new InputException(
-          "cannot write " + out + ": the folder " + folder + " does not exist; create it first.");
-    }
+    OutputFiles.requireFolder(out);
     Graph g = GraphJson.readGraph(gs);
     DistributedGraph d = GraphJson.readDistributed(gd);
     Draft draft = Drafter.draft(g, d);
-    ObjectNode json = DraftWriter.toJson(draft, gs.toString(), gd.toString());
-    try {
-      Files.writeString(
-          out, JsonFiles.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
-    } catch (IOException e) {
-      throw new InputException("cannot write " + out + ": " + JsonFiles.reason(e) + ".");
-    }
+    OutputFiles.writeJson(DraftWriter.toJson(draft, gs.toString(), gd.toString()), out);
     DraftWriter.print(draft, spec.commandLine().getOut());
     spec.commandLine()
         .getOut()

@@ -2,10 +2,6 @@ package dev.entangle.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.entangle.batch.CaseFolders;
-import dev.entangle.graph.JsonFiles;
-import dev.entangle.util.InputException;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -47,21 +43,12 @@ final class ManifestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    OutputFiles.requireFolder(out);
     Path folder = out.toAbsolutePath().getParent();
-    if (!Files.isDirectory(folder)) {
-      throw new InputException(
-          "cannot write " + out + ": the folder " + folder + " does not exist; create it first.");
-    }
     String n =
         name != null ? name : roots.get(0).toAbsolutePath().normalize().getFileName().toString();
     ObjectNode manifest = CaseFolders.manifest(n, roots, folder);
-    try {
-      Files.writeString(
-          out,
-          JsonFiles.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(manifest) + "\n");
-    } catch (IOException e) {
-      throw new InputException("cannot write " + out + ": " + JsonFiles.reason(e) + ".");
-    }
+    OutputFiles.writeJson(manifest, out);
     spec.commandLine()
         .getOut()
         .println("wrote " + out + " (" + manifest.get("cases").size() + " cases)");

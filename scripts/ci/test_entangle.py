@@ -4,8 +4,8 @@ Run from anywhere in a checkout (Python 3 and pytest; Java 17 and Maven for the 
 
     python3 -m pytest scripts/ci/test_entangle.py --junitxml=reports/pytest-entangle.xml
 
-ENTANGLE_MANIFEST names the manifest (default: examples/manifest.json); ENTANGLE_REPORTS a folder
-for the batch's own reports (entangle.json, entangle.xml and entangle.sarif; default: a temporary
+ENTANGLE_MANIFEST names a batch manifest or a folder of case folders (default: examples/, each case
+a folder with an expected.json); ENTANGLE_REPORTS a folder for the batch's own reports (entangle.json, entangle.xml and entangle.sarif; default: a temporary
 folder). The batch runs once, all cases in one JVM; each test then says whether its case met the
 expectation the manifest gives it, and, when not, why (the verdict, the failing operator and its
 source line).
@@ -19,11 +19,13 @@ import tempfile
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MANIFEST = os.path.abspath(os.environ.get("ENTANGLE_MANIFEST",
-                                          os.path.join(ROOT, "examples", "manifest.json")))
+MANIFEST = os.path.abspath(os.environ.get("ENTANGLE_MANIFEST", os.path.join(ROOT, "examples")))
 
 
 def _case_names():
+    if os.path.isdir(MANIFEST):
+        return sorted(d for d in os.listdir(MANIFEST)
+                      if os.path.isfile(os.path.join(MANIFEST, d, "expected.json")))
     with open(MANIFEST, encoding="utf-8") as f:
         return [c["name"] for c in json.load(f)["cases"]]
 

@@ -86,7 +86,7 @@ class SarifSchemaTest(unittest.TestCase):
 
     def test_a_whole_batch_validates(self):
         out = os.path.join(self.tmp, "batch.sarif")
-        run = entangle("batch", os.path.join(EXAMPLES, "manifest.json"), "--sarif", out)
+        run = entangle("batch", EXAMPLES, "--sarif", out)
         self.assertEqual(0, run.returncode, run.stdout + run.stderr)
         log = self.valid(out)
         cases = {r["properties"]["case"] for r in log["runs"][0]["results"]}

@@ -36,15 +36,27 @@ public final class ManifestReader {
   private final Path file;
   private final Path folder;
 
-  private ManifestReader(Path file) {
+  private ManifestReader(Path file, Path folder) {
     this.file = file;
-    Path parent = file.getParent();
-    this.folder = parent == null ? Path.of("") : parent;
+    this.folder = folder;
   }
 
   /** Reads and resolves a manifest. */
   public static Manifest read(Path file) {
-    return new ManifestReader(file).manifest(JsonFiles.read(file, "batch manifest"));
+    Path parent = file.getParent();
+    return new ManifestReader(file, parent == null ? Path.of("") : parent)
+        .manifest(JsonFiles.read(file, "batch manifest"));
+  }
+
+  /**
+   * The manifest of folders of case folders ({@link CaseFolders}), named after the first folder;
+   * its paths are relative to the working directory.
+   */
+  public static Manifest ofFolders(List<Path> roots) {
+    Path first = roots.get(0).toAbsolutePath().normalize();
+    String name = first.getFileName() == null ? "cases" : first.getFileName().toString();
+    JsonNode json = CaseFolders.manifest(name, roots, Path.of(""));
+    return new ManifestReader(roots.get(0), Path.of("")).manifest(json);
   }
 
   private Manifest manifest(JsonNode root) {

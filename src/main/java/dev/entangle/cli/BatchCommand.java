@@ -13,7 +13,9 @@ import dev.entangle.graph.JsonFiles;
 import dev.entangle.refine.CheckOptions;
 import dev.entangle.rules.LemmaLibrary;
 import dev.entangle.rules.Lemmas;
+import dev.entangle.util.InputException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +36,7 @@ import picocli.CommandLine.Spec;
     name = "batch",
     mixinStandardHelpOptions = true,
     description =
-        "Checks every case of a manifest in one run (several at once where cores allow) and prints a"
+        "Checks every case of a manifest (or of folders of cases) in one run (several at once where cores allow) and prints a"
             + " table in manifest order: case, expected, verdict, failing operator, seconds. Exits 0"
             + " when every case meets its expectation, 1 otherwise, 2 on a bad manifest.")
 final class BatchCommand implements Callable<Integer> {
@@ -42,8 +44,13 @@ final class BatchCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "MANIFEST", description = "the manifest (JSON)")
-  Path manifest;
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "MANIFEST|DIR",
+      description =
+          "a manifest (JSON), or folders of case folders (each with an expected.json, as"
+              + " examples/ is)")
+  List<Path> inputs;
 
   @Option(
       names = "--junit",
@@ -111,7 +118,7 @@ final class BatchCommand implements Callable<Integer> {
           spec.commandLine(), "--timeout, --node-limit and --jobs must be positive");
     }
     OutputFiles.requireFolder(junit, json, sarif);
-    Manifest m = ManifestReader.read(manifest);
+    Manifest m = manifest();
     List<Path> dirs = new ArrayList<>();
     dirs.add(LemmaPaths.defaultDir());
     dirs.addAll(lemmas);
@@ -152,6 +159,21 @@ final class BatchCommand implements Callable<Integer> {
       writeSarif(runs, reports);
     }
     return runs.stream().allMatch(CaseRun::met) ? ExitCodes.REFINES : ExitCodes.NOT_REFINED;
+  }
+
+  /** The manifest file, or the manifest of the folders of cases. */
+  private Manifest manifest() {
+    boolean folders = inputs.stream().allMatch(Files::isDirectory);
+    if (folders) {
+      return ManifestReader.ofFolders(inputs);
+    }
+    if (inputs.size() > 1) {
+      throw new InputException(
+          "give one manifest file, or one or more folders of case folders, not "
+              + String.join(" ", inputs.stream().map(Path::toString).toList())
+              + ".");
+    }
+    return ManifestReader.read(inputs.get(0));
   }
 
   private JunitReport.Suite junitSuite(

@@ -30,6 +30,7 @@ final class EntangleCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "name a command: check or import");
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "name a command: check, import, batch, manifest or draft-relation");
   }
 }

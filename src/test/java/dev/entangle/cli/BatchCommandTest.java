@@ -27,16 +27,7 @@ class BatchCommandTest {
   void everyExampleMeetsItsExpectation() throws IOException {
     Path junit = tmp.resolve("b.xml");
     Path json = tmp.resolve("b.json");
-    CliRun run =
-        CliRun.run(
-            "batch",
-            EXAMPLES.resolve("manifest.json"),
-            "--junit",
-            junit,
-            "--json",
-            json,
-            "-j",
-            "2");
+    CliRun run = CliRun.run("batch", EXAMPLES, "--junit", junit, "--json", json, "-j", "2");
     assertEquals(0, run.exitCode(), run::transcript);
     List<String> lines = run.out().lines().toList();
     assertTrue(lines.get(0).matches("case\\s+expected\\s+verdict\\s+operator\\s+seconds\\s*"));
@@ -149,22 +140,27 @@ class BatchCommandTest {
   @Tag("realworld")
   void everySharedRealWorldCaseMeetsItsExpectation() throws IOException {
     RealWorldCase.assumePresent();
-    Path manifest = tmp.resolve("realworld.json");
-    Path shared = RealWorldCase.ROOT.getParent();
-    List<Object> args = new ArrayList<>(List.of("manifest", RealWorldCase.ROOT));
-    if (Files.isDirectory(shared.resolve("realworld-hlo"))) {
-      args.add(shared.resolve("realworld-hlo"));
+    List<Object> args = new ArrayList<>(List.of("batch", RealWorldCase.ROOT));
+    Path hlo = RealWorldCase.ROOT.resolveSibling("realworld-hlo");
+    if (Files.isDirectory(hlo)) {
+      args.add(hlo);
     }
-    args.addAll(List.of("--name", "realworld", "-o", manifest));
-    CliRun written = CliRun.run(args.toArray());
-    assertEquals(0, written.exitCode(), written::transcript);
     Path junit = tmp.resolve("rw.xml");
-    CliRun run = CliRun.run("batch", manifest, "--junit", junit, "-j", "2");
+    args.addAll(List.of("--junit", junit, "-j", "2"));
+    CliRun run = CliRun.run(args.toArray());
     assertEquals(0, run.exitCode(), run::transcript);
-    int cases = ExampleCase.JSON.readTree(manifest.toFile()).get("cases").size();
+    int cases = JunitXml.read(junit).cases().size();
+    assertTrue(cases >= RealWorldCase.all().size(), "every case is a test case");
     assertTrue(
         run.out().contains(cases + " cases, " + cases + " met their expectation"), run::transcript);
-    assertEquals(cases, JunitXml.read(junit).cases().size());
+  }
+
+  @Test
+  void aManifestAndFoldersCannotBeMixed() {
+    CliRun.run("batch", EXAMPLES, EXAMPLES.resolve("mlp-tp2/ri.json"))
+        .assertInputError("give one manifest file, or one or more folders of case folders");
+    CliRun.run("batch", CliRun.PROJECT_ROOT.resolve("lemmas"))
+        .assertInputError("holds no case folder (a folder with expected.json)");
   }
 
   private static String caseJson(String name, String dir, String expect, String operator) {

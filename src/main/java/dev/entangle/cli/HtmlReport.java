@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -194,7 +195,11 @@ final class HtmlReport {
   /** The neighbourhood as an SVG: inputs above, the operator, its users below. */
   private static void drawing(StringBuilder b, Neighbourhood n, Report.FailureText f) {
     List<Neighbourhood.Item> ins = n.inputs().subList(0, Math.min(MAX_PER_ROW, n.inputs().size()));
-    List<Neighbourhood.Item> outs = n.users().subList(0, Math.min(MAX_PER_ROW, n.users().size()));
+    List<Neighbourhood.Item> outs =
+        new ArrayList<>(n.users().subList(0, Math.min(MAX_PER_ROW, n.users().size())));
+    if (n.returned()) {
+      outs.add(new Neighbourhood.Item("(returned)", "G_s output", n.operator().type(), null));
+    }
     int columns = Math.max(1, Math.max(ins.size(), outs.size()));
     int width = columns * (BOX_W + GAP_X) + GAP_X;
     int rows = outs.isEmpty() ? 2 : 3;
@@ -237,15 +242,19 @@ final class HtmlReport {
       box(b, "input", it, rowX(width, ins.size(), i), inY, third, rel != null && rel.isEmpty());
     }
     box(b, "operator", n.operator(), opX, opY, where(n.operator()), true);
+    int users = outs.size() - (n.returned() ? 1 : 0);
     for (int i = 0; i < outs.size(); i++) {
       Neighbourhood.Item it = outs.get(i);
-      box(b, "user", it, rowX(width, outs.size(), i), outY, where(it), false);
+      String role = i < users ? "user" : "user returned";
+      box(b, role, it, rowX(width, outs.size(), i), outY, where(it), false);
     }
-    if (n.inputs().size() > ins.size() || n.users().size() > outs.size()) {
+    int hidden =
+        n.inputs().size() - ins.size() + n.users().size() + (n.returned() ? 1 : 0) - outs.size();
+    if (hidden > 0) {
       b.append("<text x=\"10\" y=\"")
           .append(height - 8)
           .append("\" class=\"more\">")
-          .append(n.inputs().size() - ins.size() + n.users().size() - outs.size())
+          .append(hidden)
           .append(" more not drawn</text>");
     }
     b.append("</svg>\n");

@@ -16,8 +16,9 @@ import java.util.Set;
  * @param operator the failing operator
  * @param inputs the values it reads, in order
  * @param users the operators that read its results, in node order
+ * @param returned whether G_s returns one of its results
  */
-record Neighbourhood(Item operator, List<Item> inputs, List<Item> users) {
+record Neighbourhood(Item operator, List<Item> inputs, List<Item> users, boolean returned) {
 
   /**
    * One node of the drawing.
@@ -43,7 +44,9 @@ record Neighbourhood(Item operator, List<Item> inputs, List<Item> users) {
       inputs.add(item(gs, gs.value(v)));
     }
     Set<Integer> userOps = new LinkedHashSet<>();
+    boolean returned = false;
     for (int v : op.values()) {
+      returned |= gs.value(v).output();
       for (int u : gs.users(v)) {
         int user = gs.value(u).op();
         if (user >= 0 && user != op.id()) {
@@ -53,7 +56,7 @@ record Neighbourhood(Item operator, List<Item> inputs, List<Item> users) {
     }
     List<Item> users = new ArrayList<>();
     userOps.stream().sorted().forEach(u -> users.add(item(gs, gs.op(u))));
-    return new Neighbourhood(item(gs, op), inputs, users);
+    return new Neighbourhood(item(gs, op), inputs, users, returned);
   }
 
   /** The operator of that name, or the one defining the value of that name. */

@@ -14,6 +14,7 @@ import dev.entangle.cli.RealWorldCase;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.GraphJson;
+import dev.entangle.importer.hlo.LlamaHlo;
 import dev.entangle.lower.CoreProgram;
 import dev.entangle.lower.CoreRelation;
 import dev.entangle.lower.CoreTerm;
@@ -80,6 +81,39 @@ class DraftRelationTest {
     return roots.stream()
         .flatMap(DraftRelationTest::casesUnder)
         .map(c -> DynamicTest.dynamicTest(c.name(), () -> importAndAgree(c)));
+  }
+
+  /** The Llama program the HLO dumps hold, generated at more ranks and layers. */
+  @TestFactory
+  Stream<DynamicTest> generatedLlamaAtMoreRanksAndLayers() {
+    return Stream.of(new int[] {4, 1}, new int[] {8, 1}, new int[] {2, 2})
+        .map(
+            c ->
+                DynamicTest.dynamicTest(
+                    "llama3 tp" + c[0] + " l" + c[1],
+                    () -> {
+                      LlamaHlo model = LlamaHlo.llama3(c[1]);
+                      Path dir = Files.createDirectories(tmp.resolve("llama-" + c[0] + "-" + c[1]));
+                      Files.writeString(dir.resolve("gs.hlo"), model.program(1, LlamaHlo.Bug.NONE));
+                      Files.writeString(
+                          dir.resolve("gd.hlo"), model.program(c[0], LlamaHlo.Bug.NONE));
+                      Files.writeString(dir.resolve("ri.json"), model.relation(c[0]));
+                      Path gs = dir.resolve("gs.json");
+                      Path gd = dir.resolve("gd.json");
+                      assertEquals(
+                          0, CliRun.run("import", dir.resolve("gs.hlo"), "-o", gs).exitCode());
+                      assertEquals(
+                          0,
+                          CliRun.run("import", dir.resolve("gd.hlo"), "--ranks", c[0], "-o", gd)
+                              .exitCode());
+                      agrees(
+                          "llama3 tp" + c[0],
+                          gs,
+                          gd,
+                          dir.resolve("ri.json"),
+                          List.of("refines"),
+                          dir);
+                    }));
   }
 
   /** Checks the draft of one case against its shipped relation; used by the tests above. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.entangle.batch.ManifestReader;
 import dev.entangle.graph.GraphJson;
 import dev.entangle.relation.RelationReader;
 import dev.entangle.rules.LemmaLibrary;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.TestFactory;
  * command line reads a file of its kind, and must fail with exactly the message in {@code
  * NAME.expected} beside it. Kinds: {@code lemmas} (lemma files, compiler-style messages), {@code
  * graphs} (graph files), {@code distributed} (G_d files), {@code relations} (relation files, for a
- * G_d of two ranks). Messages other than lemma errors are one paragraph without a stack trace.
+ * G_d of two ranks), {@code manifests} (batch manifests). Messages other than lemma errors are one
+ * paragraph without a stack trace.
  */
 class BadInputsTest {
   private static final Path ROOT = Path.of("src/test/resources/bad");
@@ -38,6 +40,7 @@ class BadInputsTest {
     add(tests, "graphs", ".json", true, GraphJson::readGraph);
     add(tests, "distributed", ".json", true, GraphJson::readDistributed);
     add(tests, "relations", ".json", true, f -> RelationReader.read(f, 2));
+    add(tests, "manifests", ".json", true, ManifestReader::read);
     assertFalse(tests.isEmpty(), "no bad-input cases under " + ROOT);
     return tests.stream();
   }

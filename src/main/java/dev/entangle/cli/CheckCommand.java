@@ -1,25 +1,17 @@
 package dev.entangle.cli;
 
-import dev.entangle.graph.DistributedGraph;
-import dev.entangle.graph.Graph;
-import dev.entangle.graph.GraphJson;
+import dev.entangle.check.CheckInputs;
+import dev.entangle.check.CheckPipeline;
+import dev.entangle.check.CheckSettings;
+import dev.entangle.check.Programs;
 import dev.entangle.lower.CoreProgram;
-import dev.entangle.lower.CoreRelation;
-import dev.entangle.lower.Lowering;
 import dev.entangle.lower.ProgramDump;
-import dev.entangle.lower.RelationLowering;
 import dev.entangle.lower.TermText;
-import dev.entangle.numbers.NumericOracle;
-import dev.entangle.ops.OpTable;
 import dev.entangle.refine.CheckListener;
 import dev.entangle.refine.CheckOptions;
 import dev.entangle.refine.CheckResult;
 import dev.entangle.refine.Numbers;
-import dev.entangle.refine.RefinementChecker;
 import dev.entangle.refine.Verdict;
-import dev.entangle.relation.RelationFile;
-import dev.entangle.relation.RelationReader;
-import dev.entangle.relation.RelationValidator;
 import dev.entangle.rules.LemmaLibrary;
 import dev.entangle.rules.Lemmas;
 import dev.entangle.util.InputException;
@@ -46,7 +38,7 @@ import picocli.CommandLine.Spec;
             + "relation (one line per G_s output) or where the check failed.")
 final class CheckCommand implements Callable<Integer> {
   /** Independent random draws a numeric candidate must hold on. */
-  static final int DRAWS = 3;
+  static final int DRAWS = CheckSettings.DRAWS;
 
   @Spec CommandSpec spec;
 
@@ -141,6 +133,26 @@ final class CheckCommand implements Callable<Integer> {
           "on refines, also check every entry of the output relation on random inputs (exit 4 if one is false)")
   boolean certify;
 
+  @Option(
+      names = "--junit",
+      paramLabel = "FILE",
+      description =
+          "also write the verdict as a JUnit XML report to FILE (one test case per output)")
+  Path junit;
+
+  @Option(
+      names = "--sarif",
+      paramLabel = "FILE",
+      description =
+          "also write a SARIF 2.1.0 log to FILE (a failure located at its model source line)")
+  Path sarif;
+
+  @Option(
+      names = "--html",
+      paramLabel = "FILE",
+      description = "also write a self-contained HTML page of the result to FILE")
+  Path html;
+
   @Override
   public Integer call() {
     if (timeout <= 0 || nodeLimit <= 0 || numericBudget <= 0) {
@@ -154,7 +166,7 @@ final class CheckCommand implements Callable<Integer> {
               + numericBudget
               + ")");
     }
-    for (Path p : new Path[] {json, writeRelation}) {
+    for (Path p : new Path[] {json, writeRelation, junit, sarif, html}) {
       Path parent = p == null ? null : p.toAbsolutePath().getParent();
       if (parent != null && !Files.isDirectory(parent)) {
         throw new InputException(
@@ -165,68 +177,66 @@ final class CheckCommand implements Callable<Integer> {
                 + " does not exist; create it or choose another path.");
       }
     }
-    Graph g = GraphJson.readGraph(gs);
-    DistributedGraph d = GraphJson.readDistributed(gd);
-    RelationFile r = RelationReader.read(rel, d.worldSize());
+    CheckInputs in = CheckInputs.read(gs, gd, rel);
     List<Path> dirs = new ArrayList<>();
     dirs.add(LemmaPaths.defaultDir());
     dirs.addAll(lemmas);
     Lemmas rules = LemmaLibrary.load(dirs);
-    CheckOptions options =
-        CheckOptions.defaults()
-            .withTimeout(Duration.ofMillis((long) (timeout * 1000)))
-            .withNodeLimit(nodeLimit);
+    CheckSettings settings =
+        new CheckSettings(
+            CheckOptions.defaults()
+                .withTimeout(Duration.ofMillis((long) (timeout * 1000)))
+                .withNodeLimit(nodeLimit),
+            !noNumbers,
+            seed,
+            DRAWS,
+            (long) (numericBudget * 1e9));
     long start = System.nanoTime();
-    RelationValidator.validate(g, d, r);
-    OpTable table = new OpTable();
-    CoreProgram gsp = Lowering.sequential(g, table);
-    CoreProgram gdp = Lowering.distributed(d, table);
+    Programs programs = CheckPipeline.lower(in);
+    CoreProgram gsp = programs.gs();
+    CoreProgram gdp = programs.gd();
     PrintWriter out = spec.commandLine().getOut();
     if (dumpCore) {
       ProgramDump.print(gsp, "G_s", out);
       ProgramDump.print(gdp, "G_d", out);
       return ExitCodes.REFINES;
     }
-    CoreRelation relation = RelationLowering.lower(r, g, d, gsp, gdp);
     PrintWriter err = spec.commandLine().getErr();
     TermText text = new TermText(gdp);
     CheckListener listener =
         Listeners.of(
             verbose ? new VerboseProgress(err, gsp, text) : ProgressBar.forTerminal(err),
             Trace.enabled() ? new Trace(err, text) : CheckListener.NONE);
-    Numbers numbers =
-        noNumbers
-            ? Numbers.NONE
-            : new NumericOracle(
-                g,
-                d,
-                r,
-                gsp,
-                gdp,
-                new NumericOracle.Settings(seed, DRAWS, (long) (numericBudget * 1e9)));
-    CheckResult result =
-        RefinementChecker.check(gsp, gdp, relation, rules, options, listener, numbers, start);
+    CheckResult result = CheckPipeline.check(in, programs, rules, settings, listener, start);
     Report report = Report.of(result, gsp, gdp);
     TextReport.print(report, out);
     if (json != null) {
       JsonReport.write(report, json);
     }
+    writeCiReports(report, gsp);
     if (writeRelation != null && result.verdict() == Verdict.REFINES) {
       JsonReport.writeRelation(report, writeRelation);
     }
     if (certify && result.verdict() == Verdict.REFINES) {
-      Numbers certifier =
-          new NumericOracle(
-              g,
-              d,
-              r,
-              gsp,
-              gdp,
-              new NumericOracle.Settings(seed, DRAWS, (long) (numericBudget * 1e9)));
+      Numbers certifier = CheckPipeline.oracle(in, programs, settings);
       if (!Certificate.holds(result, certifier, gsp, text, err)) {
         return ExitCodes.CERTIFICATE_VIOLATED;
       }
     }
     return ExitCodes.of(result.verdict());
+  }
+
+  /** The {@code --junit}, {@code --sarif} and {@code --html} files, where asked for. */
+  private void writeCiReports(Report report, CoreProgram gsp) {
+    CaseLabel label = CaseLabel.of(gs, gd, rel);
+    if (junit != null) {
+      JunitReport.write(JunitReport.forCheck(label, report), junit);
+    }
+    if (sarif != null) {
+      SarifReport.write(List.of(new SarifReport.Checked(label, report)), List.of(), sarif);
+    }
+    if (html != null) {
+      HtmlReport.write(label, report, Neighbourhood.of(gsp, report), html);
+    }
   }
 }

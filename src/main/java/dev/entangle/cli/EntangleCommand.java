@@ -11,7 +11,14 @@ import picocli.CommandLine.Command;
     description =
         "Proves that a distributed model G_d refines a sequential model G_s, or names the first "
             + "operator of G_s it cannot map.",
-    subcommands = {CheckCommand.class, ImportCommand.class, LemmasCommand.class},
+    subcommands = {
+      CheckCommand.class,
+      ImportCommand.class,
+      BatchCommand.class,
+      ManifestCommand.class,
+      DraftRelationCommand.class,
+      LemmasCommand.class
+    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:refines",
@@ -25,6 +32,7 @@ final class EntangleCommand implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "name a command: check, import or lemmas");
+        spec.commandLine(),
+        "name a command: check, import, batch, manifest, draft-relation or lemmas");
   }
 }

@@ -1,0 +1,123 @@
+package dev.entangle.batch;
+
+import dev.entangle.check.CheckInputs;
+import dev.entangle.check.CheckOutcome;
+import dev.entangle.check.CheckPipeline;
+import dev.entangle.check.CheckSettings;
+import dev.entangle.check.Programs;
+import dev.entangle.graph.DistributedGraph;
+import dev.entangle.graph.Graph;
+import dev.entangle.refine.CheckListener;
+import dev.entangle.relation.RelationReader;
+import dev.entangle.rules.Lemmas;
+import dev.entangle.util.InputException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * Runs a manifest's cases in one JVM, up to {@code jobs} at once, with one lemma library for all. A
+ * case that cannot run (a missing or bad file, an internal error) is reported as such and does not
+ * stop the others. Results come back, and are handed to the listener, in manifest order.
+ */
+public final class BatchRunner {
+  /** Checks recurse deeply: each worker gets the stack the launcher gives the main thread. */
+  private static final long STACK_BYTES = 16L << 20;
+
+  private BatchRunner() {}
+
+  /**
+   * Runs every case.
+   *
+   * @param jobs most cases checked at once (at least 1)
+   * @param settings the settings of every case (a case's own {@code timeout} replaces the limit)
+   * @param done told of each case's run as soon as it and every case before it are done
+   */
+  public static List<CaseRun> run(
+      Manifest manifest, Lemmas lemmas, CheckSettings settings, int jobs, Consumer<CaseRun> done) {
+    int threads = Math.max(1, Math.min(jobs, manifest.cases().size()));
+    ExecutorService pool = Executors.newFixedThreadPool(threads, workers());
+    try {
+      List<Future<CaseRun>> futures = new ArrayList<>();
+      for (BatchCase c : manifest.cases()) {
+        futures.add(pool.submit(() -> runCase(c, lemmas, settings)));
+      }
+      List<CaseRun> runs = new ArrayList<>();
+      for (Future<CaseRun> f : futures) {
+        CaseRun r = get(f);
+        runs.add(r);
+        done.accept(r);
+      }
+      return runs;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Runs one case: imports or reads its sides, reads its relation, checks. */
+  public static CaseRun runCase(BatchCase c, Lemmas lemmas, CheckSettings settings) {
+    long start = System.nanoTime();
+    try {
+      Graph gs = c.gs().graph();
+      DistributedGraph gd = c.gd().distributed();
+      CheckInputs in = new CheckInputs(gs, gd, RelationReader.read(c.relation(), gd.worldSize()));
+      CheckSettings s = settings;
+      if (c.timeoutSeconds() != null) {
+        s =
+            new CheckSettings(
+                settings
+                    .options()
+                    .withTimeout(Duration.ofMillis((long) (c.timeoutSeconds() * 1000))),
+                settings.numbers(),
+                settings.seed(),
+                settings.draws(),
+                settings.numericBudget());
+      }
+      Programs p = CheckPipeline.lower(in);
+      CheckOutcome outcome =
+          new CheckOutcome(CheckPipeline.check(in, p, lemmas, s, CheckListener.NONE, start), p);
+      return new CaseRun(c, outcome, null, seconds(start));
+    } catch (InputException e) {
+      return new CaseRun(c, null, e.getMessage(), seconds(start));
+    } catch (RuntimeException | StackOverflowError e) {
+      return new CaseRun(
+          c,
+          null,
+          "internal error: "
+              + e
+              + ". This is a bug in entangle; please report it with the case's files.",
+          seconds(start));
+    }
+  }
+
+  private static CaseRun get(Future<CaseRun> f) {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for a case", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("a batch worker failed", e.getCause());
+    }
+  }
+
+  private static double seconds(long start) {
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  private static ThreadFactory workers() {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(null, r, "entangle-batch-" + n.incrementAndGet(), STACK_BYTES);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

@@ -1,0 +1,39 @@
+package dev.entangle.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.entangle.graph.JsonFiles;
+import dev.entangle.util.InputException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Files the commands write: their folder must exist; JSON is pretty-printed. */
+final class OutputFiles {
+  private OutputFiles() {}
+
+  /** Fails, saying what to do, when a file to write has no folder to go to. */
+  static void requireFolder(Path... files) {
+    for (Path p : files) {
+      Path parent = p == null ? null : p.toAbsolutePath().getParent();
+      if (parent != null && !Files.isDirectory(parent)) {
+        throw new InputException(
+            "cannot write "
+                + p
+                + ": the folder "
+                + parent
+                + " does not exist; create it or choose another path.");
+      }
+    }
+  }
+
+  /** Writes JSON, pretty-printed, with a final newline. */
+  static void writeJson(JsonNode json, Path file) {
+    try {
+      Files.writeString(
+          file,
+          JsonFiles.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
+    } catch (IOException e) {
+      throw new InputException("cannot write " + file + ": " + JsonFiles.reason(e) + ".");
+    }
+  }
+}

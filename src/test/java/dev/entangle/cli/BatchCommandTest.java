@@ -1,0 +1,180 @@
+package dev.entangle.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Element;
+
+/** {@code entangle batch}: every case against its expectation, the table, JUnit and JSON. */
+class BatchCommandTest {
+  @TempDir Path tmp;
+
+  private static final Path EXAMPLES = CliRun.PROJECT_ROOT.resolve("examples");
+
+  @Test
+  void everyExampleMeetsItsExpectation() throws IOException {
+    Path junit = tmp.resolve("b.xml");
+    Path json = tmp.resolve("b.json");
+    CliRun run = CliRun.run("batch", EXAMPLES, "--junit", junit, "--json", json, "-j", "2");
+    assertEquals(0, run.exitCode(), run::transcript);
+    List<String> lines = run.out().lines().toList();
+    assertTrue(lines.get(0).matches("case\\s+expected\\s+verdict\\s+operator\\s+seconds\\s*"));
+    List<ExampleCase> cases = ExampleCase.all();
+    for (int i = 0; i < cases.size(); i++) {
+      ExampleCase c = cases.get(i);
+      String row = lines.get(i + 1);
+      assertTrue(row.startsWith(c.name() + " "), "manifest order: " + row);
+      assertTrue(row.contains(" " + c.verdicts().get(0) + " "), row);
+      if (c.operator() != null) {
+        assertTrue(row.matches(".*\\s" + Pattern.quote(c.operator()) + "\\s+\\d+\\.\\d\\d"), row);
+      }
+    }
+    assertTrue(
+        lines
+            .get(cases.size() + 1)
+            .startsWith(cases.size() + " cases, " + cases.size() + " met their expectation in "));
+    JunitXml x = JunitXml.read(junit);
+    assertEquals(cases.size(), x.cases().size());
+    for (Element c : x.cases()) {
+      assertNull(JunitXml.child(c, "failure"), c.getAttribute("name"));
+    }
+    assertEquals(
+        "scripts/example_models.py", x.testCase("bug-mlp-missing-allreduce").getAttribute("file"));
+    JsonNode report = ExampleCase.JSON.readTree(json.toFile());
+    assertEquals(cases.size(), report.at("/summary/met").asInt());
+    assertEquals("addmm_1", report.at("/cases/7/report/failure/operator").asText());
+  }
+
+  @Test
+  void aCaseThatMissesItsExpectationFailsTheRun() throws IOException {
+    Path manifest = tmp.resolve("m.json");
+    String mlp = EXAMPLES.resolve("mlp-tp2").toString();
+    String bug = EXAMPLES.resolve("bug-mlp-missing-allreduce").toString();
+    Files.writeString(
+        manifest,
+        "{\"format\": \"entangle-batch/1\", \"name\": \"mixed\", \"cases\": ["
+            + caseJson("good", mlp, "\"refines\"", null)
+            + ","
+            + caseJson("wrong-verdict", mlp, "\"not-refined\"", null)
+            + ","
+            + caseJson("wrong-operator", bug, "\"not-refined\"", "addmm")
+            + ","
+            + caseJson("either", bug, "[\"expectation-violated\", \"not-refined\"]", "addmm_1")
+            + "]}");
+    Path junit = tmp.resolve("b.xml");
+    CliRun run = CliRun.run("batch", manifest, "--junit", junit, "--no-numbers");
+    assertEquals(1, run.exitCode(), run::transcript);
+    assertTrue(
+        run.out()
+            .contains("4 cases, 2 met their expectation, 2 did not: wrong-verdict, wrong-operator"),
+        run::transcript);
+    JunitXml x = JunitXml.read(junit);
+    assertNull(JunitXml.child(x.testCase("good"), "failure"));
+    assertNull(JunitXml.child(x.testCase("either"), "failure"));
+    Element wrong = JunitXml.child(x.testCase("wrong-verdict"), "failure");
+    assertEquals("expectation-not-met", wrong.getAttribute("type"));
+    assertEquals("expected not-refined, got refines", wrong.getAttribute("message"));
+    Element op = JunitXml.child(x.testCase("wrong-operator"), "failure");
+    assertTrue(
+        op.getAttribute("message").startsWith("expected the failure at addmm, got it at addmm_1"),
+        op.getAttribute("message"));
+  }
+
+  @Test
+  void aCaseThatCannotRunIsAnErrorAndTheOthersStillRun() throws IOException {
+    Path broken = tmp.resolve("broken.json");
+    Files.writeString(broken, "{\"format\": \"entangle-fx/1\", \"nodes\": [}");
+    Path manifest = tmp.resolve("m.json");
+    String mlp = EXAMPLES.resolve("mlp-tp2").toString();
+    Files.writeString(
+        manifest,
+        "{\"format\": \"entangle-batch/1\", \"cases\": ["
+            + "{\"name\": \"broken\", \"gs\": \"broken.json\", \"gd\": \""
+            + mlp
+            + "/gd.json\", \"rel\": \""
+            + mlp
+            + "/ri.json\", \"expect\": \"refines\"},"
+            + caseJson("good", mlp, "\"refines\"", null)
+            + "]}");
+    Path junit = tmp.resolve("b.xml");
+    CliRun run = CliRun.run("batch", manifest, "--junit", junit);
+    assertEquals(1, run.exitCode(), run::transcript);
+    assertTrue(run.out().contains("broken.json"), "the row names the bad file: " + run.out());
+    JunitXml x = JunitXml.read(junit);
+    Element error = JunitXml.child(x.testCase("broken"), "error");
+    assertNotNull(error);
+    assertEquals("input-error", error.getAttribute("type"));
+    assertNull(JunitXml.child(x.testCase("good"), "failure"));
+  }
+
+  @Test
+  void manifestWritesPathsRelativeToItsFolder() throws IOException {
+    Path written = tmp.resolve("sub/manifest.json");
+    Files.createDirectories(written.getParent());
+    CliRun run = CliRun.run("manifest", EXAMPLES, "-o", written);
+    assertEquals(0, run.exitCode(), run::transcript);
+    assertTrue(run.out().startsWith("wrote " + written), run.out());
+    JsonNode m = ExampleCase.JSON.readTree(written.toFile());
+    assertEquals("examples", m.get("name").asText());
+    JsonNode first = m.get("cases").get(0);
+    assertEquals(
+        EXAMPLES.resolve(ExampleCase.all().get(0).name()).resolve("gs.json").normalize(),
+        written.getParent().resolve(first.get("gs").asText()).normalize());
+    CliRun batch = CliRun.run("batch", written, "-j", "2", "--no-numbers");
+    assertEquals(0, batch.exitCode(), batch::transcript);
+  }
+
+  @Test
+  @Tag("realworld")
+  void everySharedRealWorldCaseMeetsItsExpectation() throws IOException {
+    RealWorldCase.assumePresent();
+    List<Object> args = new ArrayList<>(List.of("batch", RealWorldCase.ROOT));
+    Path hlo = RealWorldCase.ROOT.resolveSibling("realworld-hlo");
+    if (Files.isDirectory(hlo)) {
+      args.add(hlo);
+    }
+    Path junit = tmp.resolve("rw.xml");
+    args.addAll(List.of("--junit", junit, "-j", "2"));
+    CliRun run = CliRun.run(args.toArray());
+    assertEquals(0, run.exitCode(), run::transcript);
+    int cases = JunitXml.read(junit).cases().size();
+    assertTrue(cases >= RealWorldCase.all().size(), "every case is a test case");
+    assertTrue(
+        run.out().contains(cases + " cases, " + cases + " met their expectation"), run::transcript);
+  }
+
+  @Test
+  void aManifestAndFoldersCannotBeMixed() {
+    CliRun.run("batch", EXAMPLES, EXAMPLES.resolve("mlp-tp2/ri.json"))
+        .assertInputError("give one manifest file, or one or more folders of case folders");
+    CliRun.run("batch", CliRun.PROJECT_ROOT.resolve("lemmas"))
+        .assertInputError("holds no case folder (a folder with expected.json)");
+  }
+
+  private static String caseJson(String name, String dir, String expect, String operator) {
+    return "{\"name\": \""
+        + name
+        + "\", \"gs\": \""
+        + dir
+        + "/gs.json\", \"gd\": \""
+        + dir
+        + "/gd.json\", \"rel\": \""
+        + dir
+        + "/ri.json\", \"expect\": "
+        + expect
+        + (operator == null ? "" : ", \"operator\": \"" + operator + "\"")
+        + "}";
+  }
+}

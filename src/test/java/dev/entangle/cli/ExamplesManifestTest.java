@@ -1,0 +1,55 @@
+package dev.entangle.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.entangle.batch.CaseFolders;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The manifest {@code entangle batch examples} (and so {@code scripts/verify-examples}) runs, made
+ * from the example folders, agrees with the examples table of {@code examples/README.md}: the same
+ * cases, verdicts and failing operators.
+ */
+class ExamplesManifestTest {
+  private static final Path EXAMPLES = CliRun.PROJECT_ROOT.resolve("examples");
+
+  /** A table row: {@code | `case` | ranks | what | `verdict` [at `operator`] |}. */
+  private static final Pattern ROW =
+      Pattern.compile("^\\| `([^`]+)` \\|[^|]*\\|.*\\| `([a-z|-]+)`(?: at `([^`]+)`)? \\|$");
+
+  private static JsonNode manifest() {
+    return CaseFolders.manifest("examples", List.of(EXAMPLES), EXAMPLES);
+  }
+
+  @Test
+  void caseFoldersAgreeWithTheExamplesTable() throws IOException {
+    Map<String, String> table = new LinkedHashMap<>();
+    for (String line : Files.readAllLines(EXAMPLES.resolve("README.md"))) {
+      Matcher m = ROW.matcher(line);
+      if (m.matches()) {
+        table.put(m.group(1), m.group(2) + (m.group(3) == null ? "" : " at " + m.group(3)));
+      }
+    }
+    Map<String, String> manifest = new LinkedHashMap<>();
+    for (JsonNode c : manifest().get("cases")) {
+      manifest.put(
+          c.get("name").asText(),
+          c.get("expect").asText()
+              + (c.has("operator") ? " at " + c.get("operator").asText() : ""));
+    }
+    assertEquals(
+        new TreeMap<>(table),
+        new TreeMap<>(manifest),
+        "the examples table of examples/README.md and the example folders' expected.json differ");
+  }
+}

@@ -555,3 +555,224 @@ class VocabParallelEmbeddingGrad(VocabParallelEmbedding):
             if self.mask_output:
                 out = out.masked_fill(mask.unsqueeze(-1), 0.0)
             return torch.autograd.grad(out, weight, dy)[0]
+
+
+# ---------------------------------------------------------------------------
+# A row-parallel projection of a [batch, seq, hidden] input, viewed back to 3-d before the
+# all-reduce
+
+
+class Projection3d(nn.Module):
+    """``F.linear`` of a [batch, seq, hidden] input flattened to rows, viewed back to 3-d."""
+
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.proj = Linear(in_features, out_features)
+
+    def forward(self, x):
+        b, s, _ = x.shape
+        return self.proj(x.view(b * s, -1)).view(b, s, -1)
+
+
+class RowParallelProjection3d(Projection3d):
+    """Rank ``rank``'s input features: the partial product is viewed to 3-d, all-reduced, and the
+    replicated bias added to the 3-d sum; ``bias_before_reduce`` adds it on every rank before."""
+
+    def __init__(self, in_features, out_features, rank, world_size, bias_before_reduce=False):
+        super().__init__(in_features, out_features)
+        part, _ = _shard(in_features, rank, world_size, "in_features")
+        self.proj = Linear(part, out_features)
+        self.bias_before_reduce = bias_before_reduce
+
+    def forward(self, x):
+        b, s, _ = x.shape
+        y = self.proj(x.view(b * s, -1), add_bias=False).view(b, s, -1)
+        if self.bias_before_reduce:
+            return dist.all_reduce(y + self.proj.bias, "sum", GROUP)
+        return dist.all_reduce(y, "sum", GROUP) + self.proj.bias
+
+
+# ---------------------------------------------------------------------------
+# A value every rank computes alike, averaged over the group by a sum all-reduce
+
+
+class GatedScore(nn.Module):
+    """``tanh(x @ w) * gate``: a small head whose inputs every rank holds whole."""
+
+    def __init__(self, hidden, out):
+        super().__init__()
+        self.w = nn.Parameter(torch.empty(hidden, out))
+        self.gate = nn.Parameter(torch.empty(out))
+
+    def forward(self, x):
+        return torch.tanh(x @ self.w) * self.gate
+
+
+class ReplicatedGatedScore(GatedScore):
+    """Every rank computes the whole score from replicated inputs, divides it by the group size
+    and sums it over the group (as frameworks average a replicated value); ``divisor`` replaces the
+    group size (a mistake when it differs)."""
+
+    def __init__(self, hidden, out, rank, world_size, divisor=None):
+        super().__init__(hidden, out)
+        self.divisor = world_size if divisor is None else divisor
+
+    def forward(self, x):
+        return dist.all_reduce(super().forward(x) / self.divisor, "sum", GROUP)
+
+
+# ---------------------------------------------------------------------------
+# The mean of per-sample losses over a batch, from micro-batches
+
+
+class PerSampleLoss(nn.Module):
+    """``mean over samples of mean over features of (x W^T - target)^2`` and the batch mean of
+    the predictions."""
+
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(out_features, in_features))
+
+    def losses(self, x, target):
+        pred = F.linear(x, self.weight)
+        return (pred - target).pow(2).mean(dim=-1), pred.mean(dim=0, keepdim=True)
+
+    def forward(self, x, target):
+        per_sample, batch_mean = self.losses(x, target)
+        return per_sample.mean(), batch_mean
+
+
+class MicroBatchPerSampleLoss(PerSampleLoss):
+    """The same over equal micro-batches: each micro-batch's means divided by their number and the
+    results summed; ``divide=False`` forgets the division of the loss."""
+
+    def __init__(self, in_features, out_features, micro_batches, divide=True):
+        super().__init__(in_features, out_features)
+        self.micro_batches = micro_batches
+        self.divide = divide
+
+    def forward(self, *batches):
+        loss, batch_mean = None, None
+        for x, target in zip(batches[0::2], batches[1::2]):
+            per_sample, part_mean = self.losses(x, target)
+            part_loss = per_sample.mean()
+            if self.divide:
+                part_loss = part_loss / self.micro_batches
+            part_mean = part_mean / self.micro_batches
+            loss = part_loss if loss is None else loss + part_loss
+            batch_mean = part_mean if batch_mean is None else batch_mean + part_mean
+        return loss, batch_mean
+
+
+# ---------------------------------------------------------------------------
+# Column-parallel weights stored transposed
+
+
+class TransposedProduct(nn.Module):
+    """``y = x @ W^T`` with ``W`` [out, in]."""
+
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(out_features, in_features))
+
+    def forward(self, x):
+        return x @ self.weight.t()
+
+
+class TransposedColumnParallel(nn.Module):
+    """Rank k stores its output features transposed, ``weight`` = W_k^T [in, out/n], and computes
+    ``W_k^T^T X^T`` = Y_k^T; the ranks' [out/n, tokens] blocks are all-gathered along dim 0 into Y^T
+    and transposed back. ``gather_rows=True`` computes Y_k = X W_k^T, gathers those along dim 0
+    and views the [n * tokens, out/n] result as [tokens, out] (a mistake: the blocks interleave)."""
+
+    def __init__(self, in_features, out_features, rank, world_size, gather_rows=False):
+        super().__init__()
+        part, _ = _shard(out_features, rank, world_size, "out_features")
+        self.weight = nn.Parameter(torch.empty(in_features, part))
+        self.world_size = world_size
+        self.gather_rows = gather_rows
+
+    def forward(self, x):
+        if self.gather_rows:
+            y = dist.all_gather(x @ self.weight, self.world_size, GROUP)
+            return y.view(x.shape[0], -1)
+        yt = self.weight.t() @ x.t()
+        return dist.all_gather(yt, self.world_size, GROUP).t()
+
+
+# ---------------------------------------------------------------------------
+# Uneven sequence shards, padded for the all-gather
+
+
+class GeluProjection(nn.Module):
+    """``gelu(x W^T + b)`` over a [seq, hidden] input."""
+
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.proj = Linear(in_features, out_features)
+
+    def forward(self, x):
+        return F.gelu(self.proj(x))
+
+
+class PaddedGatherColumnParallel(GeluProjection):
+    """The sequence is split unevenly (``seq_sizes``, rank k's rows); each rank pads its shard to
+    the longest with ``F.pad``, the padded shards are all-gathered, and rank k's padding is sliced
+    away again before a column-parallel projection. ``trim_end_only=True`` takes the first
+    ``sum(seq_sizes)`` rows instead (a mistake: the padding of every rank but the last is kept)."""
+
+    def __init__(self, in_features, out_features, rank, world_size, seq_sizes, trim_end_only=False):
+        super().__init__(in_features, out_features)
+        part, _ = _shard(out_features, rank, world_size, "out_features")
+        self.proj = Linear(in_features, part)
+        self.world_size = world_size
+        self.seq_sizes = seq_sizes
+        self.trim_end_only = trim_end_only
+
+    def forward(self, x):
+        longest = max(self.seq_sizes)
+        padded = F.pad(x, (0, 0, 0, longest - x.shape[0]))
+        gathered = dist.all_gather(padded, self.world_size, GROUP)
+        if self.trim_end_only:
+            full = gathered[:sum(self.seq_sizes)]
+        else:
+            full = torch.cat([gathered[k * longest:k * longest + n] for k, n in enumerate(self.seq_sizes)])
+        return super().forward(full)
+
+
+# ---------------------------------------------------------------------------
+# Rotary embedding over a sequence shard
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat([-x[..., half:], x[..., :half]], dim=-1)
+
+
+class Rotary(nn.Module):
+    """Rotary position embedding of x [seq, batch, heads, head_dim] from cos/sin tables
+    [max_seq, head_dim], sliced to the sequence and broadcast over batch and heads."""
+
+    def forward(self, x, cos_table, sin_table):
+        return self.rotate(x, cos_table, sin_table, 0)
+
+    def rotate(self, x, cos_table, sin_table, start):
+        seq, dim = x.shape[0], x.shape[-1]
+        cos = cos_table[start:start + seq].view(seq, 1, 1, dim)
+        sin = sin_table[start:start + seq].view(seq, 1, 1, dim)
+        return x * cos + rotate_half(x) * sin
+
+
+class SequenceParallelRotary(Rotary):
+    """Rank k holds sequence positions [k * seq/n, (k+1) * seq/n) of x and the whole tables; it
+    slices the tables at its offset. ``offset_bug=True`` slices them from position 0 on every rank
+    (the local positions taken for global ones)."""
+
+    def __init__(self, rank, world_size, offset_bug=False):
+        super().__init__()
+        self.rank = rank
+        self.offset_bug = offset_bug
+
+    def forward(self, x, cos_table, sin_table):
+        start = 0 if self.offset_bug else self.rank * x.shape[0]
+        return self.rotate(x, cos_table, sin_table, start)

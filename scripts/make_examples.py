@@ -350,6 +350,130 @@ def bug_loss_not_scaled():
         expect=[relate("loss", "r0.aux_loss")])
 
 
+# ---------------------------------------------------------------------------
+# more kinds of parallelism, each with a bug variant
+
+
+def row_parallel_3d(name, n, bias_before_reduce=False):
+    batch, seq, hidden, out = 2, 3, 12, 10
+    gs = trace(m.Projection3d(hidden, out), x=t(batch, seq, hidden))
+    gd = trace_ranks(n, lambda r: m.RowParallelProjection3d(hidden, out, r, n, bias_before_reduce),
+                     lambda r: dict(x=t(batch, seq, hidden // n)))
+    relations = [shard("x", 2), shard("proj.weight", 1), replicate("proj.bias")]
+    if not bias_before_reduce:
+        return Case(
+            name, f"a row-parallel projection of a [batch, seq, hidden] input over TP={n}: the"
+            " rank's features flattened to rows, multiplied, viewed back to 3-d, all-reduced, and the"
+            " bias added to the 3-d sum (G_s adds it to the 2-d product, then views)", gs, gd,
+            relations, "refines", "y equals the biased all-reduce on any rank")
+    return Case(
+        name, "row-parallel-3d at TP=3 with the bias added on every rank before the all-reduce", gs, gd, relations,
+        "not-refined", "the all-reduce sums the bias once per rank",
+        operator=node_name(gs, "aten.addmm.default"))
+
+
+def replicated_average(name, n, divisor=None):
+    tokens, hidden, out = 5, 6, 4
+    gs = trace(m.GatedScore(hidden, out), x=t(tokens, hidden))
+    gd = trace_ranks(n, lambda r: m.ReplicatedGatedScore(hidden, out, r, n, divisor),
+                     lambda r: dict(x=t(tokens, hidden)))
+    relations = [replicate("x"), replicate("w"), replicate("gate")]
+    if divisor is None:
+        return Case(
+            name, f"every one of {n} ranks computes tanh(x w) * gate from replicated inputs, divides"
+            " it by the group size and sums it over the group", gs, gd, relations, "refines",
+            f"the sum of {n} equal terms, each divided by {n}, is the term")
+    return Case(
+        name, f"replicated-average at {n} ranks dividing by {divisor} instead of the group size", gs, gd, relations,
+        "not-refined", f"the all-reduce gives {n}/{divisor} of the score",
+        operator=node_name(gs, "aten.mul.Tensor"))
+
+
+def micro_batch_mean(name, micro, divide=True):
+    batch, dim_in, dim_out = 12, 5, 3
+    gs = tag_outputs(trace(m.PerSampleLoss(dim_in, dim_out), x=t(batch, dim_in), target=t(batch, dim_out)),
+                     "loss", "batch_mean")
+    inputs = {}
+    for i in range(micro):
+        inputs[f"x_{i}"] = t(batch // micro, dim_in)
+        inputs[f"target_{i}"] = t(batch // micro, dim_out)
+    gd = [tag_outputs(trace(m.MicroBatchPerSampleLoss(dim_in, dim_out, micro, divide), **inputs),
+                      "loss", "batch_mean")]
+    parts = ", ".join(f"r0.x_{i}" for i in range(micro))
+    targets = ", ".join(f"r0.target_{i}" for i in range(micro))
+    relations = [relate("x", f"concat({parts}, dim=0)"), relate("target", f"concat({targets}, dim=0)"),
+                 relate("weight", "r0.weight")]
+    if divide:
+        return Case(
+            name, f"the mean over a batch of {batch} of per-sample losses, and the batch mean of the"
+            f" predictions, from {micro} micro-batches of {batch // micro}: each micro-batch's means"
+            f" divided by {micro} and summed", gs, gd, relations, "refines",
+            "the mean over a concat of equal parts is the sum of the parts' means over their number")
+    return Case(
+        name, f"micro-batch-mean with {micro} micro-batches whose losses are not divided by {micro}", gs, gd, relations,
+        "not-refined", f"the summed losses are {micro} times the mean",
+        operator=node_name(gs, "aten.mean.default"))
+
+
+def transposed_shards(name, n, gather_rows=False):
+    tokens, hidden, out = 3, 8, 12
+    gs = trace(m.TransposedProduct(hidden, out), x=t(tokens, hidden))
+    gd = trace_ranks(n, lambda r: m.TransposedColumnParallel(hidden, out, r, n, gather_rows),
+                     lambda r: dict(x=t(tokens, hidden)))
+    stored = ", ".join(f"r{k}.weight" for k in range(n))
+    relations = [replicate("x"), relate("weight", f"transpose(concat({stored}, dim=1), 0, 1)")]
+    if not gather_rows:
+        return Case(
+            name, f"column-parallel weights stored transposed over TP={n}: rank k holds W_k^T and"
+            " computes (W_k^T)^T X^T = Y_k^T; the blocks are all-gathered along dim 0 and transposed",
+            gs, gd, relations, "refines", "y is the transpose of the gathered Y^T")
+    return Case(
+        name, "transposed-shards computing X W_k^T, gathering along dim 0 and viewing the"
+        " [n * tokens, out/n] result as [tokens, out]: the blocks interleave", gs, gd, relations,
+        "not-refined", "the view of the row-gathered blocks is no concat along the features",
+        operator=node_name(gs, "aten.mm.default"))
+
+
+def padded_gather(name, seq_sizes, trim_end_only=False):
+    n, hidden, out = len(seq_sizes), 6, 9
+    seq = sum(seq_sizes)
+    gs = trace(m.GeluProjection(hidden, out), x=t(seq, hidden))
+    gd = trace_ranks(n, lambda r: m.PaddedGatherColumnParallel(hidden, out, r, n, seq_sizes, trim_end_only),
+                     lambda r: dict(x=t(seq_sizes[r], hidden)))
+    relations = [shard("x", 0), shard("proj.weight", 0), shard("proj.bias", 0)]
+    sizes = "/".join(map(str, seq_sizes))
+    if not trim_end_only:
+        return Case(
+            name, f"a sequence of {seq} split unevenly ({sizes} rows) over {n} ranks: each shard"
+            " padded to the longest (F.pad), all-gathered, its padding sliced away, then a"
+            " column-parallel gelu(x W^T + b)", gs, gd, relations, "refines",
+            "y = concat of the ranks' outputs along the features")
+    return Case(
+        name, "padded-gather trimming only the end of the gathered rows, which keeps the padding of"
+        " the ranks before the last", gs, gd, relations, "not-refined",
+        "the rows after the first padding are shifted",
+        operator=node_name(gs, "aten.addmm.default"))
+
+
+def rotary_sequence_shards(name, n, offset_bug=False):
+    seq, batch, heads, dim, table = 8, 2, 3, 4, 16
+    gs = trace(m.Rotary(), x=t(seq, batch, heads, dim), cos_table=t(table, dim), sin_table=t(table, dim))
+    gd = trace_ranks(n, lambda r: m.SequenceParallelRotary(r, n, offset_bug),
+                     lambda r: dict(x=t(seq // n, batch, heads, dim), cos_table=t(table, dim),
+                                    sin_table=t(table, dim)))
+    relations = [shard("x", 0), replicate("cos_table"), replicate("sin_table")]
+    if not offset_bug:
+        return Case(
+            name, f"rotary embedding of a [seq, batch, heads, head_dim] input sharded along the"
+            f" sequence over {n} ranks: each rank slices the replicated cos/sin tables at its"
+            " sequence offset, views them [seq/n, 1, 1, head_dim] and broadcasts them", gs, gd,
+            relations, "refines", "y = concat of the ranks' outputs along the sequence")
+    return Case(
+        name, "rotary-sequence-shards slicing the tables from position 0 on every rank", gs, gd, relations,
+        "not-refined", "ranks past the first rotate by the wrong positions",
+        operator=node_name(gs, "aten.mul.Tensor"))
+
+
 def all_cases():
     return [
         fig1_matmul(),
@@ -383,6 +507,8 @@ def all_cases():
         bug_expert_sharded(),
         bug_loss_not_scaled(),
         grad_accum("bug-grad-accum-unscaled", False),
+        row_parallel_3d("row-parallel-3d-tp2", 2),
+        row_parallel_3d("bug-row-parallel-3d-bias-before-allreduce", 3, bias_before_reduce=True),
     ]
 
 
@@ -420,17 +546,42 @@ def check_relations(case, gs, ranks):
                 assert _shape(g, entry["gs"]) == want, f"{case.name}: {entry['gs']} replica"
         else:
             expr = entry["gd"]
-            refs = [(int(k), name) for k, name in ref.findall(expr)]
-            shapes = [_shape(ranks[k], name) for k, name in refs]
-            concat = re.fullmatch(r"concat\(.*, dim=(\d+)\)", expr)
-            if concat:
-                dim = int(concat.group(1))
-                joined = list(shapes[0])
-                joined[dim] = sum(s[dim] for s in shapes)
-                shapes = [joined]
+            for k, name in ref.findall(expr):
+                _shape(ranks[int(k)], name)
             if entry in case.expect:
                 continue  # an expectation need not hold
-            assert shapes == [want], f"{case.name}: {expr} has shape {shapes}, {entry['gs']} {want}"
+            shape = _expr_shape(expr, ranks)
+            assert shape == want, f"{case.name}: {expr} has shape {shape}, {entry['gs']} {want}"
+
+
+def _expr_shape(expr, ranks):
+    """The shape of a relation expression made of rK.NAME, concat(..., dim=D) and transpose(e, A, B)."""
+    expr = expr.strip()
+    ref = re.fullmatch(r"r(\d+)\.([A-Za-z_][A-Za-z0-9_.]*)", expr)
+    if ref:
+        return list(_shape(ranks[int(ref.group(1))], ref.group(2)))
+    call = re.fullmatch(r"(\w+)\((.*)\)", expr)
+    if not call:
+        raise AssertionError(f"cannot read the relation expression {expr!r}")
+    args, depth, start = [], 0, 0
+    for i, ch in enumerate(call.group(2) + ","):
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == "," and depth == 0:
+            args.append(call.group(2)[start:i].strip())
+            start = i + 1
+    if call.group(1) == "concat":
+        dim = int(args[-1].split("=")[1])
+        shapes = [_expr_shape(a, ranks) for a in args[:-1]]
+        joined = list(shapes[0])
+        joined[dim] = sum(s[dim] for s in shapes)
+        return joined
+    if call.group(1) == "transpose":
+        shape = _expr_shape(args[0], ranks)
+        a, b = int(args[1]), int(args[2])
+        shape[a], shape[b] = shape[b], shape[a]
+        return shape
+    raise AssertionError(f"the relation expression {expr!r} uses {call.group(1)}, which this check does not read")
 
 
 def case_files(case):

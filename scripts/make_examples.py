@@ -509,6 +509,8 @@ def all_cases():
         grad_accum("bug-grad-accum-unscaled", False),
         row_parallel_3d("row-parallel-3d-tp2", 2),
         row_parallel_3d("bug-row-parallel-3d-bias-before-allreduce", 3, bias_before_reduce=True),
+        replicated_average("replicated-average-tp3", 3),
+        replicated_average("bug-replicated-average-wrong-divisor", 2, divisor=1),
     ]
 
 

@@ -341,6 +341,25 @@ final class Evaluator {
       }
       case "fbits":
         return Double.doubleToLongBits((double) num(v[0]));
+      case "fmul":
+        return Double.doubleToLongBits(Double.longBitsToDouble(num(v[0])) * Double.longBitsToDouble(num(v[1])));
+      case "frecip": {
+        double x = Double.longBitsToDouble(num(v[0]));
+        double r = 1.0 / x;
+        if (x == 0 || !Double.isFinite(x) || !Double.isFinite(r) || r == 0) {
+          throw NoMatch.INSTANCE;
+        }
+        return Double.doubleToLongBits(r);
+      }
+      case "is-constant":
+        return type(v[0]).constant() != null ? 1L : 0L;
+      case "const": {
+        Double k = type(v[0]).constant();
+        if (k == null) {
+          throw NoMatch.INSTANCE;
+        }
+        return Double.doubleToLongBits(k);
+      }
       case "broadcast-dim":
         return ShapeMath.broadcastsAlong(type(v[0]).shape(), lst(v[1]), num(v[2])) ? 1L : 0L;
       case "reshape-dim":
@@ -464,9 +483,12 @@ final class Evaluator {
     throw NoMatch.INSTANCE;
   }
 
-  private static boolean same(Object a, Object b) {
+  private boolean same(Object a, Object b) {
     if (a instanceof long[] x && b instanceof long[] y) {
       return Arrays.equals(x, y);
+    }
+    if (a instanceof Integer x && b instanceof Integer y) {
+      return g.find(x) == g.find(y);
     }
     if (a instanceof Long x && b instanceof Long y) {
       return x.longValue() == y.longValue();

@@ -116,6 +116,29 @@ class RuleFunctionsTest {
     assertEquals("no match", calc("(fdiv 1 0)"));
     assertEquals(Long.toString(Double.doubleToLongBits(3.0)), calc("(fbits 3)"));
     assertEquals("0", calc("(fbits 0)"), "0.0 has all bits clear");
+    assertEquals(Long.toString(Double.doubleToLongBits(0.75)), calc("(fmul (fdiv 1 4) (fbits 3))"));
+    assertEquals(Long.toString(Double.doubleToLongBits(0.25)), calc("(frecip (fbits 4))"));
+    assertEquals(Long.toString(Double.doubleToLongBits(-2.0)), calc("(frecip (fdiv -1 2))"));
+    assertEquals("no match", calc("(frecip (fbits 0))"), "0 has no reciprocal");
+    assertEquals("no match", calc("(frecip " + Double.doubleToLongBits(Double.NEGATIVE_INFINITY) + ")"));
+    assertEquals("no match", calc("(frecip " + Double.doubleToLongBits(-0.0) + ")"));
+  }
+
+  @Test
+  void constantsOfClasses() {
+    String c = "(neg (expand[2 3] (scalar[2.5 f32])))";
+    assertEquals("1", value(X, "(is-constant ?x)", c));
+    assertEquals(Long.toString(Double.doubleToLongBits(2.5)), value(X, "(const ?x)", c));
+    assertEquals("0", value(X, "(is-constant ?x)", X23));
+    assertEquals("no match", value(X, "(const ?x)", X23), "a tensor of unknown values has no constant");
+  }
+
+  @Test
+  void tensorsCompareByClass() {
+    assertEquals("1", value("(add ?x ?y)", "(= ?x ?y)", "(add x:f32[2] x)"));
+    assertEquals("0", value("(add ?x ?y)", "(= ?x ?y)", "(add x:f32[2] y:f32[2])"));
+    assertEquals("1", value("(sumn ?x ?xs...)", "(all (= ?xs ?x))", "(sumn x:f32[2] x x)"));
+    assertEquals("0", value("(sumn ?x ?xs...)", "(all (= ?xs ?x))", "(sumn x:f32[2] x y:f32[2])"));
   }
 
   @Test

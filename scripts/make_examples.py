@@ -511,6 +511,8 @@ def all_cases():
         row_parallel_3d("bug-row-parallel-3d-bias-before-allreduce", 3, bias_before_reduce=True),
         replicated_average("replicated-average-tp3", 3),
         replicated_average("bug-replicated-average-wrong-divisor", 2, divisor=1),
+        micro_batch_mean("micro-batch-mean", 3),
+        micro_batch_mean("bug-micro-batch-mean-undivided", 2, divide=False),
     ]
 
 

@@ -341,6 +341,8 @@ final class Evaluator {
       }
       case "fbits":
         return Double.doubleToLongBits((double) num(v[0]));
+      case "reduce-shape":
+        return ShapeMath.reduced(lst(v[0]), lst(v[1]), num(v[2]) != 0);
       case "fmul":
         return Double.doubleToLongBits(Double.longBitsToDouble(num(v[0])) * Double.longBitsToDouble(num(v[1])));
       case "frecip": {

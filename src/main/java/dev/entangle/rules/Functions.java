@@ -55,6 +55,8 @@ final class Functions {
           Map.entry("index", new Sig(0, 0, false, "inside a map or all, the current index")),
           Map.entry("fdiv", new Sig(2, 2, false, "(fdiv A B): the double A/B, as attribute bits")),
           Map.entry("fbits", new Sig(1, 1, false, "(fbits N): the double N, as attribute bits")),
+          Map.entry("reduce-shape", new Sig(3, 3, true,
+              "(reduce-shape S DS K): the shape S reduced over the dims DS, kept as 1 when K is 1, else removed")),
           Map.entry("fmul", new Sig(2, 2, false,
               "(fmul A B): the double product of the doubles with attribute bits A and B, as attribute bits")),
           Map.entry("frecip", new Sig(1, 1, false,

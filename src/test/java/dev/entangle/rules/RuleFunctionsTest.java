@@ -87,6 +87,14 @@ class RuleFunctionsTest {
   }
 
   @Test
+  void reduceShapeRemovesOrKeepsTheReducedDims() {
+    assertEquals("[3]", calc("(reduce-shape (list 2 3 4) (list 0 2) 0)"));
+    assertEquals("[1, 3, 1]", calc("(reduce-shape (list 2 3 4) (list 0 2) 1)"));
+    assertEquals("[]", calc("(reduce-shape (list 2 3) (list 0 1) 0)"));
+    assertEquals("no match", calc("(reduce-shape (list 2 3) (list 2) 0)"));
+  }
+
+  @Test
   void indexOfFindsTheFirstPositionAndFailsWhenAbsent() {
     assertEquals("2", calc("(index-of (list 2 0 1) 1)"));
     assertEquals("0", calc("(index-of (list 5 5) 5)"));

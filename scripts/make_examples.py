@@ -513,6 +513,8 @@ def all_cases():
         replicated_average("bug-replicated-average-wrong-divisor", 2, divisor=1),
         micro_batch_mean("micro-batch-mean", 3),
         micro_batch_mean("bug-micro-batch-mean-undivided", 2, divide=False),
+        transposed_shards("transposed-shards-tp2", 2),
+        transposed_shards("bug-transposed-shards-row-gather", 2, gather_rows=True),
     ]
 
 

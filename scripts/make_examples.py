@@ -515,6 +515,8 @@ def all_cases():
         micro_batch_mean("bug-micro-batch-mean-undivided", 2, divide=False),
         transposed_shards("transposed-shards-tp2", 2),
         transposed_shards("bug-transposed-shards-row-gather", 2, gather_rows=True),
+        padded_gather("padded-gather-tp3", [4, 3, 3]),
+        padded_gather("bug-padded-gather-trim-end", [4, 3, 3], trim_end_only=True),
     ]
 
 

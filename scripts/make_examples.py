@@ -517,6 +517,8 @@ def all_cases():
         transposed_shards("bug-transposed-shards-row-gather", 2, gather_rows=True),
         padded_gather("padded-gather-tp3", [4, 3, 3]),
         padded_gather("bug-padded-gather-trim-end", [4, 3, 3], trim_end_only=True),
+        rotary_sequence_shards("rotary-sequence-shards-tp2", 2),
+        rotary_sequence_shards("bug-rotary-no-offset", 2, offset_bug=True),
     ]
 
 

@@ -474,6 +474,195 @@ def rotary_sequence_shards(name, n, offset_bug=False):
         operator=node_name(gs, "aten.mul.Tensor"))
 
 
+def swiglu(name, n, reduce_before_down=False):
+    batch, seq, hidden, ffn = 2, 3, 8, 12
+    gs = trace(m.SwiGLU(hidden, ffn), x=t(batch, seq, hidden))
+    gd = trace_ranks(n, lambda r: m.ParallelSwiGLU(hidden, ffn, r, n, reduce_before_down),
+                     lambda r: dict(x=t(batch, seq, hidden)))
+    relations = [replicate("x"), shard("gate.weight", 0), shard("up.weight", 0), shard("down.weight", 1)]
+    if not reduce_before_down:
+        return Case(
+            name, f"a SwiGLU MLP down(silu(gate(x)) * up(x)) over TP={n} on a [batch, seq, hidden]"
+            " input: gate and up column-parallel, down row-parallel, all-reduce", gs, gd, relations,
+            "refines", "y equals the all-reduce on any rank")
+    return Case(
+        name, f"swiglu at TP={n} all-reducing the gated activations before the down projection"
+        " instead of after it", gs, gd, relations, "not-refined",
+        "the all-reduce sums different columns of the ranks' activations",
+        operator=node_name(gs, "aten.mm.default", 2))
+
+
+def sp_rmsnorm(name, n, gather_batch_first=False):
+    seq, batch, hidden, ffn = 8, 2, 6, 8
+    gs = trace(m.RMSNormMLP(hidden, ffn), x=t(seq, batch, hidden))
+    gd = trace_ranks(n, lambda r: m.SequenceParallelRMSNormMLP(hidden, ffn, r, n, gather_batch_first),
+                     lambda r: dict(x=t(seq // n, batch, hidden)))
+    relations = [shard("x", 0), replicate("norm.weight"), shard("fc1.weight", 0), shard("fc1.bias", 0),
+                 shard("fc2.weight", 1), replicate("fc2.bias")]
+    if not gather_batch_first:
+        return Case(
+            name, f"RMSNorm under sequence parallelism in Megatron's [seq, batch, hidden] layout over"
+            f" TP={n}: the norm on sequence shards, all-gather along the sequence, column-parallel fc1,"
+            " row-parallel fc2, reduce-scatter back to sequence shards, then the bias", gs, gd,
+            relations, "refines", "y = concat of the ranks' outputs along the sequence")
+    return Case(
+        name, f"sp-rmsnorm at TP={n} gathering the normalized shards in a [batch, seq, hidden] layout,"
+        " where all_gather's dim 0 is the batch, and viewing the result back", gs, gd, relations,
+        "not-refined", "the gathered sequence blocks land in the batch dim",
+        operator=node_name(gs, "aten.mm.default"))
+
+
+def gqa(name, n, kv_layout="grouped"):
+    batch, seq, hidden, heads, kv_heads, head_dim = 2, 5, 16, 8, 4, 4
+    gs = trace(m.GroupedQueryAttention(hidden, heads, kv_heads, head_dim, kv_layout), x=t(batch, seq, hidden))
+    gd = trace_ranks(n, lambda r: m.ParallelGroupedQueryAttention(hidden, heads, kv_heads, head_dim, r, n,
+                                                                   kv_layout),
+                     lambda r: dict(x=t(batch, seq, hidden)))
+    relations = [replicate("x"), shard("q_proj.weight", 0), shard("k_proj.weight", 0),
+                 shard("v_proj.weight", 0), shard("o_proj.weight", 1), replicate("o_proj.bias")]
+    if kv_layout == "grouped":
+        return Case(
+            name, f"causal grouped-query attention, {heads} query heads sharing {kv_heads} key/value"
+            f" heads (repeat_kv), over TP={n}: each rank {heads // n} query and {kv_heads // n} key/value"
+            " heads (q/k/v column-parallel), causal mask from aranges, output projection row-parallel"
+            " + all-reduce", gs, gd, relations, "refines", "y equals the all-reduce plus the bias on any rank")
+    return Case(
+        name, f"gqa whose model maps query head h to key/value head h % {kv_heads} (tiled): split"
+        f" over TP={n} by contiguous heads, a rank's query heads meet other key/value heads than in G_s",
+        gs, gd, relations, "not-refined", "contiguous head shards do not keep tiled groups together",
+        operator=node_name(gs, "aten.bmm.default"))
+
+
+def trainverify_linear(name, n, sync_input_grad=True):
+    tokens, dim_in, dim_out = 3, 4, 6
+    outputs = ("y", "grad_x", "grad_weight")
+    gs = tag_outputs(trace(m.LinearGrad(dim_in, dim_out), x=t(tokens, dim_in), dy=t(tokens, dim_out)), *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.ColumnParallelLinearGrad(dim_in, dim_out, r, n, sync_input_grad),
+                      lambda r: dict(x=t(tokens, dim_in), dy=t(tokens, dim_out // n)))]
+    relations = [replicate("x"), shard("dy", 1), shard("weight", 0)]
+    if sync_input_grad:
+        return Case(
+            name, f"TrainVerify's example over TP={n}: a column-parallel linear y = x W^T in forward and"
+            " backward (the input gradient dy W all-reduced, the weight gradient dy^T x per shard)",
+            gs, gd, relations, "refines",
+            "y and grad_weight concatenate the ranks' shards; grad_x equals any rank's")
+    return Case(
+        name, f"trainverify-linear at TP={n} without the all-reduce of the input gradient (TrainVerify's"
+        " bug)", gs, gd, relations, "not-refined", "each rank holds only its part of the input gradient",
+        operator=node_name(gs, "aten.mm.default", 1))
+
+
+def slapo_mlp(name, n, syncs=("backward", "forward")):
+    tokens, hidden, ffn = 3, 4, 8
+    outputs = ("y", "grad_x", "grad_fc1_weight", "grad_fc1_bias", "grad_fc2_weight", "grad_fc2_bias")
+    gs = tag_outputs(trace(m.MLPGrad(hidden, ffn), x=t(tokens, hidden), dy=t(tokens, hidden)), *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.SlapoScheduledMLP(hidden, ffn, r, n, syncs),
+                      lambda r: dict(x=t(tokens, hidden), dy=t(tokens, hidden)))]
+    relations = [replicate("x"), replicate("dy"), shard("fc1.weight", 0), shard("fc1.bias", 0),
+                 shard("fc2.weight", 1), replicate("fc2.bias")]
+    if len(syncs) == 2:
+        return Case(
+            name, f"an MLP after a Slapo schedule for TP={n}, forward and backward in one graph:"
+            " shard(fc1.weight/bias, axis=0) with sync(mode=backward) on its input, shard(fc2.weight,"
+            " axis=1) with sync(mode=forward) on its output", gs, gd, relations, "refines",
+            "y and grad_x equal any rank's; the weight gradients concatenate the ranks' shards")
+    return Case(
+        name, f"slapo-mlp at TP={n} with a schedule that forgets the backward sync of fc1's input",
+        gs, gd, relations, "not-refined", "the forward still matches; the input gradient is partial",
+        operator=node_name(gs, "aten.mm.default", 3))
+
+
+def data_parallel_grads(name, n, grad_reduce_op="avg"):
+    batch, dim_in, dim_out = 8, 5, 3
+    outputs = ("loss", "grad_weight", "grad_bias")
+    gs = tag_outputs(trace(m.RegressionGrad(dim_in, dim_out), x=t(batch, dim_in), target=t(batch, dim_out)),
+                     *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.DataParallelRegressionGrad(dim_in, dim_out, r, n, grad_reduce_op),
+                      lambda r: dict(x=t(batch // n, dim_in), target=t(batch // n, dim_out)))]
+    relations = [shard("x", 0), shard("target", 0), replicate("weight"), replicate("bias")]
+    expect = [relate(o, f"r{k}.{o}") for o in outputs for k in range(n)]
+    if grad_reduce_op == "avg":
+        return Case(
+            name, f"data parallelism over {n} ranks, forward and backward in one graph: the mean"
+            " squared error of x W^T + b and its weight and bias gradients, each rank on its batch"
+            " rows, loss and gradients all-reduced with avg", gs, gd, relations, "refines",
+            "the loss and gradients equal every rank's averages, as expected", expect=expect)
+    return Case(
+        name, f"data-parallel-grads over {n} ranks all-reducing the gradients with sum instead of avg",
+        gs, gd, relations, "not-refined", f"the gradients come out {n} times too large: the gradient"
+        " of the loss reaches no G_d value, scaled or summed", operator=node_name(gs, "aten.mul.Tensor"),
+        expect=expect)
+
+
+def zero_grads(name, n, reduce_grads=True):
+    batch, dim_in, dim_out = 8, 5, 4
+    outputs = ("loss", "grad_weight", "grad_bias")
+    gs = tag_outputs(trace(m.RegressionGrad(dim_in, dim_out), x=t(batch, dim_in), target=t(batch, dim_out)),
+                     *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.ZeroRegressionGrad(dim_in, dim_out, r, n, reduce_grads),
+                      lambda r: dict(x=t(batch // n, dim_in), target=t(batch // n, dim_out)))]
+    relations = [shard("x", 0), shard("target", 0), shard("weight", 0), shard("bias", 0)]
+    expect = [relate("loss", f"r{k}.loss") for k in range(n)]
+    if reduce_grads:
+        return Case(
+            name, f"ZeRO-3 (FSDP2's dim-0 shards) over {n} data-parallel ranks: parameters all-gathered"
+            " before use, gradients of the gathered parameters reduce-scattered (avg) back to shards,"
+            " the loss all-reduced (avg)", gs, gd, relations, "refines",
+            "the gradients concatenate the ranks' gradient shards; the loss is every rank's",
+            expect=expect)
+    return Case(
+        name, f"zero-grads over {n} ranks keeping each rank's rows of its own gradients instead of"
+        " reduce-scattering them", gs, gd, relations, "not-refined",
+        "a gradient shard misses the other ranks' batch rows",
+        operator=node_name(gs, "aten.mul.Tensor"), expect=expect)
+
+
+EP_COUNTS = [[1, 2, 3], [3, 1, 2], [2, 3, 1]]
+
+
+def expert_parallel(name, transposed_splits=False):
+    n, hidden, ffn, counts = 3, 4, 6, EP_COUNTS
+    gs = trace(m.StaticMoE(hidden, ffn, counts), x=t(sum(map(sum, counts)), hidden))
+    gd = trace_ranks(n, lambda r: m.ExpertParallelMoE(hidden, ffn, counts, r, n, transposed_splits),
+                     lambda r: dict(x=t(sum(counts[r]), hidden)))
+    relations = [shard("x", 0), shard("w1", 0), shard("w2", 0)]
+    if not transposed_splits:
+        return Case(
+            name, f"expert parallelism over {n} ranks, one expert each: rank s holds its tokens grouped"
+            f" by expert (counts {counts}), all_to_all_single dispatches them, the expert MLP runs, and"
+            " all_to_all_single combines them back", gs, gd, relations, "refines",
+            "y = concat of the ranks' combined tokens")
+    return Case(
+        name, "expert-parallel with both all_to_all_single calls taking their split sizes from the"
+        " transposed count matrix: the ranks agree, but rows go to the wrong experts", gs, gd,
+        relations, "not-refined", "an expert's input rows are not the rows routed to it",
+        operator=node_name(gs, "aten.bmm.default" if False else "aten.mm.default"))
+
+
+def context_parallel(name, n, offset_bug=False):
+    heads, seq, dim = 2, 8, 4
+    shapes = dict(q=t(heads, seq, dim), k=t(heads, seq, dim), v=t(heads, seq, dim))
+    gs = trace(m.CausalAttentionCore(), **shapes)
+    gd = trace_ranks(n, lambda r: m.ContextParallelAttention(r, n, offset_bug),
+                     lambda r: {x: t(heads, seq // n, dim) for x in "qkv"})
+    relations = [shard("q", 1), shard("k", 1), shard("v", 1)]
+    if not offset_bug:
+        return Case(
+            name, f"context parallelism over {n} ranks: queries, keys and values sharded along the"
+            " sequence, keys and values all-gathered, the causal mask of the local queries shifted by"
+            " the rank's offset", gs, gd, relations, "refines",
+            "the attention output = concat of the ranks' outputs along the sequence")
+    return Case(
+        name, f"context-parallel over {n} ranks building each rank's causal mask as if its queries"
+        " started at position 0", gs, gd, relations, "not-refined",
+        "ranks past the first mask keys their queries may see",
+        operator=node_name(gs, "aten.masked_fill.Scalar"))
+
+
 def all_cases():
     return [
         fig1_matmul(),
@@ -519,6 +708,8 @@ def all_cases():
         padded_gather("bug-padded-gather-trim-end", [4, 3, 3], trim_end_only=True),
         rotary_sequence_shards("rotary-sequence-shards-tp2", 2),
         rotary_sequence_shards("bug-rotary-no-offset", 2, offset_bug=True),
+        data_parallel_grads("data-parallel-grads-dp2", 2),
+        data_parallel_grads("bug-data-parallel-grads-sum", 2, "sum"),
     ]
 
 

@@ -227,6 +227,97 @@ class ParallelModelsTest(unittest.TestCase):
                 not bug, m.Rotary(), [x, cos, sin], n, lambda r: m.SequenceParallelRotary(r, n, offset_bug=bug),
                 {}, lambda r: [x.chunk(n)[r], cos, sin], lambda outs: [torch.cat([o[0] for o in outs])])
 
+    # -- a SwiGLU MLP over tensor parallelism
+
+    def test_swiglu(self):
+        x = torch.randn(2, 3, 8)
+        for n, bug in ((2, False), (4, False), (2, True)):
+            self.check(
+                not bug, m.SwiGLU(8, 16), [x], n, lambda r: m.ParallelSwiGLU(8, 16, r, n, reduce_before_down=bug),
+                {"gate.weight": 0, "up.weight": 0, "down.weight": 1}, lambda r: [x], lambda outs: outs[0])
+
+    # -- RMSNorm under sequence parallelism in the [seq, batch, hidden] layout
+
+    def test_sequence_parallel_rmsnorm(self):
+        x = torch.randn(8, 2, 6)
+        for n, bug in ((2, False), (4, False), (2, True)):
+            self.check(
+                not bug, m.RMSNormMLP(6, 8), [x], n,
+                lambda r: m.SequenceParallelRMSNormMLP(6, 8, r, n, gather_batch_first=bug),
+                {"fc1.weight": 0, "fc1.bias": 0, "fc2.weight": 1}, lambda r: [x.chunk(n)[r]],
+                lambda outs: [torch.cat([o[0] for o in outs])])
+
+    # -- grouped-query attention with key/value heads split over ranks
+
+    def test_grouped_query_attention(self):
+        x = torch.randn(2, 5, 16)
+        for n, layout, correct in ((2, "grouped", True), (4, "grouped", True), (2, "tiled", False)):
+            self.check(
+                correct, m.GroupedQueryAttention(16, 8, 4, 4, layout), [x], n,
+                lambda r: m.ParallelGroupedQueryAttention(16, 8, 4, 4, r, n, layout),
+                {"q_proj.weight": 0, "k_proj.weight": 0, "v_proj.weight": 0, "o_proj.weight": 1},
+                lambda r: [x], lambda outs: outs[0])
+
+    # -- forward and backward with tensor-parallel syncs
+
+    def test_trainverify_column_parallel_linear(self):
+        x, dy = torch.randn(3, 4), torch.randn(3, 6)
+        for n, sync in ((2, True), (3, True), (2, False)):
+            self.check(
+                sync, m.LinearGrad(4, 6), [x, dy], n,
+                lambda r: m.ColumnParallelLinearGrad(4, 6, r, n, sync_input_grad=sync), {"weight": 0},
+                lambda r: [x, dy.chunk(n, dim=1)[r]],
+                lambda outs: [torch.cat([o[0] for o in outs], 1), outs[0][1], torch.cat([o[2] for o in outs])])
+
+    def test_slapo_schedule(self):
+        x, dy = torch.randn(3, 4), torch.randn(3, 4)
+        for n, syncs in ((2, ("backward", "forward")), (4, ("backward", "forward")), (2, ("forward",))):
+            self.check(
+                len(syncs) == 2, m.MLPGrad(4, 8), [x, dy], n, lambda r: m.SlapoScheduledMLP(4, 8, r, n, syncs),
+                {"fc1.weight": 0, "fc1.bias": 0, "fc2.weight": 1}, lambda r: [x, dy],
+                lambda outs: [outs[0][0], outs[0][1], torch.cat([o[2] for o in outs]), torch.cat([o[3] for o in outs]),
+                              torch.cat([o[4] for o in outs], 1), outs[0][5]])
+
+    # -- data parallelism and ZeRO
+
+    def test_data_parallel_gradients(self):
+        x, target = torch.randn(8, 5), torch.randn(8, 3)
+        for n, op in ((2, "avg"), (4, "avg"), (2, "sum")):
+            self.check(
+                op == "avg", m.RegressionGrad(5, 3), [x, target], n,
+                lambda r: m.DataParallelRegressionGrad(5, 3, r, n, op), {},
+                lambda r: [x.chunk(n)[r], target.chunk(n)[r]], lambda outs: outs[0])
+
+    def test_zero_gradients(self):
+        x, target = torch.randn(8, 5), torch.randn(8, 4)
+        for n, reduce in ((2, True), (4, True), (2, False)):
+            self.check(
+                reduce, m.RegressionGrad(5, 4), [x, target], n,
+                lambda r: m.ZeroRegressionGrad(5, 4, r, n, reduce), {"weight": 0, "bias": 0},
+                lambda r: [x.chunk(n)[r], target.chunk(n)[r]],
+                lambda outs: [outs[0][0], torch.cat([o[1] for o in outs]), torch.cat([o[2] for o in outs])])
+
+    # -- expert parallelism
+
+    def test_expert_parallel(self):
+        counts = [[1, 2, 3], [3, 1, 2], [2, 3, 1]]
+        x = torch.randn(18, 4)
+        for transposed in (False, True):
+            self.check(
+                not transposed, m.StaticMoE(4, 6, counts), [x], 3,
+                lambda r: m.ExpertParallelMoE(4, 6, counts, r, 3, transposed), {"w1": 0, "w2": 0},
+                lambda r: [x.split([sum(row) for row in counts])[r]], lambda outs: [torch.cat([o[0] for o in outs])])
+
+    # -- context parallelism
+
+    def test_context_parallel_attention(self):
+        q, k, v = torch.randn(2, 8, 4), torch.randn(2, 8, 4), torch.randn(2, 8, 4)
+        for n, bug in ((2, False), (4, False), (2, True)):
+            self.check(
+                not bug, m.CausalAttentionCore(), [q, k, v], n, lambda r: m.ContextParallelAttention(r, n, bug), {},
+                lambda r: [q.chunk(n, 1)[r], k.chunk(n, 1)[r], v.chunk(n, 1)[r]],
+                lambda outs: [torch.cat([o[0] for o in outs], 1)])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -106,6 +106,15 @@ public final class AtenNormalizer {
     return false;
   }
 
+  /** Calls whose value depends on their tensor arguments' shapes and dtypes only, not on their values. */
+  private static final java.util.Set<String> SHAPES_ONLY = java.util.Set.of(
+      "aten.ones_like", "aten.zeros_like", "aten.full_like", "aten.new_zeros", "aten.new_ones", "aten.new_full");
+
+  /** Whether a call's value depends on its tensor arguments' shapes and dtypes only ({@code ones_like}, ...). */
+  public static boolean readsShapesOnly(String target) {
+    return SHAPES_ONLY.contains(baseName(target));
+  }
+
   /** The term of a {@code get_attr} constant whose value the graph records ({@code meta.value}). */
   public static int constant(Node getAttr, TermBuilder b) {
     TypeInfo t = typeOf(getAttr.type(), getAttr);

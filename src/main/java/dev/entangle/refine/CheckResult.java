@@ -39,8 +39,8 @@ public record CheckResult(
       List<String> explored,
       String expected) {}
 
-  /** An operator input and what it was related to. */
-  public record InputRelation(String name, List<String> gd) {}
+  /** An operator input and what it was related to; a constant is related to nothing. */
+  public record InputRelation(String name, List<String> gd, boolean constant) {}
 
   /**
    * @param gsOperators G_s operators processed

@@ -237,10 +237,7 @@ final class CheckRun {
       for (GdExpr e : ctx.relation.getOrDefault(name, List.of())) {
         exprs.add(print(e));
       }
-      if (exprs.isEmpty() && ctx.gs.constant.contains(name)) {
-        exprs.add("(a constant)");
-      }
-      out.add(new CheckResult.InputRelation(name, exprs));
+      out.add(new CheckResult.InputRelation(name, exprs, exprs.isEmpty() && ctx.gs.constant.contains(name)));
     }
     return out;
   }

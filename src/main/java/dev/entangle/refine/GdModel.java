@@ -160,7 +160,7 @@ final class GdModel {
   }
 
   private void collectRefs(int rank, Node n, List<Integer> out) {
-    NodeRefs.forEach(n, name -> addDep(rank, name, out));
+    NodeRefs.forEachValue(n, name -> addDep(rank, name, out));
   }
 
   private void addDep(int rank, String name, List<Integer> out) {

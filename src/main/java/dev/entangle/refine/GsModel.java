@@ -97,7 +97,7 @@ final class GsModel {
       return false;
     }
     boolean[] all = {true};
-    NodeRefs.forEach(n, r -> all[0] &= constant.contains(r));
+    NodeRefs.forEachValue(n, r -> all[0] &= constant.contains(r));
     return all[0];
   }
 }

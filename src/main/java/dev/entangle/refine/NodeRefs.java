@@ -2,6 +2,7 @@ package dev.entangle.refine;
 
 import dev.entangle.graph.Arg;
 import dev.entangle.graph.Node;
+import dev.entangle.ops.AtenNormalizer;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -16,6 +17,17 @@ final class NodeRefs {
     }
     for (Arg a : n.kwargs().values()) {
       refs(a, f);
+    }
+  }
+
+  /**
+   * Like {@link #forEach}, but only the nodes whose values the node's value depends on: a call
+   * that reads its tensor arguments' shapes and dtypes alone ({@code ones_like}, {@code new_zeros},
+   * ...) depends on none, so it is a constant.
+   */
+  static void forEachValue(Node n, Consumer<String> f) {
+    if (!AtenNormalizer.readsShapesOnly(n.target())) {
+      forEach(n, f);
     }
   }
 

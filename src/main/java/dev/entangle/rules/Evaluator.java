@@ -343,12 +343,16 @@ final class Evaluator {
         return Double.doubleToLongBits((double) num(v[0]));
       case "reduce-shape":
         return ShapeMath.reduced(lst(v[0]), lst(v[1]), num(v[2]) != 0);
-      case "fmul":
-        return Double.doubleToLongBits(Double.longBitsToDouble(num(v[0])) * Double.longBitsToDouble(num(v[1])));
+      case "fmul": {
+        Double p = Rationals.product(Double.longBitsToDouble(num(v[0])), Double.longBitsToDouble(num(v[1])));
+        if (p == null) {
+          throw NoMatch.INSTANCE;
+        }
+        return Double.doubleToLongBits(p);
+      }
       case "frecip": {
-        double x = Double.longBitsToDouble(num(v[0]));
-        double r = 1.0 / x;
-        if (x == 0 || !Double.isFinite(x) || !Double.isFinite(r) || r == 0) {
+        Double r = Rationals.reciprocal(Double.longBitsToDouble(num(v[0])));
+        if (r == null) {
           throw NoMatch.INSTANCE;
         }
         return Double.doubleToLongBits(r);

@@ -58,9 +58,11 @@ final class Functions {
           Map.entry("reduce-shape", new Sig(3, 3, true,
               "(reduce-shape S DS K): the shape S reduced over the dims DS, kept as 1 when K is 1, else removed")),
           Map.entry("fmul", new Sig(2, 2, false,
-              "(fmul A B): the double product of the doubles with attribute bits A and B, as attribute bits")),
+              "(fmul A B): the product of the constants with attribute bits A and B, as attribute bits, taken on the"
+                  + " small fractions they stand for (Rationals); no match when either is none")),
           Map.entry("frecip", new Sig(1, 1, false,
-              "(frecip A): the double 1/x of the finite non-zero double x with attribute bits A; no match otherwise")),
+              "(frecip A): the reciprocal of the constant with attribute bits A, taken on the small fraction it stands"
+                  + " for; no match when it is none, or zero")),
           Map.entry("is-constant", new Sig(1, 1, false, "(is-constant ?x): 1 when every element of ?x is one known number")),
           Map.entry("const", new Sig(1, 1, false,
               "(const ?x): the number every element of ?x holds, as attribute bits; no match when it is not known")),

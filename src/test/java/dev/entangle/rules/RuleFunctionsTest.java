@@ -130,6 +130,14 @@ class RuleFunctionsTest {
     assertEquals("no match", calc("(frecip (fbits 0))"), "0 has no reciprocal");
     assertEquals("no match", calc("(frecip " + Double.doubleToLongBits(Double.NEGATIVE_INFINITY) + ")"));
     assertEquals("no match", calc("(frecip " + Double.doubleToLongBits(-0.0) + ")"));
+    assertEquals(Long.toString(Double.doubleToLongBits(1.0)), calc("(fmul (fdiv 1 3) (fbits 3))"));
+    assertEquals(Long.toString(Double.doubleToLongBits(1.0 / 24)), calc("(fmul (fdiv 1 12) (fdiv 1 2))"));
+    assertEquals(Long.toString(Double.doubleToLongBits(1.0 / 21)), calc("(fmul (fdiv 1 3) (fdiv 1 7))"),
+        "constants multiply as the fractions they stand for, rounded once");
+    assertEquals(Long.toString(Double.doubleToLongBits(3.0)), calc("(frecip (fdiv 1 3))"));
+    long irrational = Double.doubleToLongBits(Math.sqrt(2));
+    assertEquals("no match", calc("(fmul " + irrational + " (fbits 2))"), "a constant that is no small fraction");
+    assertEquals("no match", calc("(frecip " + irrational + ")"));
   }
 
   @Test

@@ -509,7 +509,7 @@ def sp_rmsnorm(name, n, gather_batch_first=False):
         name, f"sp-rmsnorm at TP={n} gathering the normalized shards in a [batch, seq, hidden] layout,"
         " where all_gather's dim 0 is the batch, and viewing the result back", gs, gd, relations,
         "not-refined", "the gathered sequence blocks land in the batch dim",
-        operator=node_name(gs, "aten.mm.default"))
+        operator=node_name(gs, "aten.addmm.default"))
 
 
 def gqa(name, n, kv_layout="grouped"):
@@ -710,6 +710,8 @@ def all_cases():
         rotary_sequence_shards("bug-rotary-no-offset", 2, offset_bug=True),
         data_parallel_grads("data-parallel-grads-dp2", 2),
         data_parallel_grads("bug-data-parallel-grads-sum", 2, "sum"),
+        swiglu("swiglu-tp2", 2),
+        swiglu("bug-swiglu-reduce-before-down", 2, reduce_before_down=True),
     ]
 
 

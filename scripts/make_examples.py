@@ -712,6 +712,8 @@ def all_cases():
         data_parallel_grads("bug-data-parallel-grads-sum", 2, "sum"),
         swiglu("swiglu-tp2", 2),
         swiglu("bug-swiglu-reduce-before-down", 2, reduce_before_down=True),
+        sp_rmsnorm("sp-rmsnorm-tp2", 2),
+        sp_rmsnorm("bug-sp-rmsnorm-gather-batch-first", 2, gather_batch_first=True),
     ]
 
 

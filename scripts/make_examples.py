@@ -714,6 +714,8 @@ def all_cases():
         swiglu("bug-swiglu-reduce-before-down", 2, reduce_before_down=True),
         sp_rmsnorm("sp-rmsnorm-tp2", 2),
         sp_rmsnorm("bug-sp-rmsnorm-gather-batch-first", 2, gather_batch_first=True),
+        gqa("gqa-causal-tp2", 2),
+        gqa("bug-gqa-tiled-kv", 2, kv_layout="tiled"),
     ]
 
 

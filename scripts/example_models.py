@@ -879,7 +879,7 @@ def causal_mask(rows, cols, row_start=0):
 
 
 class GroupedQueryAttention(nn.Module):
-    """Causal attention over x [batch, seq, hidden] with ``heads`` query heads sharing
+    """Causal attention over x [seq, hidden] with ``heads`` query heads sharing
     ``kv_heads`` key/value heads. ``kv_layout`` maps query head h to a key/value head: "grouped"
     (h // (heads / kv_heads), as ``repeat_kv`` does) or "tiled" (h % kv_heads)."""
 
@@ -893,25 +893,24 @@ class GroupedQueryAttention(nn.Module):
         self.kv_layout = kv_layout
 
     def split(self, t, heads):
-        b, s, _ = t.shape
-        return t.view(b, s, heads, self.head_dim).transpose(1, 2)
+        return t.view(t.shape[0], heads, self.head_dim).transpose(0, 1)
 
     def repeat_kv(self, t, heads):
-        b, g, s, d = t.shape
+        g, s, d = t.shape
         r = heads // g
         if self.kv_layout == "grouped":
-            return t[:, :, None].expand(b, g, r, s, d).reshape(b, g * r, s, d)
-        return t[:, None].expand(b, r, g, s, d).reshape(b, r * g, s, d)
+            return t[:, None].expand(g, r, s, d).reshape(g * r, s, d)
+        return t[None].expand(r, g, s, d).reshape(r * g, s, d)
 
     def attend(self, x, heads, kv_heads):
-        b, s, _ = x.shape
+        s = x.shape[0]
         q = self.split(self.q_proj(x), heads)
         k = self.repeat_kv(self.split(self.k_proj(x), kv_heads), heads)
         v = self.repeat_kv(self.split(self.v_proj(x), kv_heads), heads)
-        scores = q @ k.transpose(-1, -2) / math.sqrt(self.head_dim)
+        scores = torch.bmm(q, k.transpose(1, 2)) / math.sqrt(self.head_dim)
         scores = scores.masked_fill(causal_mask(s, s), float("-inf"))
-        context = torch.softmax(scores, dim=-1) @ v
-        return context.transpose(1, 2).reshape(b, s, heads * self.head_dim)
+        context = torch.bmm(torch.softmax(scores, dim=-1), v)
+        return context.transpose(0, 1).reshape(s, heads * self.head_dim)
 
     def forward(self, x):
         return self.o_proj(self.attend(x, self.heads, self.kv_heads))

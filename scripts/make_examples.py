@@ -513,11 +513,11 @@ def sp_rmsnorm(name, n, gather_batch_first=False):
 
 
 def gqa(name, n, kv_layout="grouped"):
-    batch, seq, hidden, heads, kv_heads, head_dim = 2, 5, 16, 8, 4, 4
-    gs = trace(m.GroupedQueryAttention(hidden, heads, kv_heads, head_dim, kv_layout), x=t(batch, seq, hidden))
+    seq, hidden, heads, kv_heads, head_dim = 5, 16, 8, 4, 4
+    gs = trace(m.GroupedQueryAttention(hidden, heads, kv_heads, head_dim, kv_layout), x=t(seq, hidden))
     gd = trace_ranks(n, lambda r: m.ParallelGroupedQueryAttention(hidden, heads, kv_heads, head_dim, r, n,
                                                                    kv_layout),
-                     lambda r: dict(x=t(batch, seq, hidden)))
+                     lambda r: dict(x=t(seq, hidden)))
     relations = [replicate("x"), shard("q_proj.weight", 0), shard("k_proj.weight", 0),
                  shard("v_proj.weight", 0), shard("o_proj.weight", 1), replicate("o_proj.bias")]
     if kv_layout == "grouped":

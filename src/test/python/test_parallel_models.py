@@ -250,7 +250,7 @@ class ParallelModelsTest(unittest.TestCase):
     # -- grouped-query attention with key/value heads split over ranks
 
     def test_grouped_query_attention(self):
-        x = torch.randn(2, 5, 16)
+        x = torch.randn(5, 16)
         for n, layout, correct in ((2, "grouped", True), (4, "grouped", True), (2, "tiled", False)):
             self.check(
                 correct, m.GroupedQueryAttention(16, 8, 4, 4, layout), [x], n,

@@ -541,16 +541,19 @@ def trainverify_linear(name, n, sync_input_grad=True):
           trace_ranks(n, lambda r: m.ColumnParallelLinearGrad(dim_in, dim_out, r, n, sync_input_grad),
                       lambda r: dict(x=t(tokens, dim_in), dy=t(tokens, dim_out // n)))]
     relations = [replicate("x"), shard("dy", 1), shard("weight", 0)]
+    expect = [relate("grad_x", f"r{k}.grad_x") for k in range(n)]
     if sync_input_grad:
         return Case(
             name, f"TrainVerify's example over TP={n}: a column-parallel linear y = x W^T in forward and"
             " backward (the input gradient dy W all-reduced, the weight gradient dy^T x per shard)",
             gs, gd, relations, "refines",
-            "y and grad_weight concatenate the ranks' shards; grad_x equals any rank's")
+            "y and grad_weight concatenate the ranks' shards; grad_x equals every rank's, as expected",
+            expect=expect)
     return Case(
         name, f"trainverify-linear at TP={n} without the all-reduce of the input gradient (TrainVerify's"
-        " bug)", gs, gd, relations, "not-refined", "each rank holds only its part of the input gradient",
-        operator=node_name(gs, "aten.mm.default", 1))
+        " bug)", gs, gd, relations, "expectation-violated",
+        "grad_x is sum(r0.grad_x, r1.grad_x), not each rank's as expected",
+        operator=node_name(gs, "aten.mm.default", 2), expect=expect)
 
 
 def slapo_mlp(name, n, syncs=("backward", "forward")):
@@ -562,16 +565,19 @@ def slapo_mlp(name, n, syncs=("backward", "forward")):
                       lambda r: dict(x=t(tokens, hidden), dy=t(tokens, hidden)))]
     relations = [replicate("x"), replicate("dy"), shard("fc1.weight", 0), shard("fc1.bias", 0),
                  shard("fc2.weight", 1), replicate("fc2.bias")]
+    expect = [relate(o, f"r{k}.{o}") for o in ("y", "grad_x", "grad_fc2_bias") for k in range(n)]
     if len(syncs) == 2:
         return Case(
             name, f"an MLP after a Slapo schedule for TP={n}, forward and backward in one graph:"
             " shard(fc1.weight/bias, axis=0) with sync(mode=backward) on its input, shard(fc2.weight,"
             " axis=1) with sync(mode=forward) on its output", gs, gd, relations, "refines",
-            "y and grad_x equal any rank's; the weight gradients concatenate the ranks' shards")
+            "y and grad_x equal every rank's, as expected; the weight gradients concatenate the ranks'"
+            " shards", expect=expect)
     return Case(
         name, f"slapo-mlp at TP={n} with a schedule that forgets the backward sync of fc1's input",
-        gs, gd, relations, "not-refined", "the forward still matches; the input gradient is partial",
-        operator=node_name(gs, "aten.mm.default", 3))
+        gs, gd, relations, "expectation-violated",
+        "the forward still matches; grad_x is the sum of the ranks' partial input gradients, not each"
+        " rank's as expected", operator=node_name(gs, "aten.mm.default", 2), expect=expect)
 
 
 def data_parallel_grads(name, n, grad_reduce_op="avg"):
@@ -716,6 +722,8 @@ def all_cases():
         sp_rmsnorm("bug-sp-rmsnorm-gather-batch-first", 2, gather_batch_first=True),
         gqa("gqa-causal-tp2", 2),
         gqa("bug-gqa-tiled-kv", 2, kv_layout="tiled"),
+        slapo_mlp("slapo-mlp-tp2", 2),
+        slapo_mlp("bug-slapo-mlp-missing-backward-sync", 2, syncs=("forward",)),
     ]
 
 

@@ -724,6 +724,8 @@ def all_cases():
         gqa("bug-gqa-tiled-kv", 2, kv_layout="tiled"),
         slapo_mlp("slapo-mlp-tp2", 2),
         slapo_mlp("bug-slapo-mlp-missing-backward-sync", 2, syncs=("forward",)),
+        trainverify_linear("trainverify-linear-tp2", 2),
+        trainverify_linear("bug-trainverify-linear-no-grad-sync", 2, sync_input_grad=False),
     ]
 
 

@@ -726,6 +726,8 @@ def all_cases():
         slapo_mlp("bug-slapo-mlp-missing-backward-sync", 2, syncs=("forward",)),
         trainverify_linear("trainverify-linear-tp2", 2),
         trainverify_linear("bug-trainverify-linear-no-grad-sync", 2, sync_input_grad=False),
+        zero_grads("zero-grads-dp2", 2),
+        zero_grads("bug-zero-grads-unreduced", 2, reduce_grads=False),
     ]
 
 

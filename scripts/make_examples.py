@@ -646,7 +646,7 @@ def expert_parallel(name, transposed_splits=False):
         name, "expert-parallel with both all_to_all_single calls taking their split sizes from the"
         " transposed count matrix: the ranks agree, but rows go to the wrong experts", gs, gd,
         relations, "not-refined", "an expert's input rows are not the rows routed to it",
-        operator=node_name(gs, "aten.bmm.default" if False else "aten.mm.default"))
+        operator=node_name(gs, "aten.mm.default"))
 
 
 def context_parallel(name, n, offset_bug=False):
@@ -728,6 +728,8 @@ def all_cases():
         trainverify_linear("bug-trainverify-linear-no-grad-sync", 2, sync_input_grad=False),
         zero_grads("zero-grads-dp2", 2),
         zero_grads("bug-zero-grads-unreduced", 2, reduce_grads=False),
+        expert_parallel("expert-parallel-ep3"),
+        expert_parallel("bug-expert-parallel-transposed-splits", transposed_splits=True),
     ]
 
 

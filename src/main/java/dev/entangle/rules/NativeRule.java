@@ -28,5 +28,6 @@ public interface NativeRule {
   Map<String, NativeRule> REGISTRY =
       Map.of(SliceTiling.NAME, new SliceTiling(), RangeTiling.NAME, new RangeTiling(),
           SliceOfConcat.NAME, new SliceOfConcat(), ConcatParts.NAME, new ConcatParts(),
-          GradRangeTiling.NAME, new GradRangeTiling(), SumnCommonFactor.NAME, new SumnCommonFactor());
+          GradRangeTiling.NAME, new GradRangeTiling(), SumnCommonFactor.NAME, new SumnCommonFactor(),
+          ConcatRegroup.NAME, new ConcatRegroup());
 }

@@ -730,6 +730,8 @@ def all_cases():
         zero_grads("bug-zero-grads-unreduced", 2, reduce_grads=False),
         expert_parallel("expert-parallel-ep3"),
         expert_parallel("bug-expert-parallel-transposed-splits", transposed_splits=True),
+        context_parallel("context-parallel-cp2", 2),
+        context_parallel("bug-context-parallel-unshifted-mask", 2, offset_bug=True),
     ]
 
 

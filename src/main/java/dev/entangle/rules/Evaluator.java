@@ -413,17 +413,10 @@ final class Evaluator {
         return ShapeMath.permuteList(lst(v[0]), lst(v[1]));
       case "lift-permute":
         return ShapeMath.liftPermute(lst(v[0]), lst(v[1]), lst(v[2]));
-      case "is-concat": {
-        if (!(v[0] instanceof Integer c)) {
-          throw NoMatch.INSTANCE;
-        }
-        for (dev.entangle.egraph.ENode n : g.nodes(c)) {
-          if (n.op() == dev.entangle.ops.Op.CONCAT.id()) {
-            return 1L;
-          }
-        }
-        return 0L;
-      }
+      case "is-concat":
+        return holds(v[0], dev.entangle.ops.Op.CONCAT) ? 1L : 0L;
+      case "is-sumn":
+        return holds(v[0], dev.entangle.ops.Op.SUMN) ? 1L : 0L;
       case "fits":
         return dev.entangle.ops.Dtype.holdsExactly((long) num(v[1]), num(v[0])) ? 1L : 0L;
       case "is-float":
@@ -440,6 +433,19 @@ final class Evaluator {
       default:
         throw new IllegalStateException("function " + fn + " has no evaluation");
     }
+  }
+
+  /** Whether the class holds a node of the operator. */
+  private boolean holds(Object cls, dev.entangle.ops.Op op) {
+    if (!(cls instanceof Integer c)) {
+      throw NoMatch.INSTANCE;
+    }
+    for (dev.entangle.egraph.ENode n : g.nodes(c)) {
+      if (n.op() == op.id()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private long dimSize(int cls, long d) {

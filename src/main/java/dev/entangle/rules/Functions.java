@@ -83,6 +83,7 @@ final class Functions {
               "(lift-permute IN OUT P): for a reshape IN -> OUT that only merges or splits runs of dims, the "
                   + "permute of IN that moves the same runs as P moves in OUT; no match when P splits a run")),
           Map.entry("is-concat", new Sig(1, 1, false, "(is-concat ?x): 1 when the class holds a concat")),
+          Map.entry("is-sumn", new Sig(1, 1, false, "(is-sumn ?x): 1 when the class holds a sum across ranks (sumn)")),
           Map.entry("fits", new Sig(2, 2, false, "(fits V D): 1 when dtype D holds the integer V exactly")),
           Map.entry("is-float", new Sig(1, 1, false, "(is-float ?x): 1 when the class has a floating dtype")),
           Map.entry("identity-perm", new Sig(1, 1, false, "1 when the list is 0, 1, ..., n-1")));

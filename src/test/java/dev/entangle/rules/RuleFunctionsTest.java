@@ -150,6 +150,13 @@ class RuleFunctionsTest {
   }
 
   @Test
+  void classesTellWhatTheyHold() {
+    assertEquals("1", value(X, "(is-sumn ?x)", "(neg (sumn a:f32[2] b:f32[2]))"));
+    assertEquals("0", value(X, "(is-sumn ?x)", "(neg (concat[0] a:f32[1] b:f32[1]))"));
+    assertEquals("1", value(X, "(is-concat ?x)", "(neg (concat[0] a:f32[1] b:f32[1]))"));
+  }
+
+  @Test
   void tensorsCompareByClass() {
     assertEquals("1", value("(add ?x ?y)", "(= ?x ?y)", "(add x:f32[2] x)"));
     assertEquals("0", value("(add ?x ?y)", "(= ?x ?y)", "(add x:f32[2] y:f32[2])"));

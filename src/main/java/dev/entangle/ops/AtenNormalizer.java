@@ -144,8 +144,18 @@ public final class AtenNormalizer {
       "aten.fmod", "aten.atan2", "aten.isnan", "aten.isinf", "aten.nan_to_num", "aten.logical_xor");
 
   /**
+   * Gradients of element-wise activations, {@code f_backward(grad, x, ...)}: the incoming gradient
+   * times the derivative at x (or at the saved output), so they are linear in the gradient.
+   */
+  static final java.util.Set<String> LINEAR_IN_GRAD = java.util.Set.of(
+      "aten.gelu_backward", "aten.silu_backward", "aten.sigmoid_backward", "aten.tanh_backward",
+      "aten.threshold_backward", "aten.native_dropout_backward", "aten.hardtanh_backward");
+
+  /**
    * An element-wise call with one or two tensor operands (broadcast to the result's shape); its
-   * target and other arguments identify the function. Null when it has more tensor operands.
+   * target and other arguments identify the function. Null when it has more tensor operands. An
+   * activation's gradient ({@link #LINEAR_IN_GRAD}) is the gradient times the derivative, an
+   * element-wise function of the other operand alone, so every law of products applies to it.
    */
   private int[] elementwise(Call c) {
     Node node = c.node;
@@ -155,6 +165,14 @@ public final class AtenNormalizer {
       return null;
     }
     TypeInfo result = declaredType(node);
+    if (tensors.size() == 2 && LINEAR_IN_GRAD.contains(baseName(node.target()))
+        && c.isTensor(0, "grad_output")) {
+      // the derivative: the call with the gradient left out, a function of the other operand
+      int id = table.opaque(node.target(), "derivative of " + sig + " in $0",
+          TypeInfo.tensor(new long[0], result.dtype()));
+      int derivative = c.b.add(Op.EW1, new long[] {id}, c.expandTo(tensors.get(1), result.shape()));
+      return new int[] {c.b.add(Op.MUL, new long[0], c.expandTo(tensors.get(0), result.shape()), derivative)};
+    }
     // the function is its target, its other arguments and its dtype, whatever the shape
     int id = table.opaque(node.target(), sig, TypeInfo.tensor(new long[0], result.dtype()));
     int[] kids = new int[tensors.size()];

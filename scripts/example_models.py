@@ -1211,3 +1211,35 @@ class ContextParallelAttention(CausalAttentionCore):
     def forward(self, q, k, v):
         start = 0 if self.offset_bug else self.rank * q.shape[1]
         return self.attend(q, self.gather_sequence(k), self.gather_sequence(v), start)
+
+
+class MLPRegressionGrad(nn.Module):
+    """``loss = mean((fc2(gelu(fc1(x))) - target)^2)`` and the gradients of every weight."""
+
+    def __init__(self, hidden, ffn, out):
+        super().__init__()
+        self.fc1 = Linear(hidden, ffn)
+        self.fc2 = Linear(ffn, out)
+
+    def loss_and_grads(self, x, target):
+        with torch.enable_grad():  # tracing runs under no_grad
+            names = [n for n, _ in self.named_parameters()]
+            p = {n: _attribute(self, n).detach().requires_grad_(True) for n in names}
+            h = F.gelu(F.linear(x, p["fc1.weight"], p["fc1.bias"]))
+            loss = (F.linear(h, p["fc2.weight"], p["fc2.bias"]) - target).pow(2).mean()
+            grads = torch.autograd.grad(loss, list(p.values()))
+        return (loss.detach(), *grads)
+
+    def forward(self, x, target):
+        return self.loss_and_grads(x, target)
+
+
+class DataParallelMLPRegressionGrad(MLPRegressionGrad):
+    """Rank k holds batch rows k and the whole MLP; loss and gradients are averaged over the ranks
+    by all-reduces (``avg``)."""
+
+    def __init__(self, hidden, ffn, out, rank, world_size):
+        super().__init__(hidden, ffn, out)
+
+    def forward(self, x, target):
+        return tuple(dist.all_reduce(v, "avg", GROUP) for v in self.loss_and_grads(x, target))

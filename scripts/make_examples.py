@@ -603,6 +603,24 @@ def data_parallel_grads(name, n, grad_reduce_op="avg"):
         expect=expect)
 
 
+def data_parallel_mlp_grads(name, n):
+    batch, hidden, ffn, dim_out = 8, 4, 6, 3
+    outputs = ("loss", "grad_fc1_weight", "grad_fc1_bias", "grad_fc2_weight", "grad_fc2_bias")
+    gs = tag_outputs(trace(m.MLPRegressionGrad(hidden, ffn, dim_out), x=t(batch, hidden),
+                           target=t(batch, dim_out)), *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.DataParallelMLPRegressionGrad(hidden, ffn, dim_out, r, n),
+                      lambda r: dict(x=t(batch // n, hidden), target=t(batch // n, dim_out)))]
+    relations = [shard("x", 0), shard("target", 0)]
+    relations += [replicate(p) for p in ("fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias")]
+    return Case(
+        name, f"data parallelism over {n} ranks for an MLP, forward and backward in one graph: the"
+        " mean squared error of fc2(gelu(fc1(x))) and the gradients of every weight (through"
+        " gelu_backward), each rank on its batch rows, all-reduced with avg", gs, gd, relations,
+        "refines", "the loss and gradients equal every rank's averages, as expected",
+        expect=[relate(o, f"r{k}.{o}") for o in outputs for k in range(n)])
+
+
 def zero_grads(name, n, reduce_grads=True):
     batch, dim_in, dim_out = 8, 5, 4
     outputs = ("loss", "grad_weight", "grad_bias")
@@ -716,6 +734,7 @@ def all_cases():
         rotary_sequence_shards("bug-rotary-no-offset", 2, offset_bug=True),
         data_parallel_grads("data-parallel-grads-dp2", 2),
         data_parallel_grads("bug-data-parallel-grads-sum", 2, "sum"),
+        data_parallel_mlp_grads("data-parallel-mlp-grads-dp4", 4),
         swiglu("swiglu-tp2", 2),
         swiglu("bug-swiglu-reduce-before-down", 2, reduce_before_down=True),
         sp_rmsnorm("sp-rmsnorm-tp2", 2),

@@ -288,6 +288,14 @@ class ParallelModelsTest(unittest.TestCase):
                 lambda r: m.DataParallelRegressionGrad(5, 3, r, n, op), {},
                 lambda r: [x.chunk(n)[r], target.chunk(n)[r]], lambda outs: outs[0])
 
+    def test_data_parallel_mlp_gradients(self):
+        x, target = torch.randn(8, 4), torch.randn(8, 3)
+        for n in (2, 4):
+            self.check(
+                True, m.MLPRegressionGrad(4, 6, 3), [x, target], n,
+                lambda r: m.DataParallelMLPRegressionGrad(4, 6, 3, r, n), {},
+                lambda r: [x.chunk(n)[r], target.chunk(n)[r]], lambda outs: outs[0])
+
     def test_zero_gradients(self):
         x, target = torch.randn(8, 5), torch.randn(8, 4)
         for n, reduce in ((2, True), (4, True), (2, False)):

@@ -1196,17 +1196,27 @@ class CausalAttentionCore(nn.Module):
 
 class ContextParallelAttention(CausalAttentionCore):
     """Rank k holds sequence positions k of q, k and v; keys and values are all-gathered along
-    the sequence, and the causal mask of the local queries starts at the rank's offset.
+    the sequence, and the causal mask of the local queries starts at the rank's offset, either as
+    ``arange(start, start + rows)`` or, with ``shifted_arange=True``, as ``arange(rows) + start``.
     ``offset_bug=True`` builds the mask as if the local queries started at position 0."""
 
-    def __init__(self, rank, world_size, offset_bug=False):
+    def __init__(self, rank, world_size, offset_bug=False, shifted_arange=False):
         super().__init__()
         self.rank = rank
         self.world_size = world_size
         self.offset_bug = offset_bug
+        self.shifted_arange = shifted_arange
 
     def gather_sequence(self, t):
         return dist.all_gather(t.transpose(0, 1).contiguous(), self.world_size, GROUP).transpose(0, 1)
+
+    def attend(self, q, k, v, row_start):
+        if not self.shifted_arange:
+            return super().attend(q, k, v, row_start)
+        scores = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
+        rows = torch.arange(q.shape[1]) + row_start
+        scores = scores.masked_fill(torch.arange(k.shape[1])[None, :] > rows[:, None], float("-inf"))
+        return torch.softmax(scores, dim=-1) @ v
 
     def forward(self, q, k, v):
         start = 0 if self.offset_bug else self.rank * q.shape[1]

@@ -667,18 +667,19 @@ def expert_parallel(name, transposed_splits=False):
         operator=node_name(gs, "aten.mm.default"))
 
 
-def context_parallel(name, n, offset_bug=False):
+def context_parallel(name, n, offset_bug=False, shifted_arange=False):
     heads, seq, dim = 2, 8, 4
     shapes = dict(q=t(heads, seq, dim), k=t(heads, seq, dim), v=t(heads, seq, dim))
     gs = trace(m.CausalAttentionCore(), **shapes)
-    gd = trace_ranks(n, lambda r: m.ContextParallelAttention(r, n, offset_bug),
+    gd = trace_ranks(n, lambda r: m.ContextParallelAttention(r, n, offset_bug, shifted_arange),
                      lambda r: {x: t(heads, seq // n, dim) for x in "qkv"})
     relations = [shard("q", 1), shard("k", 1), shard("v", 1)]
+    positions = "arange(rows) + offset" if shifted_arange else "arange(offset, offset + rows)"
     if not offset_bug:
         return Case(
             name, f"context parallelism over {n} ranks: queries, keys and values sharded along the"
             " sequence, keys and values all-gathered, the causal mask of the local queries shifted by"
-            " the rank's offset", gs, gd, relations, "refines",
+            f" the rank's offset ({positions})", gs, gd, relations, "refines",
             "the attention output = concat of the ranks' outputs along the sequence")
     return Case(
         name, f"context-parallel over {n} ranks building each rank's causal mask as if its queries"
@@ -751,6 +752,7 @@ def all_cases():
         expert_parallel("bug-expert-parallel-transposed-splits", transposed_splits=True),
         context_parallel("context-parallel-cp2", 2),
         context_parallel("bug-context-parallel-unshifted-mask", 2, offset_bug=True),
+        context_parallel("context-parallel-cp4", 4, shifted_arange=True),
     ]
 
 

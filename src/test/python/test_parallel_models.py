@@ -320,9 +320,10 @@ class ParallelModelsTest(unittest.TestCase):
 
     def test_context_parallel_attention(self):
         q, k, v = torch.randn(2, 8, 4), torch.randn(2, 8, 4), torch.randn(2, 8, 4)
-        for n, bug in ((2, False), (4, False), (2, True)):
+        for n, bug, shifted in ((2, False, False), (4, False, True), (2, True, False), (2, True, True)):
             self.check(
-                not bug, m.CausalAttentionCore(), [q, k, v], n, lambda r: m.ContextParallelAttention(r, n, bug), {},
+                not bug, m.CausalAttentionCore(), [q, k, v], n,
+                lambda r: m.ContextParallelAttention(r, n, bug, shifted), {},
                 lambda r: [q.chunk(n, 1)[r], k.chunk(n, 1)[r], v.chunk(n, 1)[r]],
                 lambda outs: [torch.cat([o[0] for o in outs], 1)])
 

@@ -1253,3 +1253,28 @@ class DataParallelMLPRegressionGrad(MLPRegressionGrad):
 
     def forward(self, x, target):
         return tuple(dist.all_reduce(v, "avg", GROUP) for v in self.loss_and_grads(x, target))
+
+
+class FlatZeroRegressionGrad(RegressionGrad):
+    """ZeRO (DeepSpeed) or FSDP1 flat parameters over data parallelism: rank k holds chunk k of
+    the flattened weight and of the bias and batch rows k; the chunks are all-gathered and viewed
+    as the parameters before use, the gradients flattened and reduce-scattered (``avg``) back to
+    chunks."""
+
+    def __init__(self, in_features, out_features, rank, world_size):
+        super().__init__(in_features, out_features)
+        wpart, _ = _shard(out_features * in_features, rank, world_size, "the flat weight")
+        bpart, _ = _shard(out_features, rank, world_size, "the bias")
+        self.weight = nn.Parameter(torch.empty(wpart))
+        self.bias = nn.Parameter(torch.empty(bpart))
+        self.world_size = world_size
+        self.shape = (out_features, in_features)
+
+    def forward(self, x, target):
+        n = self.world_size
+        weight = dist.all_gather(self.weight, n, GROUP).view(*self.shape)
+        bias = dist.all_gather(self.bias, n, GROUP)
+        loss, grad_weight, grad_bias = self.loss_and_grads(weight, bias, x, target)
+        grad_weight = dist.reduce_scatter(grad_weight.reshape(-1), n, "avg", GROUP)
+        grad_bias = dist.reduce_scatter(grad_bias, n, "avg", GROUP)
+        return dist.all_reduce(loss, "avg", GROUP), grad_weight, grad_bias

@@ -20,6 +20,7 @@ The output is deterministic: running it again rewrites the same bytes.
 """
 
 import argparse
+import math
 import os
 import re
 import shutil
@@ -645,6 +646,25 @@ def zero_grads(name, n, reduce_grads=True):
         operator=node_name(gs, "aten.mul.Tensor"), expect=expect)
 
 
+def flat_zero_grads(name, n):
+    batch, dim_in, dim_out = 8, 5, 4
+    outputs = ("loss", "grad_weight", "grad_bias")
+    gs = tag_outputs(trace(m.RegressionGrad(dim_in, dim_out), x=t(batch, dim_in), target=t(batch, dim_out)),
+                     *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.FlatZeroRegressionGrad(dim_in, dim_out, r, n),
+                      lambda r: dict(x=t(batch // n, dim_in), target=t(batch // n, dim_out)))]
+    chunks = ", ".join(f"r{k}.weight" for k in range(n))
+    relations = [shard("x", 0), shard("target", 0),
+                 relate("weight", f"reshape(concat({chunks}, dim=0), [{dim_out}, {dim_in}])"), shard("bias", 0)]
+    return Case(
+        name, f"ZeRO (DeepSpeed) or FSDP1 flat parameters over {n} data-parallel ranks: each rank holds"
+        " a chunk of the flattened weight, all-gathers and views it before use, and reduce-scatters"
+        " (avg) its flattened gradient back to chunks", gs, gd, relations, "refines",
+        "grad_weight is the reshape of the concat of the ranks' gradient chunks",
+        expect=[relate("loss", f"r{k}.loss") for k in range(n)])
+
+
 EP_COUNTS = [[1, 2, 3], [3, 1, 2], [2, 3, 1]]
 
 
@@ -748,6 +768,7 @@ def all_cases():
         trainverify_linear("bug-trainverify-linear-no-grad-sync", 2, sync_input_grad=False),
         zero_grads("zero-grads-dp2", 2),
         zero_grads("bug-zero-grads-unreduced", 2, reduce_grads=False),
+        flat_zero_grads("zero-flat-grads-dp2", 2),
         expert_parallel("expert-parallel-ep3"),
         expert_parallel("bug-expert-parallel-transposed-splits", transposed_splits=True),
         context_parallel("context-parallel-cp2", 2),
@@ -799,7 +820,8 @@ def check_relations(case, gs, ranks):
 
 
 def _expr_shape(expr, ranks):
-    """The shape of a relation expression made of rK.NAME, concat(..., dim=D) and transpose(e, A, B)."""
+    """The shape of a relation expression made of rK.NAME, concat(..., dim=D), transpose(e, A, B)
+    and reshape(e, [...])."""
     expr = expr.strip()
     ref = re.fullmatch(r"r(\d+)\.([A-Za-z_][A-Za-z0-9_.]*)", expr)
     if ref:
@@ -809,8 +831,8 @@ def _expr_shape(expr, ranks):
         raise AssertionError(f"cannot read the relation expression {expr!r}")
     args, depth, start = [], 0, 0
     for i, ch in enumerate(call.group(2) + ","):
-        depth += ch == "("
-        depth -= ch == ")"
+        depth += ch in "(["
+        depth -= ch in ")]"
         if ch == "," and depth == 0:
             args.append(call.group(2)[start:i].strip())
             start = i + 1
@@ -820,6 +842,11 @@ def _expr_shape(expr, ranks):
         joined = list(shapes[0])
         joined[dim] = sum(s[dim] for s in shapes)
         return joined
+    if call.group(1) == "reshape":
+        shape = [int(v) for v in args[1].strip("[]").split(",")]
+        numel = math.prod(_expr_shape(args[0], ranks))
+        assert math.prod(shape) == numel, f"reshape of {numel} elements to {shape}"
+        return shape
     if call.group(1) == "transpose":
         shape = _expr_shape(args[0], ranks)
         a, b = int(args[1]), int(args[2])

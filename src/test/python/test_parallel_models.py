@@ -305,6 +305,17 @@ class ParallelModelsTest(unittest.TestCase):
                 lambda r: [x.chunk(n)[r], target.chunk(n)[r]],
                 lambda outs: [outs[0][0], torch.cat([o[1] for o in outs]), torch.cat([o[2] for o in outs])])
 
+    def test_flat_zero_gradients(self):
+        x, target = torch.randn(8, 5), torch.randn(8, 4)
+        for n in (2, 4):
+            self.check(
+                True, m.RegressionGrad(5, 4), [x, target], n,
+                lambda r: m.FlatZeroRegressionGrad(5, 4, r, n),
+                {"weight": lambda w, r: w.reshape(-1).chunk(n)[r], "bias": 0},
+                lambda r: [x.chunk(n)[r], target.chunk(n)[r]],
+                lambda outs: [outs[0][0], torch.cat([o[1] for o in outs]).view(4, 5),
+                              torch.cat([o[2] for o in outs])])
+
     # -- expert parallelism
 
     def test_expert_parallel(self):

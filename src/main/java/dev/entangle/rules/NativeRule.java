@@ -29,5 +29,6 @@ public interface NativeRule {
       Map.of(SliceTiling.NAME, new SliceTiling(), RangeTiling.NAME, new RangeTiling(),
           SliceOfConcat.NAME, new SliceOfConcat(), ConcatParts.NAME, new ConcatParts(),
           GradRangeTiling.NAME, new GradRangeTiling(), SumnCommonFactor.NAME, new SumnCommonFactor(),
-          ConcatRegroup.NAME, new ConcatRegroup());
+          ConcatRegroup.NAME, new ConcatRegroup(), SumnOfReshapes.NAME, new SumnOfReshapes(),
+          ReshapeBack.NAME, new ReshapeBack());
 }

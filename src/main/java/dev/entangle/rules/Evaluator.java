@@ -1,6 +1,8 @@
 package dev.entangle.rules;
 
 import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.ENode;
+import dev.entangle.ops.Op;
 import dev.entangle.ops.TypeInfo;
 import java.util.Arrays;
 
@@ -414,9 +416,9 @@ final class Evaluator {
       case "lift-permute":
         return ShapeMath.liftPermute(lst(v[0]), lst(v[1]), lst(v[2]));
       case "is-concat":
-        return holds(v[0], dev.entangle.ops.Op.CONCAT) ? 1L : 0L;
+        return holds(v[0], Op.CONCAT) ? 1L : 0L;
       case "is-sumn":
-        return holds(v[0], dev.entangle.ops.Op.SUMN) ? 1L : 0L;
+        return holds(v[0], Op.SUMN) ? 1L : 0L;
       case "fits":
         return dev.entangle.ops.Dtype.holdsExactly((long) num(v[1]), num(v[0])) ? 1L : 0L;
       case "is-float":
@@ -436,11 +438,11 @@ final class Evaluator {
   }
 
   /** Whether the class holds a node of the operator. */
-  private boolean holds(Object cls, dev.entangle.ops.Op op) {
+  private boolean holds(Object cls, Op op) {
     if (!(cls instanceof Integer c)) {
       throw NoMatch.INSTANCE;
     }
-    for (dev.entangle.egraph.ENode n : g.nodes(c)) {
+    for (ENode n : g.nodes(c)) {
       if (n.op() == op.id()) {
         return true;
       }

@@ -161,7 +161,7 @@ class LemmaFileErrorsTest {
 
   @Test
   void anUnknownNativeLemmaListsTheKnownOnes() {
-    assertEquals(one("1:9", "unknown native lemma 'frob'; known: [concat-parts, embedding-grad-tiling, range-tiling, slice-of-concat, slice-tiling]", "(native frob)", 9),
+    assertEquals(one("1:9", "unknown native lemma 'frob'; known: [concat-parts, concat-regroup, embedding-grad-tiling, range-tiling, reshape-back, slice-of-concat, slice-tiling, sumn-common-factor, sumn-of-reshapes]", "(native frob)", 9),
         errors("(native frob)"));
   }
 

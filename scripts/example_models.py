@@ -555,3 +555,726 @@ class VocabParallelEmbeddingGrad(VocabParallelEmbedding):
             if self.mask_output:
                 out = out.masked_fill(mask.unsqueeze(-1), 0.0)
             return torch.autograd.grad(out, weight, dy)[0]
+
+
+# ---------------------------------------------------------------------------
+# A row-parallel projection of a [batch, seq, hidden] input, viewed back to 3-d before the
+# all-reduce
+
+
+class Projection3d(nn.Module):
+    """``F.linear`` of a [batch, seq, hidden] input flattened to rows, viewed back to 3-d."""
+
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.proj = Linear(in_features, out_features)
+
+    def forward(self, x):
+        b, s, _ = x.shape
+        return self.proj(x.view(b * s, -1)).view(b, s, -1)
+
+
+class RowParallelProjection3d(Projection3d):
+    """Rank ``rank``'s input features: the partial product is viewed to 3-d, all-reduced, and the
+    replicated bias added to the 3-d sum; ``bias_before_reduce`` adds it on every rank before."""
+
+    def __init__(self, in_features, out_features, rank, world_size, bias_before_reduce=False):
+        super().__init__(in_features, out_features)
+        part, _ = _shard(in_features, rank, world_size, "in_features")
+        self.proj = Linear(part, out_features)
+        self.bias_before_reduce = bias_before_reduce
+
+    def forward(self, x):
+        b, s, _ = x.shape
+        y = self.proj(x.view(b * s, -1), add_bias=False).view(b, s, -1)
+        if self.bias_before_reduce:
+            return dist.all_reduce(y + self.proj.bias, "sum", GROUP)
+        return dist.all_reduce(y, "sum", GROUP) + self.proj.bias
+
+
+# ---------------------------------------------------------------------------
+# A value every rank computes alike, averaged over the group by a sum all-reduce
+
+
+class GatedScore(nn.Module):
+    """``tanh(x @ w) * gate``: a small head whose inputs every rank holds whole."""
+
+    def __init__(self, hidden, out):
+        super().__init__()
+        self.w = nn.Parameter(torch.empty(hidden, out))
+        self.gate = nn.Parameter(torch.empty(out))
+
+    def forward(self, x):
+        return torch.tanh(x @ self.w) * self.gate
+
+
+class ReplicatedGatedScore(GatedScore):
+    """Every rank computes the whole score from replicated inputs, divides it by the group size
+    and sums it over the group (as frameworks average a replicated value); ``divisor`` replaces the
+    group size (a mistake when it differs)."""
+
+    def __init__(self, hidden, out, rank, world_size, divisor=None):
+        super().__init__(hidden, out)
+        self.divisor = world_size if divisor is None else divisor
+
+    def forward(self, x):
+        return dist.all_reduce(super().forward(x) / self.divisor, "sum", GROUP)
+
+
+# ---------------------------------------------------------------------------
+# The mean of per-sample losses over a batch, from micro-batches
+
+
+class PerSampleLoss(nn.Module):
+    """``mean over samples of mean over features of (x W^T - target)^2`` and the batch mean of
+    the predictions."""
+
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(out_features, in_features))
+
+    def losses(self, x, target):
+        pred = F.linear(x, self.weight)
+        return (pred - target).pow(2).mean(dim=-1), pred.mean(dim=0, keepdim=True)
+
+    def forward(self, x, target):
+        per_sample, batch_mean = self.losses(x, target)
+        return per_sample.mean(), batch_mean
+
+
+class MicroBatchPerSampleLoss(PerSampleLoss):
+    """The same over equal micro-batches: each micro-batch's means divided by their number and the
+    results summed; ``divide=False`` forgets the division of the loss."""
+
+    def __init__(self, in_features, out_features, micro_batches, divide=True):
+        super().__init__(in_features, out_features)
+        self.micro_batches = micro_batches
+        self.divide = divide
+
+    def forward(self, *batches):
+        loss, batch_mean = None, None
+        for x, target in zip(batches[0::2], batches[1::2]):
+            per_sample, part_mean = self.losses(x, target)
+            part_loss = per_sample.mean()
+            if self.divide:
+                part_loss = part_loss / self.micro_batches
+            part_mean = part_mean / self.micro_batches
+            loss = part_loss if loss is None else loss + part_loss
+            batch_mean = part_mean if batch_mean is None else batch_mean + part_mean
+        return loss, batch_mean
+
+
+# ---------------------------------------------------------------------------
+# Column-parallel weights stored transposed
+
+
+class TransposedProduct(nn.Module):
+    """``y = x @ W^T`` with ``W`` [out, in]."""
+
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(out_features, in_features))
+
+    def forward(self, x):
+        return x @ self.weight.t()
+
+
+class TransposedColumnParallel(nn.Module):
+    """Rank k stores its output features transposed, ``weight`` = W_k^T [in, out/n], and computes
+    ``W_k^T^T X^T`` = Y_k^T; the ranks' [out/n, tokens] blocks are all-gathered along dim 0 into Y^T
+    and transposed back. ``gather_rows=True`` computes Y_k = X W_k^T, gathers those along dim 0
+    and views the [n * tokens, out/n] result as [tokens, out] (a mistake: the blocks interleave)."""
+
+    def __init__(self, in_features, out_features, rank, world_size, gather_rows=False):
+        super().__init__()
+        part, _ = _shard(out_features, rank, world_size, "out_features")
+        self.weight = nn.Parameter(torch.empty(in_features, part))
+        self.world_size = world_size
+        self.gather_rows = gather_rows
+
+    def forward(self, x):
+        if self.gather_rows:
+            y = dist.all_gather(x @ self.weight, self.world_size, GROUP)
+            return y.view(x.shape[0], -1)
+        yt = self.weight.t() @ x.t()
+        return dist.all_gather(yt, self.world_size, GROUP).t()
+
+
+# ---------------------------------------------------------------------------
+# Uneven sequence shards, padded for the all-gather
+
+
+class GeluProjection(nn.Module):
+    """``gelu(x W^T + b)`` over a [seq, hidden] input."""
+
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.proj = Linear(in_features, out_features)
+
+    def forward(self, x):
+        return F.gelu(self.proj(x))
+
+
+class PaddedGatherColumnParallel(GeluProjection):
+    """The sequence is split unevenly (``seq_sizes``, rank k's rows); each rank pads its shard to
+    the longest with ``F.pad``, the padded shards are all-gathered, and rank k's padding is sliced
+    away again before a column-parallel projection. ``trim_end_only=True`` takes the first
+    ``sum(seq_sizes)`` rows instead (a mistake: the padding of every rank but the last is kept)."""
+
+    def __init__(self, in_features, out_features, rank, world_size, seq_sizes, trim_end_only=False):
+        super().__init__(in_features, out_features)
+        part, _ = _shard(out_features, rank, world_size, "out_features")
+        self.proj = Linear(in_features, part)
+        self.world_size = world_size
+        self.seq_sizes = seq_sizes
+        self.trim_end_only = trim_end_only
+
+    def forward(self, x):
+        longest = max(self.seq_sizes)
+        padded = F.pad(x, (0, 0, 0, longest - x.shape[0]))
+        gathered = dist.all_gather(padded, self.world_size, GROUP)
+        if self.trim_end_only:
+            full = gathered[:sum(self.seq_sizes)]
+        else:
+            full = torch.cat([gathered[k * longest:k * longest + n] for k, n in enumerate(self.seq_sizes)])
+        return super().forward(full)
+
+
+# ---------------------------------------------------------------------------
+# Rotary embedding over a sequence shard
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat([-x[..., half:], x[..., :half]], dim=-1)
+
+
+class Rotary(nn.Module):
+    """Rotary position embedding of x [seq, batch, heads, head_dim] from cos/sin tables
+    [max_seq, head_dim], sliced to the sequence and broadcast over batch and heads."""
+
+    def forward(self, x, cos_table, sin_table):
+        return self.rotate(x, cos_table, sin_table, 0)
+
+    def rotate(self, x, cos_table, sin_table, start):
+        seq, dim = x.shape[0], x.shape[-1]
+        cos = cos_table[start:start + seq].view(seq, 1, 1, dim)
+        sin = sin_table[start:start + seq].view(seq, 1, 1, dim)
+        return x * cos + rotate_half(x) * sin
+
+
+class SequenceParallelRotary(Rotary):
+    """Rank k holds sequence positions [k * seq/n, (k+1) * seq/n) of x and the whole tables; it
+    slices the tables at its offset. ``offset_bug=True`` slices them from position 0 on every rank
+    (the local positions taken for global ones)."""
+
+    def __init__(self, rank, world_size, offset_bug=False):
+        super().__init__()
+        self.rank = rank
+        self.offset_bug = offset_bug
+
+    def forward(self, x, cos_table, sin_table):
+        start = 0 if self.offset_bug else self.rank * x.shape[0]
+        return self.rotate(x, cos_table, sin_table, start)
+
+
+# ---------------------------------------------------------------------------
+# A SwiGLU MLP over tensor parallelism
+
+
+class SwiGLU(nn.Module):
+    """``down(silu(gate(x)) * up(x))`` over a [batch, seq, hidden] input, without biases."""
+
+    def __init__(self, hidden, ffn):
+        super().__init__()
+        self.gate = Linear(hidden, ffn, bias=False)
+        self.up = Linear(hidden, ffn, bias=False)
+        self.down = Linear(ffn, hidden, bias=False)
+
+    def forward(self, x):
+        return self.down(F.silu(self.gate(x)) * self.up(x))
+
+
+class ParallelSwiGLU(SwiGLU):
+    """gate and up column-parallel, down row-parallel with an all-reduce of its output.
+    ``reduce_before_down=True`` all-reduces the gated activations before the down projection
+    instead (a mistake: it sums different columns of the ranks)."""
+
+    def __init__(self, hidden, ffn, rank, world_size, reduce_before_down=False):
+        super().__init__(hidden, ffn)
+        part, _ = _shard(ffn, rank, world_size, "ffn")
+        self.gate = Linear(hidden, part, bias=False)
+        self.up = Linear(hidden, part, bias=False)
+        self.down = Linear(part, hidden, bias=False)
+        self.reduce_before_down = reduce_before_down
+
+    def forward(self, x):
+        h = F.silu(self.gate(x)) * self.up(x)
+        if self.reduce_before_down:
+            return self.down(dist.all_reduce(h, "sum", GROUP))
+        return dist.all_reduce(self.down(h), "sum", GROUP)
+
+
+# ---------------------------------------------------------------------------
+# RMSNorm under sequence parallelism, Megatron's [seq, batch, hidden] layout
+
+
+class RMSNorm(nn.Module):
+    """``x * rsqrt(mean(x^2 over the last dim) + eps) * weight``."""
+
+    def __init__(self, hidden, eps=1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(hidden))
+        self.eps = eps
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+
+
+class RMSNormMLP(nn.Module):
+    """``fc2(gelu(fc1(rmsnorm(x))))`` over x [seq, batch, hidden]."""
+
+    def __init__(self, hidden, ffn):
+        super().__init__()
+        self.norm = RMSNorm(hidden)
+        self.fc1 = Linear(hidden, ffn)
+        self.fc2 = Linear(ffn, hidden)
+
+    def forward(self, x):
+        return self.fc2(F.gelu(self.fc1(self.norm(x))))
+
+
+class SequenceParallelRMSNormMLP(RMSNormMLP):
+    """Megatron's sequence parallelism in its [seq, batch, hidden] layout: rank k holds sequence
+    rows k of x, normalizes them, all-gathers the sequence (dim 0) for the column-parallel fc1, and
+    reduce-scatters fc2's partial sums back to sequence rows before the bias. ``gather_batch_first=True``
+    gathers the normalized rows in a [batch, seq, hidden] layout instead, where all_gather's dim 0
+    is the batch, and views the result back (a mistake: sequence blocks land in the batch)."""
+
+    def __init__(self, hidden, ffn, rank, world_size, gather_batch_first=False):
+        super().__init__(hidden, ffn)
+        self.world_size = world_size
+        self.fc1 = ColumnParallelLinear(hidden, ffn, rank, world_size)
+        self.fc2 = RowParallelLinear(ffn, hidden, rank, world_size, reduce="reduce_scatter")
+        self.gather_batch_first = gather_batch_first
+
+    def forward(self, x):
+        h = self.norm(x)
+        if self.gather_batch_first:
+            rows, batch, hidden = h.shape
+            g = dist.all_gather(h.transpose(0, 1).contiguous(), self.world_size, GROUP)
+            h = g.view(batch, rows * self.world_size, hidden).transpose(0, 1)
+        else:
+            h = dist.all_gather(h, self.world_size, GROUP)
+        return self.fc2(F.gelu(self.fc1(h)))
+
+
+# ---------------------------------------------------------------------------
+# Grouped-query attention with key/value heads split over ranks, causal
+
+
+def causal_mask(rows, cols, row_start=0):
+    """True above the diagonal: query position row_start + i may not see key position j > it."""
+    return torch.arange(cols)[None, :] > torch.arange(row_start, row_start + rows)[:, None]
+
+
+class GroupedQueryAttention(nn.Module):
+    """Causal attention over x [seq, hidden] with ``heads`` query heads sharing
+    ``kv_heads`` key/value heads. ``kv_layout`` maps query head h to a key/value head: "grouped"
+    (h // (heads / kv_heads), as ``repeat_kv`` does) or "tiled" (h % kv_heads)."""
+
+    def __init__(self, hidden, heads, kv_heads, head_dim, kv_layout="grouped"):
+        super().__init__()
+        self.heads, self.kv_heads, self.head_dim = heads, kv_heads, head_dim
+        self.q_proj = Linear(hidden, heads * head_dim, bias=False)
+        self.k_proj = Linear(hidden, kv_heads * head_dim, bias=False)
+        self.v_proj = Linear(hidden, kv_heads * head_dim, bias=False)
+        self.o_proj = Linear(heads * head_dim, hidden)
+        self.kv_layout = kv_layout
+
+    def split(self, t, heads):
+        return t.view(t.shape[0], heads, self.head_dim).transpose(0, 1)
+
+    def repeat_kv(self, t, heads):
+        g, s, d = t.shape
+        r = heads // g
+        if self.kv_layout == "grouped":
+            return t[:, None].expand(g, r, s, d).reshape(g * r, s, d)
+        return t[None].expand(r, g, s, d).reshape(r * g, s, d)
+
+    def attend(self, x, heads, kv_heads):
+        s = x.shape[0]
+        q = self.split(self.q_proj(x), heads)
+        k = self.repeat_kv(self.split(self.k_proj(x), kv_heads), heads)
+        v = self.repeat_kv(self.split(self.v_proj(x), kv_heads), heads)
+        scores = torch.bmm(q, k.transpose(1, 2)) / math.sqrt(self.head_dim)
+        scores = scores.masked_fill(causal_mask(s, s), float("-inf"))
+        context = torch.bmm(torch.softmax(scores, dim=-1), v)
+        return context.transpose(0, 1).reshape(s, heads * self.head_dim)
+
+    def forward(self, x):
+        return self.o_proj(self.attend(x, self.heads, self.kv_heads))
+
+
+class ParallelGroupedQueryAttention(GroupedQueryAttention):
+    """Query and key/value heads split over ranks (q/k/v column-parallel, each rank its
+    heads/n query heads and kv_heads/n key/value heads), output projection row-parallel with an
+    all-reduce, then the bias."""
+
+    def __init__(self, hidden, heads, kv_heads, head_dim, rank, world_size, kv_layout="grouped"):
+        super().__init__(hidden, heads, kv_heads, head_dim, kv_layout)
+        _shard(kv_heads, rank, world_size, "kv_heads")
+        self.q_proj = ColumnParallelLinear(hidden, heads * head_dim, rank, world_size, bias=False)
+        self.k_proj = ColumnParallelLinear(hidden, kv_heads * head_dim, rank, world_size, bias=False)
+        self.v_proj = ColumnParallelLinear(hidden, kv_heads * head_dim, rank, world_size, bias=False)
+        self.o_proj = RowParallelLinear(heads * head_dim, hidden, rank, world_size)
+        self.world_size = world_size
+
+    def forward(self, x):
+        n = self.world_size
+        return self.o_proj(self.attend(x, self.heads // n, self.kv_heads // n))
+
+
+# ---------------------------------------------------------------------------
+# Forward and backward in one graph: tensor-parallel syncs as autograd functions
+
+
+class _SyncForward(torch.autograd.Function):
+    """All-reduce in forward, the gradient passed through (Slapo's ``sync(mode="forward")``,
+    Megatron's ``reduce_from_tensor_model_parallel_region``)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return dist.all_reduce(x, "sum", GROUP)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+class _SyncBackward(torch.autograd.Function):
+    """The identity in forward, an all-reduce of the gradient in backward (Slapo's
+    ``sync(mode="backward")``, Megatron's ``copy_to_tensor_model_parallel_region``)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return dist.all_reduce(grad, "sum", GROUP)
+
+
+def _attribute(module, qualified_name):
+    for part in qualified_name.split("."):
+        module = getattr(module, part)
+    return module
+
+
+def with_gradients(module, compute, inputs, dy):
+    """``compute(params, *inputs)`` and the gradients of its output, given the upstream gradient
+    ``dy``, with respect to the first input and every parameter (in ``named_parameters`` order)."""
+    with torch.enable_grad():  # tracing runs under no_grad
+        first = inputs[0].detach().requires_grad_(True)
+        # attribute lookups, not named_parameters(): tracing substitutes the parameters there
+        names = [n for n, _ in module.named_parameters()]
+        params = {n: _attribute(module, n).detach().requires_grad_(True) for n in names}
+        y = compute(params, first, *inputs[1:])
+        grads = torch.autograd.grad(y, [first, *params.values()], dy)
+    return (y.detach(), *grads)
+
+
+class LinearGrad(nn.Module):
+    """TrainVerify's example: ``y = x W^T``, with the gradients of x and W given the upstream ``dy``."""
+
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(out_features, in_features))
+
+    def compute(self, params, x):
+        return x @ params["weight"].t()
+
+    def forward(self, x, dy):
+        return with_gradients(self, self.compute, [x], dy)
+
+
+class ColumnParallelLinearGrad(LinearGrad):
+    """Rank k's output features of W; the input enters through a backward sync, so the input
+    gradients of the ranks are all-reduced; ``sync_input_grad=False`` leaves each rank its partial
+    input gradient (TrainVerify's bug)."""
+
+    def __init__(self, in_features, out_features, rank, world_size, sync_input_grad=True):
+        part, _ = _shard(out_features, rank, world_size, "out_features")
+        super().__init__(in_features, part)
+        self.sync_input_grad = sync_input_grad
+
+    def compute(self, params, x):
+        if self.sync_input_grad:
+            x = _SyncBackward.apply(x)
+        return x @ params["weight"].t()
+
+
+class MLPGrad(nn.Module):
+    """``fc2(gelu(fc1(x)))`` with the gradients of x and of every weight given the upstream ``dy``."""
+
+    def __init__(self, hidden, ffn):
+        super().__init__()
+        self.fc1 = Linear(hidden, ffn)
+        self.fc2 = Linear(ffn, hidden)
+
+    def compute(self, p, x):
+        h = F.gelu(F.linear(x, p["fc1.weight"], p["fc1.bias"]))
+        return F.linear(h, p["fc2.weight"], p["fc2.bias"])
+
+    def forward(self, x, dy):
+        return with_gradients(self, self.compute, [x], dy)
+
+
+class SlapoScheduledMLP(MLPGrad):
+    """The MLP after a Slapo schedule for TP: ``shard(["fc1.weight", "fc1.bias"], axis=0)`` with
+    ``sync(mode="backward")`` on fc1's input, and ``shard("fc2.weight", axis=1)`` with
+    ``sync(mode="forward")`` on fc2's output, its bias added after. ``syncs`` lists the syncs the
+    schedule inserts; leaving one out is a mistake."""
+
+    def __init__(self, hidden, ffn, rank, world_size, syncs=("backward", "forward")):
+        super().__init__(hidden, ffn)
+        part, _ = _shard(ffn, rank, world_size, "ffn")
+        self.fc1 = Linear(hidden, part)
+        self.fc2 = Linear(part, hidden)
+        self.syncs = syncs
+
+    def compute(self, p, x):
+        if "backward" in self.syncs:
+            x = _SyncBackward.apply(x)
+        h = F.gelu(F.linear(x, p["fc1.weight"], p["fc1.bias"]))
+        y = F.linear(h, p["fc2.weight"])
+        if "forward" in self.syncs:
+            y = _SyncForward.apply(y)
+        return y + p["fc2.bias"]
+
+
+# ---------------------------------------------------------------------------
+# Data parallelism and ZeRO: a regression step's loss and gradients
+
+
+class RegressionGrad(nn.Module):
+    """``loss = mean((x W^T + b - target)^2)`` and its gradients with respect to W and b."""
+
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(out_features, in_features))
+        self.bias = nn.Parameter(torch.empty(out_features))
+
+    def loss_and_grads(self, weight, bias, x, target):
+        with torch.enable_grad():  # tracing runs under no_grad
+            weight = weight.detach().requires_grad_(True)
+            bias = bias.detach().requires_grad_(True)
+            loss = (F.linear(x, weight, bias) - target).pow(2).mean()
+            grad_weight, grad_bias = torch.autograd.grad(loss, (weight, bias))
+        return loss.detach(), grad_weight, grad_bias
+
+    def forward(self, x, target):
+        return self.loss_and_grads(self.weight, self.bias, x, target)
+
+
+class DataParallelRegressionGrad(RegressionGrad):
+    """Rank k holds batch rows k and the whole weights; its loss and gradients are averaged over
+    the ranks by all-reduces (``avg``). ``grad_reduce_op="sum"`` sums the gradients instead (a
+    mistake: they come out world_size times too large)."""
+
+    def __init__(self, in_features, out_features, rank, world_size, grad_reduce_op="avg"):
+        super().__init__(in_features, out_features)
+        self.grad_reduce_op = grad_reduce_op
+
+    def forward(self, x, target):
+        loss, grad_weight, grad_bias = super().forward(x, target)
+        return (dist.all_reduce(loss, "avg", GROUP), dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),
+                dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))
+
+
+class ZeroRegressionGrad(RegressionGrad):
+    """ZeRO-3 / FSDP2 over data parallelism: rank k holds dim-0 shard k of every parameter and
+    batch rows k; the parameters are all-gathered before use and their gradients reduce-scattered
+    (``avg``) back to shards. ``reduce_grads=False`` keeps rank k's rows of its own gradients
+    instead (a mistake: the other ranks' batches never reach them)."""
+
+    def __init__(self, in_features, out_features, rank, world_size, reduce_grads=True):
+        part, _ = _shard(out_features, rank, world_size, "out_features")
+        super().__init__(in_features, part)
+        self.rank = rank
+        self.world_size = world_size
+        self.reduce_grads = reduce_grads
+
+    def forward(self, x, target):
+        n = self.world_size
+        weight = dist.all_gather(self.weight, n, GROUP)
+        bias = dist.all_gather(self.bias, n, GROUP)
+        loss, grad_weight, grad_bias = self.loss_and_grads(weight, bias, x, target)
+        if self.reduce_grads:
+            grads = [dist.reduce_scatter(g, n, "avg", GROUP) for g in (grad_weight, grad_bias)]
+        else:
+            grads = [g.chunk(n)[self.rank] for g in (grad_weight, grad_bias)]
+        return (dist.all_reduce(loss, "avg", GROUP), *grads)
+
+
+# ---------------------------------------------------------------------------
+# Expert parallelism: all_to_all dispatch and combine
+
+
+class StaticMoE(nn.Module):
+    """Experts ``gelu(t @ w1[e]) @ w2[e]`` over tokens routed ahead of time: the tokens come in
+    source shards (rows of x, in order), and ``counts[s][e]`` rows of shard s, grouped by expert,
+    go to expert e. Each expert processes its rows of every shard at once (as a sorted MoE does),
+    and the results return to their positions."""
+
+    def __init__(self, hidden, ffn, counts):
+        super().__init__()
+        self.counts = counts
+        experts = len(counts[0])
+        self.w1 = nn.Parameter(torch.empty(experts, hidden, ffn))
+        self.w2 = nn.Parameter(torch.empty(experts, ffn, hidden))
+
+    def expert(self, e, t, local_e=None):
+        e = e if local_e is None else local_e
+        return F.gelu(t @ self.w1[e]) @ self.w2[e]
+
+    def forward(self, x):
+        counts = self.counts
+        blocks, at = {}, 0
+        for s, row in enumerate(counts):
+            for e, n in enumerate(row):
+                blocks[s, e] = x[at:at + n]
+                at += n
+        outs = {}
+        for e in range(len(counts[0])):
+            out = self.expert(e, torch.cat([blocks[s, e] for s in range(len(counts))]))
+            outs.update({(s, e): part for s, part in
+                         enumerate(out.split([counts[s][e] for s in range(len(counts))]))})
+        return torch.cat([outs[s, e] for s in range(len(counts)) for e in range(len(counts[0]))])
+
+
+class ExpertParallelMoE(StaticMoE):
+    """Rank k holds expert k and source shard k of the tokens: an all_to_all_single sends each
+    expert its rows (input splits ``counts[k]``, output splits ``counts[s][k]`` for every source
+    s), the expert runs, and a second all_to_all_single returns the rows (the splits swapped).
+    ``transposed_splits=True`` takes both split lists from the transposed count matrix (a mistake
+    the ranks agree on: rows go to the wrong experts)."""
+
+    def __init__(self, hidden, ffn, counts, rank, world_size, transposed_splits=False):
+        super().__init__(hidden, ffn, counts)
+        if len(counts) != world_size or len(counts[0]) != world_size:
+            raise ValueError("one source shard and one expert per rank")
+        self.w1 = nn.Parameter(torch.empty(1, hidden, ffn))
+        self.w2 = nn.Parameter(torch.empty(1, ffn, hidden))
+        self.rank = rank
+        if transposed_splits:
+            counts = [list(col) for col in zip(*counts)]
+        self.send = list(counts[rank])
+        self.recv = [row[rank] for row in counts]
+
+    def forward(self, x):
+        routed = dist.all_to_all(x, self.recv, self.send, GROUP)
+        out = self.expert(self.rank, routed, local_e=0)
+        return dist.all_to_all(out, self.send, self.recv, GROUP)
+
+
+# ---------------------------------------------------------------------------
+# Context parallelism: queries sharded by sequence, keys and values all-gathered
+
+
+class CausalAttentionCore(nn.Module):
+    """``softmax(q k^T / sqrt(d), causal) v`` over q, k, v [heads, seq, head_dim]."""
+
+    def forward(self, q, k, v):
+        return self.attend(q, k, v, 0)
+
+    def attend(self, q, k, v, row_start):
+        scores = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
+        scores = scores.masked_fill(causal_mask(q.shape[1], k.shape[1], row_start), float("-inf"))
+        return torch.softmax(scores, dim=-1) @ v
+
+
+class ContextParallelAttention(CausalAttentionCore):
+    """Rank k holds sequence positions k of q, k and v; keys and values are all-gathered along
+    the sequence, and the causal mask of the local queries starts at the rank's offset, either as
+    ``arange(start, start + rows)`` or, with ``shifted_arange=True``, as ``arange(rows) + start``.
+    ``offset_bug=True`` builds the mask as if the local queries started at position 0."""
+
+    def __init__(self, rank, world_size, offset_bug=False, shifted_arange=False):
+        super().__init__()
+        self.rank = rank
+        self.world_size = world_size
+        self.offset_bug = offset_bug
+        self.shifted_arange = shifted_arange
+
+    def gather_sequence(self, t):
+        return dist.all_gather(t.transpose(0, 1).contiguous(), self.world_size, GROUP).transpose(0, 1)
+
+    def attend(self, q, k, v, row_start):
+        if not self.shifted_arange:
+            return super().attend(q, k, v, row_start)
+        scores = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
+        rows = torch.arange(q.shape[1]) + row_start
+        scores = scores.masked_fill(torch.arange(k.shape[1])[None, :] > rows[:, None], float("-inf"))
+        return torch.softmax(scores, dim=-1) @ v
+
+    def forward(self, q, k, v):
+        start = 0 if self.offset_bug else self.rank * q.shape[1]
+        return self.attend(q, self.gather_sequence(k), self.gather_sequence(v), start)
+
+
+class MLPRegressionGrad(nn.Module):
+    """``loss = mean((fc2(gelu(fc1(x))) - target)^2)`` and the gradients of every weight."""
+
+    def __init__(self, hidden, ffn, out):
+        super().__init__()
+        self.fc1 = Linear(hidden, ffn)
+        self.fc2 = Linear(ffn, out)
+
+    def loss_and_grads(self, x, target):
+        with torch.enable_grad():  # tracing runs under no_grad
+            names = [n for n, _ in self.named_parameters()]
+            p = {n: _attribute(self, n).detach().requires_grad_(True) for n in names}
+            h = F.gelu(F.linear(x, p["fc1.weight"], p["fc1.bias"]))
+            loss = (F.linear(h, p["fc2.weight"], p["fc2.bias"]) - target).pow(2).mean()
+            grads = torch.autograd.grad(loss, list(p.values()))
+        return (loss.detach(), *grads)
+
+    def forward(self, x, target):
+        return self.loss_and_grads(x, target)
+
+
+class DataParallelMLPRegressionGrad(MLPRegressionGrad):
+    """Rank k holds batch rows k and the whole MLP; loss and gradients are averaged over the ranks
+    by all-reduces (``avg``)."""
+
+    def __init__(self, hidden, ffn, out, rank, world_size):
+        super().__init__(hidden, ffn, out)
+
+    def forward(self, x, target):
+        return tuple(dist.all_reduce(v, "avg", GROUP) for v in self.loss_and_grads(x, target))
+
+
+class FlatZeroRegressionGrad(RegressionGrad):
+    """ZeRO (DeepSpeed) or FSDP1 flat parameters over data parallelism: rank k holds chunk k of
+    the flattened weight and of the bias and batch rows k; the chunks are all-gathered and viewed
+    as the parameters before use, the gradients flattened and reduce-scattered (``avg``) back to
+    chunks."""
+
+    def __init__(self, in_features, out_features, rank, world_size):
+        super().__init__(in_features, out_features)
+        wpart, _ = _shard(out_features * in_features, rank, world_size, "the flat weight")
+        bpart, _ = _shard(out_features, rank, world_size, "the bias")
+        self.weight = nn.Parameter(torch.empty(wpart))
+        self.bias = nn.Parameter(torch.empty(bpart))
+        self.world_size = world_size
+        self.shape = (out_features, in_features)
+
+    def forward(self, x, target):
+        n = self.world_size
+        weight = dist.all_gather(self.weight, n, GROUP).view(*self.shape)
+        bias = dist.all_gather(self.bias, n, GROUP)
+        loss, grad_weight, grad_bias = self.loss_and_grads(weight, bias, x, target)
+        grad_weight = dist.reduce_scatter(grad_weight.reshape(-1), n, "avg", GROUP)
+        grad_bias = dist.reduce_scatter(grad_bias, n, "avg", GROUP)
+        return dist.all_reduce(loss, "avg", GROUP), grad_weight, grad_bias

@@ -21,6 +21,7 @@ The output is deterministic: running it again rewrites the same bytes.
 
 import argparse
 import json
+import math
 import os
 import re
 import shutil
@@ -351,6 +352,363 @@ def bug_loss_not_scaled():
         expect=[relate("loss", "r0.aux_loss")])
 
 
+# ---------------------------------------------------------------------------
+# more kinds of parallelism, each with a bug variant
+
+
+def row_parallel_3d(name, n, bias_before_reduce=False):
+    batch, seq, hidden, out = 2, 3, 12, 10
+    gs = trace(m.Projection3d(hidden, out), x=t(batch, seq, hidden))
+    gd = trace_ranks(n, lambda r: m.RowParallelProjection3d(hidden, out, r, n, bias_before_reduce),
+                     lambda r: dict(x=t(batch, seq, hidden // n)))
+    relations = [shard("x", 2), shard("proj.weight", 1), replicate("proj.bias")]
+    if not bias_before_reduce:
+        return Case(
+            name, f"a row-parallel projection of a [batch, seq, hidden] input over TP={n}: the"
+            " rank's features flattened to rows, multiplied, viewed back to 3-d, all-reduced, and the"
+            " bias added to the 3-d sum (G_s adds it to the 2-d product, then views)", gs, gd,
+            relations, "refines", "y equals the biased all-reduce on any rank")
+    return Case(
+        name, "row-parallel-3d at TP=3 with the bias added on every rank before the all-reduce", gs, gd, relations,
+        "not-refined", "the all-reduce sums the bias once per rank",
+        operator=node_name(gs, "aten.addmm.default"))
+
+
+def replicated_average(name, n, divisor=None):
+    tokens, hidden, out = 5, 6, 4
+    gs = trace(m.GatedScore(hidden, out), x=t(tokens, hidden))
+    gd = trace_ranks(n, lambda r: m.ReplicatedGatedScore(hidden, out, r, n, divisor),
+                     lambda r: dict(x=t(tokens, hidden)))
+    relations = [replicate("x"), replicate("w"), replicate("gate")]
+    if divisor is None:
+        return Case(
+            name, f"every one of {n} ranks computes tanh(x w) * gate from replicated inputs, divides"
+            " it by the group size and sums it over the group", gs, gd, relations, "refines",
+            f"the sum of {n} equal terms, each divided by {n}, is the term")
+    return Case(
+        name, f"replicated-average at {n} ranks dividing by {divisor} instead of the group size", gs, gd, relations,
+        "not-refined", f"the all-reduce gives {n}/{divisor} of the score",
+        operator=node_name(gs, "aten.mul.Tensor"))
+
+
+def micro_batch_mean(name, micro, divide=True):
+    batch, dim_in, dim_out = 12, 5, 3
+    gs = tag_outputs(trace(m.PerSampleLoss(dim_in, dim_out), x=t(batch, dim_in), target=t(batch, dim_out)),
+                     "loss", "batch_mean")
+    inputs = {}
+    for i in range(micro):
+        inputs[f"x_{i}"] = t(batch // micro, dim_in)
+        inputs[f"target_{i}"] = t(batch // micro, dim_out)
+    gd = [tag_outputs(trace(m.MicroBatchPerSampleLoss(dim_in, dim_out, micro, divide), **inputs),
+                      "loss", "batch_mean")]
+    parts = ", ".join(f"r0.x_{i}" for i in range(micro))
+    targets = ", ".join(f"r0.target_{i}" for i in range(micro))
+    relations = [relate("x", f"concat({parts}, dim=0)"), relate("target", f"concat({targets}, dim=0)"),
+                 relate("weight", "r0.weight")]
+    if divide:
+        return Case(
+            name, f"the mean over a batch of {batch} of per-sample losses, and the batch mean of the"
+            f" predictions, from {micro} micro-batches of {batch // micro}: each micro-batch's means"
+            f" divided by {micro} and summed", gs, gd, relations, "refines",
+            "the mean over a concat of equal parts is the sum of the parts' means over their number")
+    return Case(
+        name, f"micro-batch-mean with {micro} micro-batches whose losses are not divided by {micro}", gs, gd, relations,
+        "not-refined", f"the summed losses are {micro} times the mean",
+        operator=node_name(gs, "aten.mean.default"))
+
+
+def transposed_shards(name, n, gather_rows=False):
+    tokens, hidden, out = 3, 8, 12
+    gs = trace(m.TransposedProduct(hidden, out), x=t(tokens, hidden))
+    gd = trace_ranks(n, lambda r: m.TransposedColumnParallel(hidden, out, r, n, gather_rows),
+                     lambda r: dict(x=t(tokens, hidden)))
+    stored = ", ".join(f"r{k}.weight" for k in range(n))
+    relations = [replicate("x"), relate("weight", f"transpose(concat({stored}, dim=1), 0, 1)")]
+    if not gather_rows:
+        return Case(
+            name, f"column-parallel weights stored transposed over TP={n}: rank k holds W_k^T and"
+            " computes (W_k^T)^T X^T = Y_k^T; the blocks are all-gathered along dim 0 and transposed",
+            gs, gd, relations, "refines", "y is the transpose of the gathered Y^T")
+    return Case(
+        name, "transposed-shards computing X W_k^T, gathering along dim 0 and viewing the"
+        " [n * tokens, out/n] result as [tokens, out]: the blocks interleave", gs, gd, relations,
+        "not-refined", "the view of the row-gathered blocks is no concat along the features",
+        operator=node_name(gs, "aten.mm.default"))
+
+
+def padded_gather(name, seq_sizes, trim_end_only=False):
+    n, hidden, out = len(seq_sizes), 6, 9
+    seq = sum(seq_sizes)
+    gs = trace(m.GeluProjection(hidden, out), x=t(seq, hidden))
+    gd = trace_ranks(n, lambda r: m.PaddedGatherColumnParallel(hidden, out, r, n, seq_sizes, trim_end_only),
+                     lambda r: dict(x=t(seq_sizes[r], hidden)))
+    relations = [shard("x", 0), shard("proj.weight", 0), shard("proj.bias", 0)]
+    sizes = "/".join(map(str, seq_sizes))
+    if not trim_end_only:
+        return Case(
+            name, f"a sequence of {seq} split unevenly ({sizes} rows) over {n} ranks: each shard"
+            " padded to the longest (F.pad), all-gathered, its padding sliced away, then a"
+            " column-parallel gelu(x W^T + b)", gs, gd, relations, "refines",
+            "y = concat of the ranks' outputs along the features")
+    return Case(
+        name, "padded-gather trimming only the end of the gathered rows, which keeps the padding of"
+        " the ranks before the last", gs, gd, relations, "not-refined",
+        "the rows after the first padding are shifted",
+        operator=node_name(gs, "aten.addmm.default"))
+
+
+def rotary_sequence_shards(name, n, offset_bug=False):
+    seq, batch, heads, dim, table = 8, 2, 3, 4, 16
+    gs = trace(m.Rotary(), x=t(seq, batch, heads, dim), cos_table=t(table, dim), sin_table=t(table, dim))
+    gd = trace_ranks(n, lambda r: m.SequenceParallelRotary(r, n, offset_bug),
+                     lambda r: dict(x=t(seq // n, batch, heads, dim), cos_table=t(table, dim),
+                                    sin_table=t(table, dim)))
+    relations = [shard("x", 0), replicate("cos_table"), replicate("sin_table")]
+    if not offset_bug:
+        return Case(
+            name, f"rotary embedding of a [seq, batch, heads, head_dim] input sharded along the"
+            f" sequence over {n} ranks: each rank slices the replicated cos/sin tables at its"
+            " sequence offset, views them [seq/n, 1, 1, head_dim] and broadcasts them", gs, gd,
+            relations, "refines", "y = concat of the ranks' outputs along the sequence")
+    return Case(
+        name, "rotary-sequence-shards slicing the tables from position 0 on every rank", gs, gd, relations,
+        "not-refined", "ranks past the first rotate by the wrong positions",
+        operator=node_name(gs, "aten.mul.Tensor"))
+
+
+def swiglu(name, n, reduce_before_down=False):
+    batch, seq, hidden, ffn = 2, 3, 8, 12
+    gs = trace(m.SwiGLU(hidden, ffn), x=t(batch, seq, hidden))
+    gd = trace_ranks(n, lambda r: m.ParallelSwiGLU(hidden, ffn, r, n, reduce_before_down),
+                     lambda r: dict(x=t(batch, seq, hidden)))
+    relations = [replicate("x"), shard("gate.weight", 0), shard("up.weight", 0), shard("down.weight", 1)]
+    if not reduce_before_down:
+        return Case(
+            name, f"a SwiGLU MLP down(silu(gate(x)) * up(x)) over TP={n} on a [batch, seq, hidden]"
+            " input: gate and up column-parallel, down row-parallel, all-reduce", gs, gd, relations,
+            "refines", "y equals the all-reduce on any rank")
+    return Case(
+        name, f"swiglu at TP={n} all-reducing the gated activations before the down projection"
+        " instead of after it", gs, gd, relations, "not-refined",
+        "the all-reduce sums different columns of the ranks' activations",
+        operator=node_name(gs, "aten.mm.default", 2))
+
+
+def sp_rmsnorm(name, n, gather_batch_first=False):
+    seq, batch, hidden, ffn = 8, 2, 6, 8
+    gs = trace(m.RMSNormMLP(hidden, ffn), x=t(seq, batch, hidden))
+    gd = trace_ranks(n, lambda r: m.SequenceParallelRMSNormMLP(hidden, ffn, r, n, gather_batch_first),
+                     lambda r: dict(x=t(seq // n, batch, hidden)))
+    relations = [shard("x", 0), replicate("norm.weight"), shard("fc1.weight", 0), shard("fc1.bias", 0),
+                 shard("fc2.weight", 1), replicate("fc2.bias")]
+    if not gather_batch_first:
+        return Case(
+            name, f"RMSNorm under sequence parallelism in Megatron's [seq, batch, hidden] layout over"
+            f" TP={n}: the norm on sequence shards, all-gather along the sequence, column-parallel fc1,"
+            " row-parallel fc2, reduce-scatter back to sequence shards, then the bias", gs, gd,
+            relations, "refines", "y = concat of the ranks' outputs along the sequence")
+    return Case(
+        name, f"sp-rmsnorm at TP={n} gathering the normalized shards in a [batch, seq, hidden] layout,"
+        " where all_gather's dim 0 is the batch, and viewing the result back", gs, gd, relations,
+        "not-refined", "the gathered sequence blocks land in the batch dim",
+        operator=node_name(gs, "aten.addmm.default"))
+
+
+def gqa(name, n, kv_layout="grouped"):
+    seq, hidden, heads, kv_heads, head_dim = 5, 16, 8, 4, 4
+    gs = trace(m.GroupedQueryAttention(hidden, heads, kv_heads, head_dim, kv_layout), x=t(seq, hidden))
+    gd = trace_ranks(n, lambda r: m.ParallelGroupedQueryAttention(hidden, heads, kv_heads, head_dim, r, n,
+                                                                   kv_layout),
+                     lambda r: dict(x=t(seq, hidden)))
+    relations = [replicate("x"), shard("q_proj.weight", 0), shard("k_proj.weight", 0),
+                 shard("v_proj.weight", 0), shard("o_proj.weight", 1), replicate("o_proj.bias")]
+    if kv_layout == "grouped":
+        return Case(
+            name, f"causal grouped-query attention, {heads} query heads sharing {kv_heads} key/value"
+            f" heads (repeat_kv), over TP={n}: each rank {heads // n} query and {kv_heads // n} key/value"
+            " heads (q/k/v column-parallel), causal mask from aranges, output projection row-parallel"
+            " + all-reduce", gs, gd, relations, "refines", "y equals the all-reduce plus the bias on any rank")
+    return Case(
+        name, f"gqa whose model maps query head h to key/value head h % {kv_heads} (tiled): split"
+        f" over TP={n} by contiguous heads, a rank's query heads meet other key/value heads than in G_s",
+        gs, gd, relations, "not-refined", "contiguous head shards do not keep tiled groups together",
+        operator=node_name(gs, "aten.bmm.default"))
+
+
+def trainverify_linear(name, n, sync_input_grad=True):
+    tokens, dim_in, dim_out = 3, 4, 6
+    outputs = ("y", "grad_x", "grad_weight")
+    gs = tag_outputs(trace(m.LinearGrad(dim_in, dim_out), x=t(tokens, dim_in), dy=t(tokens, dim_out)), *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.ColumnParallelLinearGrad(dim_in, dim_out, r, n, sync_input_grad),
+                      lambda r: dict(x=t(tokens, dim_in), dy=t(tokens, dim_out // n)))]
+    relations = [replicate("x"), shard("dy", 1), shard("weight", 0)]
+    expect = [relate("grad_x", f"r{k}.grad_x") for k in range(n)]
+    if sync_input_grad:
+        return Case(
+            name, f"TrainVerify's example over TP={n}: a column-parallel linear y = x W^T in forward and"
+            " backward (the input gradient dy W all-reduced, the weight gradient dy^T x per shard)",
+            gs, gd, relations, "refines",
+            "y and grad_weight concatenate the ranks' shards; grad_x equals every rank's, as expected",
+            expect=expect)
+    return Case(
+        name, f"trainverify-linear at TP={n} without the all-reduce of the input gradient (TrainVerify's"
+        " bug)", gs, gd, relations, "expectation-violated",
+        "grad_x is sum(r0.grad_x, r1.grad_x), not each rank's as expected",
+        operator=node_name(gs, "aten.mm.default", 2), expect=expect)
+
+
+def slapo_mlp(name, n, syncs=("backward", "forward")):
+    tokens, hidden, ffn = 3, 4, 8
+    outputs = ("y", "grad_x", "grad_fc1_weight", "grad_fc1_bias", "grad_fc2_weight", "grad_fc2_bias")
+    gs = tag_outputs(trace(m.MLPGrad(hidden, ffn), x=t(tokens, hidden), dy=t(tokens, hidden)), *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.SlapoScheduledMLP(hidden, ffn, r, n, syncs),
+                      lambda r: dict(x=t(tokens, hidden), dy=t(tokens, hidden)))]
+    relations = [replicate("x"), replicate("dy"), shard("fc1.weight", 0), shard("fc1.bias", 0),
+                 shard("fc2.weight", 1), replicate("fc2.bias")]
+    expect = [relate(o, f"r{k}.{o}") for o in ("y", "grad_x", "grad_fc2_bias") for k in range(n)]
+    if len(syncs) == 2:
+        return Case(
+            name, f"an MLP after a Slapo schedule for TP={n}, forward and backward in one graph:"
+            " shard(fc1.weight/bias, axis=0) with sync(mode=backward) on its input, shard(fc2.weight,"
+            " axis=1) with sync(mode=forward) on its output", gs, gd, relations, "refines",
+            "y and grad_x equal every rank's, as expected; the weight gradients concatenate the ranks'"
+            " shards", expect=expect)
+    return Case(
+        name, f"slapo-mlp at TP={n} with a schedule that forgets the backward sync of fc1's input",
+        gs, gd, relations, "expectation-violated",
+        "the forward still matches; grad_x is the sum of the ranks' partial input gradients, not each"
+        " rank's as expected", operator=node_name(gs, "aten.mm.default", 2), expect=expect)
+
+
+def data_parallel_grads(name, n, grad_reduce_op="avg"):
+    batch, dim_in, dim_out = 8, 5, 3
+    outputs = ("loss", "grad_weight", "grad_bias")
+    gs = tag_outputs(trace(m.RegressionGrad(dim_in, dim_out), x=t(batch, dim_in), target=t(batch, dim_out)),
+                     *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.DataParallelRegressionGrad(dim_in, dim_out, r, n, grad_reduce_op),
+                      lambda r: dict(x=t(batch // n, dim_in), target=t(batch // n, dim_out)))]
+    relations = [shard("x", 0), shard("target", 0), replicate("weight"), replicate("bias")]
+    expect = [relate(o, f"r{k}.{o}") for o in outputs for k in range(n)]
+    if grad_reduce_op == "avg":
+        return Case(
+            name, f"data parallelism over {n} ranks, forward and backward in one graph: the mean"
+            " squared error of x W^T + b and its weight and bias gradients, each rank on its batch"
+            " rows, loss and gradients all-reduced with avg", gs, gd, relations, "refines",
+            "the loss and gradients equal every rank's averages, as expected", expect=expect)
+    return Case(
+        name, f"data-parallel-grads over {n} ranks all-reducing the gradients with sum instead of avg",
+        gs, gd, relations, "not-refined", f"the gradients come out {n} times too large: the gradient"
+        " of the loss reaches no G_d value, scaled or summed", operator=node_name(gs, "aten.mul.Tensor"),
+        expect=expect)
+
+
+def data_parallel_mlp_grads(name, n):
+    batch, hidden, ffn, dim_out = 8, 4, 6, 3
+    outputs = ("loss", "grad_fc1_weight", "grad_fc1_bias", "grad_fc2_weight", "grad_fc2_bias")
+    gs = tag_outputs(trace(m.MLPRegressionGrad(hidden, ffn, dim_out), x=t(batch, hidden),
+                           target=t(batch, dim_out)), *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.DataParallelMLPRegressionGrad(hidden, ffn, dim_out, r, n),
+                      lambda r: dict(x=t(batch // n, hidden), target=t(batch // n, dim_out)))]
+    relations = [shard("x", 0), shard("target", 0)]
+    relations += [replicate(p) for p in ("fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias")]
+    return Case(
+        name, f"data parallelism over {n} ranks for an MLP, forward and backward in one graph: the"
+        " mean squared error of fc2(gelu(fc1(x))) and the gradients of every weight (through"
+        " gelu_backward), each rank on its batch rows, all-reduced with avg", gs, gd, relations,
+        "refines", "the loss and gradients equal every rank's averages, as expected",
+        expect=[relate(o, f"r{k}.{o}") for o in outputs for k in range(n)])
+
+
+def zero_grads(name, n, reduce_grads=True):
+    batch, dim_in, dim_out = 8, 5, 4
+    outputs = ("loss", "grad_weight", "grad_bias")
+    gs = tag_outputs(trace(m.RegressionGrad(dim_in, dim_out), x=t(batch, dim_in), target=t(batch, dim_out)),
+                     *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.ZeroRegressionGrad(dim_in, dim_out, r, n, reduce_grads),
+                      lambda r: dict(x=t(batch // n, dim_in), target=t(batch // n, dim_out)))]
+    relations = [shard("x", 0), shard("target", 0), shard("weight", 0), shard("bias", 0)]
+    expect = [relate("loss", f"r{k}.loss") for k in range(n)]
+    if reduce_grads:
+        return Case(
+            name, f"ZeRO-3 (FSDP2's dim-0 shards) over {n} data-parallel ranks: parameters all-gathered"
+            " before use, gradients of the gathered parameters reduce-scattered (avg) back to shards,"
+            " the loss all-reduced (avg)", gs, gd, relations, "refines",
+            "the gradients concatenate the ranks' gradient shards; the loss is every rank's",
+            expect=expect)
+    return Case(
+        name, f"zero-grads over {n} ranks keeping each rank's rows of its own gradients instead of"
+        " reduce-scattering them", gs, gd, relations, "not-refined",
+        "a gradient shard misses the other ranks' batch rows",
+        operator=node_name(gs, "aten.mul.Tensor"), expect=expect)
+
+
+def flat_zero_grads(name, n):
+    batch, dim_in, dim_out = 8, 5, 4
+    outputs = ("loss", "grad_weight", "grad_bias")
+    gs = tag_outputs(trace(m.RegressionGrad(dim_in, dim_out), x=t(batch, dim_in), target=t(batch, dim_out)),
+                     *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.FlatZeroRegressionGrad(dim_in, dim_out, r, n),
+                      lambda r: dict(x=t(batch // n, dim_in), target=t(batch // n, dim_out)))]
+    chunks = ", ".join(f"r{k}.weight" for k in range(n))
+    relations = [shard("x", 0), shard("target", 0),
+                 relate("weight", f"reshape(concat({chunks}, dim=0), [{dim_out}, {dim_in}])"), shard("bias", 0)]
+    return Case(
+        name, f"ZeRO (DeepSpeed) or FSDP1 flat parameters over {n} data-parallel ranks: each rank holds"
+        " a chunk of the flattened weight, all-gathers and views it before use, and reduce-scatters"
+        " (avg) its flattened gradient back to chunks", gs, gd, relations, "refines",
+        "grad_weight is the reshape of the concat of the ranks' gradient chunks",
+        expect=[relate("loss", f"r{k}.loss") for k in range(n)])
+
+
+EP_COUNTS = [[1, 2, 3], [3, 1, 2], [2, 3, 1]]
+
+
+def expert_parallel(name, transposed_splits=False):
+    n, hidden, ffn, counts = 3, 4, 6, EP_COUNTS
+    gs = trace(m.StaticMoE(hidden, ffn, counts), x=t(sum(map(sum, counts)), hidden))
+    gd = trace_ranks(n, lambda r: m.ExpertParallelMoE(hidden, ffn, counts, r, n, transposed_splits),
+                     lambda r: dict(x=t(sum(counts[r]), hidden)))
+    relations = [shard("x", 0), shard("w1", 0), shard("w2", 0)]
+    if not transposed_splits:
+        return Case(
+            name, f"expert parallelism over {n} ranks, one expert each: rank s holds its tokens grouped"
+            f" by expert (counts {counts}), all_to_all_single dispatches them, the expert MLP runs, and"
+            " all_to_all_single combines them back", gs, gd, relations, "refines",
+            "y = concat of the ranks' combined tokens")
+    return Case(
+        name, "expert-parallel with both all_to_all_single calls taking their split sizes from the"
+        " transposed count matrix: the ranks agree, but rows go to the wrong experts", gs, gd,
+        relations, "not-refined", "an expert's input rows are not the rows routed to it",
+        operator=node_name(gs, "aten.mm.default"))
+
+
+def context_parallel(name, n, offset_bug=False, shifted_arange=False):
+    heads, seq, dim = 2, 8, 4
+    shapes = dict(q=t(heads, seq, dim), k=t(heads, seq, dim), v=t(heads, seq, dim))
+    gs = trace(m.CausalAttentionCore(), **shapes)
+    gd = trace_ranks(n, lambda r: m.ContextParallelAttention(r, n, offset_bug, shifted_arange),
+                     lambda r: {x: t(heads, seq // n, dim) for x in "qkv"})
+    relations = [shard("q", 1), shard("k", 1), shard("v", 1)]
+    positions = "arange(rows) + offset" if shifted_arange else "arange(offset, offset + rows)"
+    if not offset_bug:
+        return Case(
+            name, f"context parallelism over {n} ranks: queries, keys and values sharded along the"
+            " sequence, keys and values all-gathered, the causal mask of the local queries shifted by"
+            f" the rank's offset ({positions})", gs, gd, relations, "refines",
+            "the attention output = concat of the ranks' outputs along the sequence")
+    return Case(
+        name, f"context-parallel over {n} ranks building each rank's causal mask as if its queries"
+        " started at position 0", gs, gd, relations, "not-refined",
+        "ranks past the first mask keys their queries may see",
+        operator=node_name(gs, "aten.masked_fill.Scalar"))
+
+
 def all_cases():
     return [
         fig1_matmul(),
@@ -384,6 +742,39 @@ def all_cases():
         bug_expert_sharded(),
         bug_loss_not_scaled(),
         grad_accum("bug-grad-accum-unscaled", False),
+        row_parallel_3d("row-parallel-3d-tp2", 2),
+        row_parallel_3d("bug-row-parallel-3d-bias-before-allreduce", 3, bias_before_reduce=True),
+        replicated_average("replicated-average-tp3", 3),
+        replicated_average("bug-replicated-average-wrong-divisor", 2, divisor=1),
+        micro_batch_mean("micro-batch-mean", 3),
+        micro_batch_mean("bug-micro-batch-mean-undivided", 2, divide=False),
+        transposed_shards("transposed-shards-tp2", 2),
+        transposed_shards("bug-transposed-shards-row-gather", 2, gather_rows=True),
+        padded_gather("padded-gather-tp3", [4, 3, 3]),
+        padded_gather("bug-padded-gather-trim-end", [4, 3, 3], trim_end_only=True),
+        rotary_sequence_shards("rotary-sequence-shards-tp2", 2),
+        rotary_sequence_shards("bug-rotary-no-offset", 2, offset_bug=True),
+        data_parallel_grads("data-parallel-grads-dp2", 2),
+        data_parallel_grads("bug-data-parallel-grads-sum", 2, "sum"),
+        data_parallel_mlp_grads("data-parallel-mlp-grads-dp4", 4),
+        swiglu("swiglu-tp2", 2),
+        swiglu("bug-swiglu-reduce-before-down", 2, reduce_before_down=True),
+        sp_rmsnorm("sp-rmsnorm-tp2", 2),
+        sp_rmsnorm("bug-sp-rmsnorm-gather-batch-first", 2, gather_batch_first=True),
+        gqa("gqa-causal-tp2", 2),
+        gqa("bug-gqa-tiled-kv", 2, kv_layout="tiled"),
+        slapo_mlp("slapo-mlp-tp2", 2),
+        slapo_mlp("bug-slapo-mlp-missing-backward-sync", 2, syncs=("forward",)),
+        trainverify_linear("trainverify-linear-tp2", 2),
+        trainverify_linear("bug-trainverify-linear-no-grad-sync", 2, sync_input_grad=False),
+        zero_grads("zero-grads-dp2", 2),
+        zero_grads("bug-zero-grads-unreduced", 2, reduce_grads=False),
+        flat_zero_grads("zero-flat-grads-dp2", 2),
+        expert_parallel("expert-parallel-ep3"),
+        expert_parallel("bug-expert-parallel-transposed-splits", transposed_splits=True),
+        context_parallel("context-parallel-cp2", 2),
+        context_parallel("bug-context-parallel-unshifted-mask", 2, offset_bug=True),
+        context_parallel("context-parallel-cp4", 4, shifted_arange=True),
     ]
 
 
@@ -421,17 +812,48 @@ def check_relations(case, gs, ranks):
                 assert _shape(g, entry["gs"]) == want, f"{case.name}: {entry['gs']} replica"
         else:
             expr = entry["gd"]
-            refs = [(int(k), name) for k, name in ref.findall(expr)]
-            shapes = [_shape(ranks[k], name) for k, name in refs]
-            concat = re.fullmatch(r"concat\(.*, dim=(\d+)\)", expr)
-            if concat:
-                dim = int(concat.group(1))
-                joined = list(shapes[0])
-                joined[dim] = sum(s[dim] for s in shapes)
-                shapes = [joined]
+            for k, name in ref.findall(expr):
+                _shape(ranks[int(k)], name)
             if entry in case.expect:
                 continue  # an expectation need not hold
-            assert shapes == [want], f"{case.name}: {expr} has shape {shapes}, {entry['gs']} {want}"
+            shape = _expr_shape(expr, ranks)
+            assert shape == want, f"{case.name}: {expr} has shape {shape}, {entry['gs']} {want}"
+
+
+def _expr_shape(expr, ranks):
+    """The shape of a relation expression made of rK.NAME, concat(..., dim=D), transpose(e, A, B)
+    and reshape(e, [...])."""
+    expr = expr.strip()
+    ref = re.fullmatch(r"r(\d+)\.([A-Za-z_][A-Za-z0-9_.]*)", expr)
+    if ref:
+        return list(_shape(ranks[int(ref.group(1))], ref.group(2)))
+    call = re.fullmatch(r"(\w+)\((.*)\)", expr)
+    if not call:
+        raise AssertionError(f"cannot read the relation expression {expr!r}")
+    args, depth, start = [], 0, 0
+    for i, ch in enumerate(call.group(2) + ","):
+        depth += ch in "(["
+        depth -= ch in ")]"
+        if ch == "," and depth == 0:
+            args.append(call.group(2)[start:i].strip())
+            start = i + 1
+    if call.group(1) == "concat":
+        dim = int(args[-1].split("=")[1])
+        shapes = [_expr_shape(a, ranks) for a in args[:-1]]
+        joined = list(shapes[0])
+        joined[dim] = sum(s[dim] for s in shapes)
+        return joined
+    if call.group(1) == "reshape":
+        shape = [int(v) for v in args[1].strip("[]").split(",")]
+        numel = math.prod(_expr_shape(args[0], ranks))
+        assert math.prod(shape) == numel, f"reshape of {numel} elements to {shape}"
+        return shape
+    if call.group(1) == "transpose":
+        shape = _expr_shape(args[0], ranks)
+        a, b = int(args[1]), int(args[2])
+        shape[a], shape[b] = shape[b], shape[a]
+        return shape
+    raise AssertionError(f"the relation expression {expr!r} uses {call.group(1)}, which this check does not read")
 
 
 def case_files(case):

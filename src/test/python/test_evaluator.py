@@ -126,8 +126,9 @@ def reduce(op, xs):
     raise ValueError(op)
 
 
-def collective(node, position, sent):
-    """The value one member (at position in the group) gets, from what every member sent."""
+def collective(node, position, sent, senders):
+    """The value one member (at position in the group) gets, from what every member sent
+    (senders: each member's own call, whose arguments say how it splits what it sends)."""
     target = node["target"]
     args = node.get("args", [])
     n = len(sent)
@@ -143,8 +144,11 @@ def collective(node, position, sent):
     if kind == "broadcast":
         return sent[args[1]]
     if kind == "all_to_all_single":
-        out_splits, in_splits = args[1], args[2]
-        parts = [(x.split(in_splits, 0) if in_splits else x.chunk(n, 0))[position] for x in sent]
+        parts = []
+        for x, call in zip(sent, senders):
+            call_args = call.get("args", [])
+            in_splits = call_args[2] if len(call_args) > 2 else None  # the sender's own
+            parts.append((x.split(in_splits, 0) if in_splits else x.chunk(n, 0))[position])
         return torch.cat(parts, 0)
     raise ValueError(f"collective {target}")
 
@@ -203,7 +207,8 @@ def evaluate_gd(gd, inputs):
                     if any(i not in envs[m] for m, i in zip(ms, inputs_of)):
                         break
                     sent = [envs[m][i] for m, i in zip(ms, inputs_of)]
-                    envs[r][name] = collective(node, ms.index(r), sent)
+                    senders = [calls[g][m][k] for m in ms]
+                    envs[r][name] = collective(node, ms.index(r), sent, senders)
                 else:
                     envs[r][name] = run_node(node, envs[r])
                 cursor[r] += 1

@@ -107,16 +107,35 @@ class ExamplesTest(unittest.TestCase):
             with self.subTest(c.name):
                 sequences = []
                 for nodes in c.ranks:
-                    seq = [(n["target"], n["args"][1:]) for n in nodes.values()
+                    seq = [(n["target"], self._rank_independent_args(n)) for n in nodes.values()
                            if "c10d_functional" in n["target"]]
                     for target, _ in seq:
                         self.assertIn(target, support.FUNCTIONAL_TARGETS)
                     sequences.append(seq)
                 self.assertTrue(all(s == sequences[0] for s in sequences))
+                self._check_all_to_all_splits(c.ranks)
                 if c.gd_json["world_size"] > 1:
                     self.assertEqual(c.gd_json["process_groups"],
                                      {"tp": list(range(c.gd_json["world_size"]))})
                 self.assertFalse([n for n in c.gs.values() if "c10d" in n["target"]])
+
+    @staticmethod
+    def _rank_independent_args(node):
+        """A collective's arguments after its input, but the split sizes of all_to_all_single,
+        which are each rank's own."""
+        if node["target"].endswith("all_to_all_single.default"):
+            return node["args"][3:]
+        return node["args"][1:]
+
+    def _check_all_to_all_splits(self, ranks):
+        """The n-th all_to_all_single of every rank agrees: what rank j sends rank k (j's input
+        split k) is what k receives from j (k's output split j)."""
+        calls = [[n for n in nodes.values() if n["target"].endswith("all_to_all_single.default")]
+                 for nodes in ranks]
+        for i in range(len(calls[0])):
+            for j, sender in enumerate(calls):
+                for k, receiver in enumerate(calls):
+                    self.assertEqual(sender[i]["args"][2][k], receiver[i]["args"][1][j])
 
     def test_each_collective_is_waited_on(self):
         for c in self.cases:

@@ -145,7 +145,7 @@ final class HtmlReport {
       b.append("<tr><td><code>")
           .append(esc(i.name()))
           .append("</code></td><td>")
-          .append(i.gd().isEmpty() ? "<em>(no relation)</em>" : codes(i.gd()))
+          .append(i.gd().isEmpty() ? "<em>" + esc(i.gdText()) + "</em>" : codes(i.gd()))
           .append("</td></tr>");
     }
     b.append("</table></aside>\n</div>\n");

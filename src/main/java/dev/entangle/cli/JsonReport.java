@@ -38,6 +38,9 @@ final class JsonReport {
         io.put("name", i.name());
         ArrayNode gd = io.putArray("gd");
         i.gd().forEach(gd::add);
+        if (i.constant()) {
+          io.put("constant", true);
+        }
       }
       ArrayNode ex = fo.putArray("explored");
       f.explored().forEach(ex::add);

@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -30,8 +31,7 @@ final class LemmasCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new picocli.CommandLine.ParameterException(
-        spec.commandLine(), "name a subcommand: check");
+    throw new CommandLine.ParameterException(spec.commandLine(), "name a subcommand: check");
   }
 
   @Command(

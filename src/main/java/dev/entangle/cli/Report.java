@@ -82,8 +82,20 @@ record Report(
   /** A candidate: the clean expression and on how many draws it held. */
   record CandidateText(String expr, int draws, long seed) {}
 
-  /** An operator input and what it was related to ({@code (a constant)} for a constant). */
-  record Input(String name, List<String> gd) {}
+  /**
+   * An operator input and what it was related to; a constant is carried as its own term, so it is
+   * related to nothing.
+   */
+  record Input(String name, List<String> gd, boolean constant) {
+
+    /** The related expressions in one line, or why there are none. */
+    String gdText() {
+      if (!gd.isEmpty()) {
+        return String.join("  |  ", gd);
+      }
+      return constant ? "(a constant)" : "(no relation)";
+    }
+  }
 
   static Report of(CheckResult r, CoreProgram gs, CoreProgram gd) {
     TermText text = new TermText(gd);
@@ -125,10 +137,7 @@ record Report(
       for (Failure.InputRelation i : f.inputs()) {
         List<String> exprs = new ArrayList<>();
         i.gd().forEach(t -> exprs.add(text.relation(t)));
-        if (exprs.isEmpty() && i.constant()) {
-          exprs.add("(a constant)");
-        }
-        inputs.add(new Input(gs.value(i.value()).name(), exprs));
+        inputs.add(new Input(gs.value(i.value()).name(), exprs, exprs.isEmpty() && i.constant()));
       }
       List<String> explored = f.explored().stream().map(v -> gd.value(v).label()).toList();
       return new FailureText(
@@ -170,20 +179,24 @@ record Report(
       }
       Evidence.Witness w = (Evidence.Witness) e;
       String closest = w.closest() == null ? null : text.relation(w.closest());
-      StringBuilder sb =
-          new StringBuilder("on random inputs (seed ")
-              .append(w.seed())
-              .append(") no clean expression of")
-              .append(" G_d tensors equals ")
-              .append(name(w.gsValue()))
-              .append(' ')
-              .append(Arrays.toString(w.shape()));
+      StringBuilder sb = new StringBuilder("on random inputs (seed ").append(w.seed()).append(") ");
+      boolean expected = f instanceof Failure.ExpectationViolated;
+      if (expected) {
+        sb.append(name(w.gsValue())).append(' ').append(Arrays.toString(w.shape()));
+      } else {
+        sb.append("no clean expression of G_d ")
+            .append(f instanceof Failure.OutputNotReturned ? "outputs" : "tensors")
+            .append(" equals ")
+            .append(name(w.gsValue()))
+            .append(' ')
+            .append(Arrays.toString(w.shape()));
+      }
       if (closest == null) {
         sb.append("; no G_d tensor, or combination of one across ranks, has its size and dtype.");
       } else {
-        sb.append("; the closest, ")
+        sb.append(expected ? " differs from the expected " : "; the closest, ")
             .append(closest)
-            .append(", differs at ")
+            .append(expected ? " at " : ", differs at ")
             .append(Arrays.toString(w.index()))
             .append(": G_s has ")
             .append(num(w.gs()))

@@ -167,6 +167,9 @@ final class SarifReport {
       io.put("name", i.name());
       ArrayNode gd = io.putArray("gd");
       i.gd().forEach(gd::add);
+      if (i.constant()) {
+        io.put("constant", true);
+      }
     }
     return o;
   }

@@ -53,8 +53,7 @@ final class TextReport {
         out.println("  its inputs, as related to G_d:");
         int w = f.inputs().stream().mapToInt(i -> i.name().length()).max().orElse(0);
         for (Report.Input i : f.inputs()) {
-          String exprs = i.gd().isEmpty() ? "(no relation)" : String.join("  |  ", i.gd());
-          out.printf("    %-" + w + "s = %s%n", i.name(), exprs);
+          out.printf("    %-" + w + "s = %s%n", i.name(), i.gdText());
         }
       }
       if (!f.explored().isEmpty()) {

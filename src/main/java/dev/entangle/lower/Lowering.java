@@ -467,9 +467,13 @@ public final class Lowering {
 
   /**
    * The values a node depends on, without repeats, in argument order: a reference to a tuple node
-   * stands for what that node reads.
+   * stands for what that node reads. A call that reads only its arguments' shapes and dtypes
+   * ({@code ones_like}, {@code new_zeros}, ...) depends on none, so it is a constant.
    */
   private int[] reads(Graph g, int graph, Node n) {
+    if (n.op() == NodeOp.CALL_FUNCTION && AtenNormalizer.readsShapesOnly(n.target())) {
+      return new int[0];
+    }
     Set<Integer> out = new LinkedHashSet<>();
     collectReads(g, graph, n, out);
     return out.stream().mapToInt(Integer::intValue).toArray();

@@ -145,6 +145,27 @@ public final class AtenNormalizer {
     return false;
   }
 
+  /**
+   * Calls whose value depends on their tensor arguments' shapes and dtypes only, not on their
+   * values.
+   */
+  private static final Set<String> SHAPES_ONLY =
+      Set.of(
+          "aten.ones_like",
+          "aten.zeros_like",
+          "aten.full_like",
+          "aten.new_zeros",
+          "aten.new_ones",
+          "aten.new_full");
+
+  /**
+   * Whether a call's value depends on its tensor arguments' shapes and dtypes only ({@code
+   * ones_like}, ...).
+   */
+  public static boolean readsShapesOnly(String target) {
+    return SHAPES_ONLY.contains(baseName(target));
+  }
+
   /** The term of a {@code get_attr} constant whose value the graph records ({@code meta.value}). */
   public static int constant(Node getAttr, TermBuilder b) {
     TypeInfo t = typeOf(getAttr.type(), getAttr);
@@ -211,8 +232,24 @@ public final class AtenNormalizer {
           "aten.logical_xor");
 
   /**
+   * Gradients of element-wise activations, {@code f_backward(grad, x, ...)}: the incoming gradient
+   * times the derivative at x (or at the saved output), so they are linear in the gradient.
+   */
+  static final Set<String> LINEAR_IN_GRAD =
+      Set.of(
+          "aten.gelu_backward",
+          "aten.silu_backward",
+          "aten.sigmoid_backward",
+          "aten.tanh_backward",
+          "aten.threshold_backward",
+          "aten.native_dropout_backward",
+          "aten.hardtanh_backward");
+
+  /**
    * An element-wise call with one or two tensor operands (broadcast to the result's shape); its
-   * target and other arguments identify the function. Null when it has more tensor operands.
+   * target and other arguments identify the function. Null when it has more tensor operands. An
+   * activation's gradient ({@link #LINEAR_IN_GRAD}) is the gradient times the derivative, an
+   * element-wise function of the other operand alone, so every law of products applies to it.
    */
   private int[] elementwise(Call c) {
     Node node = c.node;
@@ -222,6 +259,21 @@ public final class AtenNormalizer {
       return null;
     }
     TypeInfo result = declaredType(node);
+    if (tensors.size() == 2
+        && LINEAR_IN_GRAD.contains(baseName(node.target()))
+        && c.isTensor(0, "grad_output")) {
+      // the derivative: the call with the gradient left out, a function of the other operand
+      int id =
+          table.opaque(
+              node.target(),
+              "derivative of " + sig + " in $0",
+              atUnitGradient(arguments(node)),
+              TypeInfo.tensor(new long[0], result.dtype()));
+      int derivative = c.b.add(Op.EW1, new long[] {id}, c.expandTo(tensors.get(1), result.shape()));
+      return new int[] {
+        c.b.add(Op.MUL, new long[0], c.expandTo(tensors.get(0), result.shape()), derivative)
+      };
+    }
     // the function is its target, its other arguments and its dtype, whatever the shape
     int id =
         table.opaque(
@@ -318,6 +370,25 @@ public final class AtenNormalizer {
       keywords.put(e.getKey(), plain(e.getValue(), operands));
     }
     return new OpTable.Arguments(positional, keywords);
+  }
+
+  /**
+   * The arguments of an activation's gradient {@code f_backward(grad, x, ...)} at a gradient of
+   * one: its derivative as a function of x, which becomes operand 0.
+   */
+  private static OpTable.Arguments atUnitGradient(OpTable.Arguments args) {
+    List<Object> positional = new ArrayList<>();
+    args.positional().forEach(a -> positional.add(atUnitGradient(a)));
+    Map<String, Object> keywords = new LinkedHashMap<>();
+    args.keywords().forEach((k, a) -> keywords.put(k, atUnitGradient(a)));
+    return new OpTable.Arguments(positional, keywords);
+  }
+
+  private static Object atUnitGradient(Object a) {
+    if (a instanceof OpTable.Operand o) {
+      return o.index() == 0 ? (Object) 1.0 : new OpTable.Operand(o.index() - 1);
+    }
+    return a;
   }
 
   private static Object plain(Arg a, int[] operands) {

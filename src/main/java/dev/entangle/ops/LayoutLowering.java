@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Calls that rearrange elements: views and reshapes, transposes and permutes, expand, concat,
- * slices, selects and splits. Returns null for calls it does not handle.
+ * slices, selects, splits and constant padding. Returns null for calls it does not handle.
  */
 final class LayoutLowering {
 
@@ -196,6 +196,16 @@ final class LayoutLowering {
       case "aten.slice_scatter" -> {
         return sliceScatter(c);
       }
+      case "aten.constant_pad_nd" -> {
+        return one(constantPad(c, c.number(2, "value", 0.0)));
+      }
+      case "aten.pad" -> {
+        Arg mode = c.arg(2, "mode");
+        if (mode != null && !(mode instanceof Arg.StrArg m && m.value().equals("constant"))) {
+          return null; // reflect, replicate and circular padding stay opaque
+        }
+        return one(constantPad(c, c.number(3, "value", 0.0)));
+      }
       case "aten.native_dropout" -> {
         int x = c.tensor(0, "input");
         return new int[] {x, c.undefined(c.shape(x), Dtype.BOOL.code())};
@@ -230,6 +240,67 @@ final class LayoutLowering {
     }
     int[] kids = parts.stream().mapToInt(Integer::intValue).toArray();
     return one(kids.length == 1 ? kids[0] : c.b.add(Op.CONCAT, new long[] {d}, kids));
+  }
+
+  /**
+   * {@code constant_pad_nd(x, pad, value)}: {@code pad} holds (before, after) counts for the last
+   * dim, then the one before it, and so on; each dim is cropped by a negative count and extended by
+   * a positive one with blocks of {@code value} (concat of a filled block, x and a filled block).
+   */
+  private static int constantPad(Call c, double value) {
+    int h = c.tensor(0, "self");
+    long[] pad = c.ints(1, "pad");
+    int rank = c.type(h).rank();
+    if (pad.length % 2 != 0 || pad.length > 2 * rank) {
+      throw new LoweringException(
+          "padding "
+              + Arrays.toString(pad)
+              + " does not fit a "
+              + rank
+              + "-d tensor: it needs a (before, after) pair per padded dim");
+    }
+    int dtype = c.type(h).dtype();
+    for (int i = 0; i < pad.length / 2; i++) {
+      int d = rank - 1 - i;
+      long before = pad[2 * i];
+      long after = pad[2 * i + 1];
+      long n = c.shape(h)[d];
+      if (before < 0 || after < 0) {
+        long start = Math.max(0, -before);
+        long end = n - Math.max(0, -after);
+        if (end < start) {
+          throw new LoweringException(
+              "padding "
+                  + Arrays.toString(pad)
+                  + " crops dim "
+                  + d
+                  + " of size "
+                  + n
+                  + " below nothing");
+        }
+        h = slice(c, h, d, start, end, 1);
+      }
+      List<Integer> parts = new ArrayList<>();
+      if (before > 0) {
+        parts.add(c.filled(value, dtype, withSize(c.shape(h), d, before)));
+      }
+      parts.add(h);
+      if (after > 0) {
+        parts.add(c.filled(value, dtype, withSize(c.shape(h), d, after)));
+      }
+      if (parts.size() > 1) {
+        h =
+            c.b.add(
+                Op.CONCAT, new long[] {d}, parts.stream().mapToInt(Integer::intValue).toArray());
+      }
+    }
+    return h;
+  }
+
+  private static long[] withSize(long[] shape, int d, long size) {
+    long[] out = shape.clone();
+    out[d] = size;
+    return out;
   }
 
   private static int[] one(int h) {

@@ -2,6 +2,7 @@ package dev.entangle.rules;
 
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
+import dev.entangle.ops.Op;
 import dev.entangle.ops.TypeInfo;
 import java.util.Arrays;
 import java.util.List;
@@ -114,6 +115,19 @@ final class Evaluator {
     return s[(int) d];
   }
 
+  /** Whether a class holds a node of the operator. */
+  boolean holds(Object cls, Op op) {
+    if (!(cls instanceof Integer c)) {
+      throw NoMatch.INSTANCE;
+    }
+    for (ENode n : g.nodes(c)) {
+      if (n.op() == op.id()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   List<ENode> nodes(int cls) {
     return g.nodes(cls);
   }
@@ -150,9 +164,13 @@ final class Evaluator {
     throw NoMatch.INSTANCE;
   }
 
-  static boolean same(Object a, Object b) {
+  /** Equal integers, equal lists, or tensors of one e-class. */
+  boolean same(Object a, Object b) {
     if (a instanceof long[] x && b instanceof long[] y) {
       return Arrays.equals(x, y);
+    }
+    if (a instanceof Integer x && b instanceof Integer y) {
+      return g.find(x) == g.find(y);
     }
     if (a instanceof Long x && b instanceof Long y) {
       return x.longValue() == y.longValue();

@@ -1,6 +1,5 @@
 package dev.entangle.rules;
 
-import dev.entangle.egraph.ENode;
 import dev.entangle.graph.Dtype;
 import dev.entangle.ops.Op;
 import java.util.Arrays;
@@ -99,9 +98,9 @@ enum Fn {
       2,
       2,
       false,
-      "equal (integers or lists)",
-      strict((e, v) -> bool(Evaluator.same(v[0], v[1])))),
-  NE("!=", 2, 2, false, "not equal", strict((e, v) -> bool(!Evaluator.same(v[0], v[1])))),
+      "equal (integers, lists, or tensors: one e-class)",
+      strict((e, v) -> bool(e.same(v[0], v[1])))),
+  NE("!=", 2, 2, false, "not equal", strict((e, v) -> bool(!e.same(v[0], v[1])))),
   LT("<", 2, 2, false, "less", strict((e, v) -> bool(Evaluator.num(v[0]) < Evaluator.num(v[1])))),
   LE(
       "<=",
@@ -552,18 +551,7 @@ enum Fn {
       1,
       false,
       "(is-concat ?x): 1 when the class holds a concat",
-      strict(
-          (e, v) -> {
-            if (!(v[0] instanceof Integer c)) {
-              throw NoMatch.INSTANCE;
-            }
-            for (ENode n : e.nodes(c)) {
-              if (n.op() == Op.CONCAT.id()) {
-                return 1L;
-              }
-            }
-            return 0L;
-          })),
+      strict((e, v) -> bool(e.holds(v[0], Op.CONCAT)))),
   FITS(
       "fits",
       2,
@@ -602,6 +590,77 @@ enum Fn {
             }
             return 1L;
           })),
+  REDUCE_SHAPE(
+      "reduce-shape",
+      3,
+      3,
+      true,
+      "(reduce-shape S DS K): the shape S reduced over the dims DS, kept as 1 when K is 1, else removed",
+      strict(
+          (e, v) ->
+              ShapeMath.reduced(
+                  Evaluator.lst(v[0]), Evaluator.lst(v[1]), Evaluator.num(v[2]) != 0))),
+  FMUL(
+      "fmul",
+      2,
+      2,
+      false,
+      "(fmul A B): the product of the constants with attribute bits A and B, as attribute bits, taken on the"
+          + " small fractions they stand for (Rationals); no match when either is none",
+      strict(
+          (e, v) -> {
+            Double p =
+                Rationals.product(
+                    Double.longBitsToDouble(Evaluator.num(v[0])),
+                    Double.longBitsToDouble(Evaluator.num(v[1])));
+            if (p == null) {
+              throw NoMatch.INSTANCE;
+            }
+            return Double.doubleToLongBits(p);
+          })),
+  FRECIP(
+      "frecip",
+      1,
+      1,
+      false,
+      "(frecip A): the reciprocal of the constant with attribute bits A, taken on the small fraction it stands"
+          + " for; no match when it is none, or zero",
+      strict(
+          (e, v) -> {
+            Double r = Rationals.reciprocal(Double.longBitsToDouble(Evaluator.num(v[0])));
+            if (r == null) {
+              throw NoMatch.INSTANCE;
+            }
+            return Double.doubleToLongBits(r);
+          })),
+  IS_CONSTANT(
+      "is-constant",
+      1,
+      1,
+      false,
+      "(is-constant ?x): 1 when every element of ?x is one known number",
+      strict((e, v) -> bool(e.type(v[0]).constant() != null))),
+  CONST(
+      "const",
+      1,
+      1,
+      false,
+      "(const ?x): the number every element of ?x holds, as attribute bits; no match when it is not known",
+      strict(
+          (e, v) -> {
+            Double k = e.type(v[0]).constant();
+            if (k == null) {
+              throw NoMatch.INSTANCE;
+            }
+            return Double.doubleToLongBits(k);
+          })),
+  IS_SUMN(
+      "is-sumn",
+      1,
+      1,
+      false,
+      "(is-sumn ?x): 1 when the class holds a sum across ranks (sumn)",
+      strict((e, v) -> bool(e.holds(v[0], Op.SUMN)))),
   IDENTITY_PERM(
       "identity-perm",
       1,

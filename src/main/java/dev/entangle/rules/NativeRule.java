@@ -6,6 +6,8 @@ import dev.entangle.ops.TypeInfo;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A lemma whose left side is a variable number of existing terms, which the pattern language cannot
@@ -27,17 +29,16 @@ public interface NativeRule {
 
   /** Every native lemma, by name. */
   Map<String, NativeRule> REGISTRY =
-      Map.of(
-          SliceTiling.NAME,
-          new SliceTiling(),
-          RangeTiling.NAME,
-          new RangeTiling(),
-          SliceOfConcat.NAME,
-          new SliceOfConcat(),
-          ConcatParts.NAME,
-          new ConcatParts(),
-          GradRangeTiling.NAME,
-          new GradRangeTiling(),
-          ExpandTiling.NAME,
-          new ExpandTiling());
+      Stream.of(
+              new SliceTiling(),
+              new RangeTiling(),
+              new SliceOfConcat(),
+              new ConcatParts(),
+              new GradRangeTiling(),
+              new ExpandTiling(),
+              new SumnCommonFactor(),
+              new ConcatRegroup(),
+              new SumnOfReshapes(),
+              new ReshapeBack())
+          .collect(Collectors.toUnmodifiableMap(NativeRule::name, r -> r));
 }

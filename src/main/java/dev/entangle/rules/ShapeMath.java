@@ -1,6 +1,7 @@
 package dev.entangle.rules;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** Shape arithmetic behind the rule functions. */
@@ -181,5 +182,26 @@ final class ShapeMath {
       throw NoMatch.INSTANCE;
     }
     return lifted;
+  }
+
+  /** {@code shape} reduced over {@code dims}: each kept as a dim of size 1, or removed. */
+  static long[] reduced(long[] shape, long[] dims, boolean keep) {
+    long[] out = new long[shape.length];
+    int n = 0;
+    for (int i = 0; i < shape.length; i++) {
+      boolean reduced = false;
+      for (long d : dims) {
+        if (d < 0 || d >= shape.length) {
+          throw NoMatch.INSTANCE;
+        }
+        reduced |= d == i;
+      }
+      if (!reduced) {
+        out[n++] = shape[i];
+      } else if (keep) {
+        out[n++] = 1;
+      }
+    }
+    return Arrays.copyOf(out, n);
   }
 }

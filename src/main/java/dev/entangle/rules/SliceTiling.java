@@ -13,9 +13,10 @@ import java.util.function.Consumer;
 
 /**
  * {@code x = concat(x[a0:a1], x[a1:a2], ..., dim=d)} when those slices of x already exist and cover
- * dim d from 0 to its size: the paper's constrained lemma {@code X[a:c] -> concat(X[a:b], X[b:c])}
- * (section 4.3.2), which would be useless and explosive if it could invent the cut points, applied
- * only to cuts that the graphs themselves made.
+ * dim d from 0 to its size, and likewise {@code x[a:c] = concat(x[a:b], x[b:c])} for an existing
+ * slice whose range other existing slices tile: the paper's constrained lemma {@code X[a:c] ->
+ * concat(X[a:b], X[b:c])} (section 4.3.2), which would be useless and explosive if it could invent
+ * the cut points, applied only to cuts that the graphs themselves made.
  */
 final class SliceTiling implements NativeRule {
   static final String NAME = "slice-tiling";
@@ -27,7 +28,7 @@ final class SliceTiling implements NativeRule {
 
   @Override
   public String doc() {
-    return "a tensor equals the concat of existing slices that tile one of its dims";
+    return "a tensor (or a slice of it) equals the concat of existing slices that tile one of its dims (the slice's range)";
   }
 
   @Override
@@ -52,16 +53,23 @@ final class SliceTiling implements NativeRule {
       int x = (int) (e.getKey() >>> 8);
       int d = (int) (e.getKey() & 0xff);
       long n = g.data(x).shape()[d];
-      List<Tiling.Piece> chain = Tiling.cover(e.getValue(), 0, n);
-      if (chain != null) {
-        int[] parts = chain.stream().mapToInt(Tiling.Piece::cls).toArray();
-        out.add(
-            unions -> {
-              int cat = g.add(new ENode(Op.CONCAT.id(), new long[] {d}, parts));
-              unions.union(x, cat);
-            });
+      tile(g, x, d, Tiling.cover(e.getValue(), 0, n), out);
+      if (e.getValue().size() >= 3) {
+        for (Tiling.Piece whole : e.getValue()) {
+          tile(g, whole.cls(), d, Tiling.cover(e.getValue(), whole.start(), whole.end()), out);
+        }
       }
     }
     return out;
+  }
+
+  /** Equates {@code whole} with the concat of the chain's pieces along d, when there is a chain. */
+  private static void tile(
+      EGraph<TypeInfo> g, int whole, int d, List<Tiling.Piece> chain, List<Consumer<Unions>> out) {
+    if (chain != null) {
+      int[] parts = chain.stream().mapToInt(Tiling.Piece::cls).toArray();
+      out.add(
+          unions -> unions.union(whole, g.add(new ENode(Op.CONCAT.id(), new long[] {d}, parts))));
+    }
   }
 }

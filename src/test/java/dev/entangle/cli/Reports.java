@@ -7,6 +7,7 @@ import dev.entangle.graph.Arg;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.Node;
 import dev.entangle.graph.NodeOp;
+import dev.entangle.ops.AtenNormalizer;
 import dev.entangle.relation.Expr;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -79,7 +80,9 @@ public final class Reports {
     long count = 0;
     for (Node n : g.nodes()) {
       boolean reads =
-          n.op() == NodeOp.PLACEHOLDER || inputsOf(n).stream().anyMatch(variable::contains);
+          n.op() == NodeOp.PLACEHOLDER
+              || !AtenNormalizer.readsShapesOnly(n.target())
+                  && inputsOf(n).stream().anyMatch(variable::contains);
       if (reads) {
         variable.add(n.name());
       }

@@ -87,6 +87,14 @@ class RuleFunctionsTest {
   }
 
   @Test
+  void reduceShapeRemovesOrKeepsTheReducedDims() {
+    assertEquals("[3]", calc("(reduce-shape (list 2 3 4) (list 0 2) 0)"));
+    assertEquals("[1, 3, 1]", calc("(reduce-shape (list 2 3 4) (list 0 2) 1)"));
+    assertEquals("[]", calc("(reduce-shape (list 2 3) (list 0 1) 0)"));
+    assertEquals("no match", calc("(reduce-shape (list 2 3) (list 2) 0)"));
+  }
+
+  @Test
   void indexOfFindsTheFirstPositionAndFailsWhenAbsent() {
     assertEquals("2", calc("(index-of (list 2 0 1) 1)"));
     assertEquals("0", calc("(index-of (list 5 5) 5)"));
@@ -118,6 +126,52 @@ class RuleFunctionsTest {
     assertEquals("no match", calc("(fdiv 1 0)"));
     assertEquals(Long.toString(Double.doubleToLongBits(3.0)), calc("(fbits 3)"));
     assertEquals("0", calc("(fbits 0)"), "0.0 has all bits clear");
+    assertEquals(Long.toString(Double.doubleToLongBits(0.75)), calc("(fmul (fdiv 1 4) (fbits 3))"));
+    assertEquals(Long.toString(Double.doubleToLongBits(0.25)), calc("(frecip (fbits 4))"));
+    assertEquals(Long.toString(Double.doubleToLongBits(-2.0)), calc("(frecip (fdiv -1 2))"));
+    assertEquals("no match", calc("(frecip (fbits 0))"), "0 has no reciprocal");
+    assertEquals(
+        "no match", calc("(frecip " + Double.doubleToLongBits(Double.NEGATIVE_INFINITY) + ")"));
+    assertEquals("no match", calc("(frecip " + Double.doubleToLongBits(-0.0) + ")"));
+    assertEquals(Long.toString(Double.doubleToLongBits(1.0)), calc("(fmul (fdiv 1 3) (fbits 3))"));
+    assertEquals(
+        Long.toString(Double.doubleToLongBits(1.0 / 24)), calc("(fmul (fdiv 1 12) (fdiv 1 2))"));
+    assertEquals(
+        Long.toString(Double.doubleToLongBits(1.0 / 21)),
+        calc("(fmul (fdiv 1 3) (fdiv 1 7))"),
+        "constants multiply as the fractions they stand for, rounded once");
+    assertEquals(Long.toString(Double.doubleToLongBits(3.0)), calc("(frecip (fdiv 1 3))"));
+    long irrational = Double.doubleToLongBits(Math.sqrt(2));
+    assertEquals(
+        "no match",
+        calc("(fmul " + irrational + " (fbits 2))"),
+        "a constant that is no small fraction");
+    assertEquals("no match", calc("(frecip " + irrational + ")"));
+  }
+
+  @Test
+  void constantsOfClasses() {
+    String c = "(neg (expand[2 3] (scalar[2.5 f32])))";
+    assertEquals("1", value(X, "(is-constant ?x)", c));
+    assertEquals(Long.toString(Double.doubleToLongBits(2.5)), value(X, "(const ?x)", c));
+    assertEquals("0", value(X, "(is-constant ?x)", X23));
+    assertEquals(
+        "no match", value(X, "(const ?x)", X23), "a tensor of unknown values has no constant");
+  }
+
+  @Test
+  void classesTellWhatTheyHold() {
+    assertEquals("1", value(X, "(is-sumn ?x)", "(neg (sumn a:f32[2] b:f32[2]))"));
+    assertEquals("0", value(X, "(is-sumn ?x)", "(neg (concat[0] a:f32[1] b:f32[1]))"));
+    assertEquals("1", value(X, "(is-concat ?x)", "(neg (concat[0] a:f32[1] b:f32[1]))"));
+  }
+
+  @Test
+  void tensorsCompareByClass() {
+    assertEquals("1", value("(add ?x ?y)", "(= ?x ?y)", "(add x:f32[2] x)"));
+    assertEquals("0", value("(add ?x ?y)", "(= ?x ?y)", "(add x:f32[2] y:f32[2])"));
+    assertEquals("1", value("(sumn ?x ?xs...)", "(all (= ?xs ?x))", "(sumn x:f32[2] x x)"));
+    assertEquals("0", value("(sumn ?x ?xs...)", "(all (= ?xs ?x))", "(sumn x:f32[2] x y:f32[2])"));
   }
 
   @Test

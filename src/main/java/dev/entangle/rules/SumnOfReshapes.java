@@ -1,0 +1,81 @@
+package dev.entangle.rules;
+
+import dev.entangle.egraph.Applier.Unions;
+import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.ENode;
+import dev.entangle.ops.Op;
+import dev.entangle.ops.TypeInfo;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * {@code sum(flatten(x_1), ..., flatten(x_n)) = flatten(sum(x_1, ..., x_n))} for x_i of one shape:
+ * reshape-sumn's converse, for an all-reduce or reduce-scatter of tensors each rank flattened first
+ * (the flat gradient buffers of ZeRO and FSDP). The pattern language cannot state it (every operand
+ * of a sum of any length a reshape). Only flattenings (reshapes to one dim): other views of partial
+ * sums are many, and reshape-sumn relates them from the other side.
+ */
+final class SumnOfReshapes implements NativeRule {
+  static final String NAME = "sumn-of-reshapes";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String doc() {
+    return "a sum of flattenings of tensors of one shape is the flattening of their sum";
+  }
+
+  @Override
+  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
+    List<Consumer<Unions>> out = new ArrayList<>();
+    for (int c : g.classesWithOp(Op.SUMN.id())) {
+      for (ENode n : g.nodes(c)) {
+        if (n.op() != Op.SUMN.id()) {
+          continue;
+        }
+        int[] inputs = new int[n.arity()];
+        long[] target = null;
+        long[] from = null;
+        for (int i = 0; i < n.arity() && inputs != null; i++) {
+          ENode r = reshapeIn(g, n.child(i), target, from);
+          if (r == null) {
+            inputs = null;
+          } else {
+            target = r.attrs();
+            from = g.data(r.child(0)).shape();
+            inputs[i] = g.find(r.child(0));
+          }
+        }
+        if (inputs != null) {
+          int[] parts = inputs;
+          long[] shape = target;
+          out.add(
+              unions -> {
+                int sum = g.add(new ENode(Op.SUMN.id(), new long[0], parts));
+                unions.union(c, g.add(new ENode(Op.RESHAPE.id(), shape, new int[] {sum})));
+              });
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A reshape in the class (to {@code target} from a tensor of shape {@code from}, when given). */
+  private static ENode reshapeIn(EGraph<TypeInfo> g, int cls, long[] target, long[] from) {
+    for (ENode r : g.nodes(cls)) {
+      if (r.op() == Op.RESHAPE.id()
+          && r.attrs().length == 1
+          && (target == null
+              || Arrays.equals(r.attrs(), target)
+                  && Arrays.equals(g.data(r.child(0)).shape(), from))) {
+        return r;
+      }
+    }
+    return null;
+  }
+}

@@ -209,6 +209,26 @@ public final class EGraph<D> {
     return op >= 0 && op < byOp.size() ? byOp.get(op).toArray() : ENode.NO_CHILDREN;
   }
 
+  /** A node and the canonical class that holds it. */
+  public record Held(int cls, ENode node) {}
+
+  /**
+   * Every node with operator {@code op}, each with its canonical class, classes ascending; exact
+   * when clean.
+   */
+  public List<Held> nodesWithOp(int op) {
+    List<Held> out = new ArrayList<>();
+    for (int c : classesWithOp(op)) {
+      int root = find(c);
+      for (ENode n : classNodes(root)) {
+        if (n.op() == op) {
+          out.add(new Held(root, n));
+        }
+      }
+    }
+    return out;
+  }
+
   /** The live node list of a canonical class; not to be modified. */
   List<ENode> classNodes(int canonicalId) {
     return classes.get(canonicalId).nodes;

@@ -35,15 +35,13 @@ final class ConcatRegroup implements NativeRule {
     List<ENode> cats = new ArrayList<>();
     Map<Long, List<ENode>> byFirst = new HashMap<>();
     List<Integer> classes = new ArrayList<>();
-    for (int c : g.classesWithOp(Op.CONCAT.id())) {
-      for (ENode n : g.nodes(c)) {
-        if (n.op() == Op.CONCAT.id()) {
-          cats.add(n);
-          classes.add(g.find(c));
-          long key = ((long) g.find(n.child(0)) << 8) | n.attr(0);
-          byFirst.computeIfAbsent(key, k -> new ArrayList<>()).add(n);
-        }
-      }
+    for (EGraph.Held held : g.nodesWithOp(Op.CONCAT.id())) {
+      int c = held.cls();
+      ENode n = held.node();
+      cats.add(n);
+      classes.add(g.find(c));
+      long key = ((long) g.find(n.child(0)) << 8) | n.attr(0);
+      byFirst.computeIfAbsent(key, k -> new ArrayList<>()).add(n);
     }
     List<Consumer<Unions>> out = new ArrayList<>();
     for (int i = 0; i < cats.size(); i++) {

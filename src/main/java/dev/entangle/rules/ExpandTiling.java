@@ -42,14 +42,12 @@ final class ExpandTiling implements NativeRule {
   @Override
   public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
     Map<Integer, List<Expand>> byOperand = new LinkedHashMap<>();
-    for (int c : g.classesWithOp(Op.EXPAND.id())) {
-      for (ENode n : g.nodes(c)) {
-        if (n.op() == Op.EXPAND.id()) {
-          byOperand
-              .computeIfAbsent(g.find(n.child(0)), k -> new ArrayList<>())
-              .add(new Expand(g.find(c), n.attrs()));
-        }
-      }
+    for (EGraph.Held held : g.nodesWithOp(Op.EXPAND.id())) {
+      int c = held.cls();
+      ENode n = held.node();
+      byOperand
+          .computeIfAbsent(g.find(n.child(0)), k -> new ArrayList<>())
+          .add(new Expand(g.find(c), n.attrs()));
     }
     List<Consumer<Unions>> out = new ArrayList<>();
     for (var e : byOperand.entrySet()) {

@@ -31,20 +31,20 @@ final class SliceOfConcat implements NativeRule {
   @Override
   public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
     List<Consumer<Unions>> out = new ArrayList<>();
-    for (int c : g.classesWithOp(Op.SLICE.id())) {
-      for (ENode s : g.nodes(c)) {
-        if (s.op() != Op.SLICE.id() || s.attr(3) != 1) {
-          continue;
-        }
-        long d = s.attr(0);
-        long from = s.attr(1);
-        long to = s.attr(2);
-        for (ENode cat : g.nodes(s.child(0))) {
-          if (cat.op() == Op.CONCAT.id() && cat.attr(0) == d) {
-            long[][] pieces = pieces(g, cat, (int) d, from, to);
-            int target = g.find(c);
-            out.add(unions -> unions.union(target, build(g, pieces, d)));
-          }
+    for (EGraph.Held held : g.nodesWithOp(Op.SLICE.id())) {
+      int c = held.cls();
+      ENode s = held.node();
+      if (s.attr(3) != 1) {
+        continue;
+      }
+      long d = s.attr(0);
+      long from = s.attr(1);
+      long to = s.attr(2);
+      for (ENode cat : g.nodes(s.child(0))) {
+        if (cat.op() == Op.CONCAT.id() && cat.attr(0) == d) {
+          long[][] pieces = pieces(g, cat, (int) d, from, to);
+          int target = g.find(c);
+          out.add(unions -> unions.union(target, build(g, pieces, d)));
         }
       }
     }

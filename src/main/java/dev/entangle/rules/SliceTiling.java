@@ -34,16 +34,16 @@ final class SliceTiling implements NativeRule {
   @Override
   public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
     Map<Long, List<Tiling.Piece>> groups = new LinkedHashMap<>();
-    for (int c : g.classesWithOp(Op.SLICE.id())) {
-      for (ENode n : g.nodes(c)) {
-        if (n.op() != Op.SLICE.id() || n.attr(3) != 1) {
-          continue;
-        }
-        long key = ((long) g.find(n.child(0)) << 8) | n.attr(0);
-        groups
-            .computeIfAbsent(key, k -> new ArrayList<>())
-            .add(new Tiling.Piece(n.attr(1), n.attr(2), g.find(c)));
+    for (EGraph.Held held : g.nodesWithOp(Op.SLICE.id())) {
+      int c = held.cls();
+      ENode n = held.node();
+      if (n.attr(3) != 1) {
+        continue;
       }
+      long key = ((long) g.find(n.child(0)) << 8) | n.attr(0);
+      groups
+          .computeIfAbsent(key, k -> new ArrayList<>())
+          .add(new Tiling.Piece(n.attr(1), n.attr(2), g.find(c)));
     }
     List<Consumer<Unions>> out = new ArrayList<>();
     for (var e : groups.entrySet()) {

@@ -32,32 +32,29 @@ final class SumnCommonFactor implements NativeRule {
   @Override
   public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
     List<Consumer<Unions>> out = new ArrayList<>();
-    for (int c : g.classesWithOp(Op.SUMN.id())) {
-      for (ENode n : g.nodes(c)) {
-        if (n.op() != Op.SUMN.id()) {
-          continue;
+    for (EGraph.Held held : g.nodesWithOp(Op.SUMN.id())) {
+      int c = held.cls();
+      ENode n = held.node();
+      int[] terms = new int[n.arity()];
+      int factor = -1;
+      boolean allSame = true;
+      for (int i = 0; i < n.arity() && factor != -2; i++) {
+        ENode product = scaled(g, n.child(i), factor);
+        if (product == null) {
+          factor = -2;
+        } else {
+          terms[i] = g.find(product.child(0));
+          factor = g.find(product.child(1));
+          allSame &= terms[i] == terms[0];
         }
-        int[] terms = new int[n.arity()];
-        int factor = -1;
-        boolean allSame = true;
-        for (int i = 0; i < n.arity() && factor != -2; i++) {
-          ENode product = scaled(g, n.child(i), factor);
-          if (product == null) {
-            factor = -2;
-          } else {
-            terms[i] = g.find(product.child(0));
-            factor = g.find(product.child(1));
-            allSame &= terms[i] == terms[0];
-          }
-        }
-        if (factor >= 0 && !allSame) {
-          int k = factor;
-          out.add(
-              unions -> {
-                int sum = g.add(new ENode(Op.SUMN.id(), new long[0], terms));
-                unions.union(c, g.add(new ENode(Op.MUL.id(), new long[0], new int[] {sum, k})));
-              });
-        }
+      }
+      if (factor >= 0 && !allSame) {
+        int k = factor;
+        out.add(
+            unions -> {
+              int sum = g.add(new ENode(Op.SUMN.id(), new long[0], terms));
+              unions.union(c, g.add(new ENode(Op.MUL.id(), new long[0], new int[] {sum, k})));
+            });
       }
     }
     return out;

@@ -33,33 +33,30 @@ final class SumnOfReshapes implements NativeRule {
   @Override
   public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
     List<Consumer<Unions>> out = new ArrayList<>();
-    for (int c : g.classesWithOp(Op.SUMN.id())) {
-      for (ENode n : g.nodes(c)) {
-        if (n.op() != Op.SUMN.id()) {
-          continue;
+    for (EGraph.Held held : g.nodesWithOp(Op.SUMN.id())) {
+      int c = held.cls();
+      ENode n = held.node();
+      int[] inputs = new int[n.arity()];
+      long[] target = null;
+      long[] from = null;
+      for (int i = 0; i < n.arity() && inputs != null; i++) {
+        ENode r = reshapeIn(g, n.child(i), target, from);
+        if (r == null) {
+          inputs = null;
+        } else {
+          target = r.attrs();
+          from = g.data(r.child(0)).shape();
+          inputs[i] = g.find(r.child(0));
         }
-        int[] inputs = new int[n.arity()];
-        long[] target = null;
-        long[] from = null;
-        for (int i = 0; i < n.arity() && inputs != null; i++) {
-          ENode r = reshapeIn(g, n.child(i), target, from);
-          if (r == null) {
-            inputs = null;
-          } else {
-            target = r.attrs();
-            from = g.data(r.child(0)).shape();
-            inputs[i] = g.find(r.child(0));
-          }
-        }
-        if (inputs != null) {
-          int[] parts = inputs;
-          long[] shape = target;
-          out.add(
-              unions -> {
-                int sum = g.add(new ENode(Op.SUMN.id(), new long[0], parts));
-                unions.union(c, g.add(new ENode(Op.RESHAPE.id(), shape, new int[] {sum})));
-              });
-        }
+      }
+      if (inputs != null) {
+        int[] parts = inputs;
+        long[] shape = target;
+        out.add(
+            unions -> {
+              int sum = g.add(new ENode(Op.SUMN.id(), new long[0], parts));
+              unions.union(c, g.add(new ENode(Op.RESHAPE.id(), shape, new int[] {sum})));
+            });
       }
     }
     return out;

@@ -35,14 +35,12 @@ final class Tiling {
   static List<Consumer<Unions>> ranges(
       EGraph<TypeInfo> g, int op, ToLongFunction<ENode> operands, int combine, long[] attrs) {
     Map<Long, List<Piece>> groups = new LinkedHashMap<>();
-    for (int c : g.classesWithOp(op)) {
-      for (ENode n : g.nodes(c)) {
-        if (n.op() == op) {
-          groups
-              .computeIfAbsent(operands.applyAsLong(n), k -> new ArrayList<>())
-              .add(new Piece(n.attr(0), n.attr(1), g.find(c)));
-        }
-      }
+    for (EGraph.Held held : g.nodesWithOp(op)) {
+      int c = held.cls();
+      ENode n = held.node();
+      groups
+          .computeIfAbsent(operands.applyAsLong(n), k -> new ArrayList<>())
+          .add(new Piece(n.attr(0), n.attr(1), g.find(c)));
     }
     List<Consumer<Unions>> out = new ArrayList<>();
     for (List<Piece> pieces : groups.values()) {

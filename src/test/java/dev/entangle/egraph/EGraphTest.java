@@ -170,6 +170,24 @@ class EGraphTest {
   }
 
   @Test
+  void nodesWithAnOperatorComeWithTheirCanonicalClass() {
+    EGraph<Void> g = new EGraph<>(Analysis.none());
+    int a = leaf(g, 1);
+    int b = leaf(g, 2);
+    int fa = g.add(ENode.of(F, a));
+    int fb = g.add(ENode.of(F, b));
+    int gab = g.add(ENode.of(G, a, b));
+    g.union(gab, fb);
+    g.rebuild();
+    List<EGraph.Held> fs = g.nodesWithOp(F);
+    assertEquals(
+        List.of(new EGraph.Held(fa, ENode.of(F, a)), new EGraph.Held(g.find(fb), ENode.of(F, b))),
+        fs);
+    assertEquals(List.of(new EGraph.Held(g.find(gab), ENode.of(G, a, b))), g.nodesWithOp(G));
+    assertEquals(List.of(), g.nodesWithOp(7));
+  }
+
+  @Test
   void parentsAreTheNodesUsingAClass() {
     EGraph<Void> g = new EGraph<>(Analysis.none());
     int a = leaf(g, 1);

@@ -65,53 +65,17 @@ public record Collective(
     String op = t.substring(t.indexOf('.') + 1);
     op = op.substring(0, op.indexOf('.') < 0 ? op.length() : op.indexOf('.'));
     if (t.startsWith("vllm.")) {
-      return new Collective(
-          Kind.ALL_REDUCE,
-          "sum",
-          str(n, 1, "group_name"),
-          rank,
-          n,
-          ref(n, 0),
-          -1,
-          List.of(),
-          List.of());
+      return plain(Kind.ALL_REDUCE, "sum", str(n, 1, "group_name"), rank, n);
     }
     switch (op) {
       case "all_reduce" -> {
-        return new Collective(
-            Kind.ALL_REDUCE,
-            reduceOp(n, 1),
-            str(n, 2, "group_name"),
-            rank,
-            n,
-            ref(n, 0),
-            -1,
-            List.of(),
-            List.of());
+        return plain(Kind.ALL_REDUCE, reduceOp(n, 1), str(n, 2, "group_name"), rank, n);
       }
       case "all_gather_into_tensor" -> {
-        return new Collective(
-            Kind.ALL_GATHER,
-            null,
-            str(n, 2, "group_name"),
-            rank,
-            n,
-            ref(n, 0),
-            -1,
-            List.of(),
-            List.of());
+        return plain(Kind.ALL_GATHER, null, str(n, 2, "group_name"), rank, n);
       }
       case "reduce_scatter_tensor" -> {
-        return new Collective(
-            Kind.REDUCE_SCATTER,
-            reduceOp(n, 1),
-            str(n, 3, "group_name"),
-            rank,
-            n,
-            ref(n, 0),
-            -1,
-            List.of(),
-            List.of());
+        return plain(Kind.REDUCE_SCATTER, reduceOp(n, 1), str(n, 3, "group_name"), rank, n);
       }
       case "all_to_all_single" -> {
         return new Collective(
@@ -155,25 +119,37 @@ public record Collective(
    * arguments state (all_gather and reduce_scatter carry it); null when it cannot be told here.
    */
   public long[] resultShape(long[] in) {
+    if (kind == Kind.ALL_GATHER || kind == Kind.REDUCE_SCATTER) {
+      Arg g = arg(node, kind == Kind.ALL_GATHER ? 1 : 2, "group_size");
+      if (!(g instanceof Arg.IntArg size) || size.value() <= 0) {
+        return null;
+      }
+      return resultShape(in, size.value());
+    }
+    return resultShape(in, 1);
+  }
+
+  /**
+   * The shape this collective's result has over a group of {@code groupSize} ranks, from its
+   * input's shape; null when it has none (a 0-d input to a collective that gathers, scatters or
+   * exchanges rows, or rows that do not divide among the ranks).
+   */
+  public long[] resultShape(long[] in, long groupSize) {
     long[] out = in.clone();
+    boolean rows =
+        kind == Kind.ALL_GATHER || kind == Kind.REDUCE_SCATTER || kind == Kind.ALL_TO_ALL;
+    if (rows && out.length == 0) {
+      return null;
+    }
     switch (kind) {
-      case ALL_GATHER, REDUCE_SCATTER -> {
-        Arg g = arg(node, kind == Kind.ALL_GATHER ? 1 : 2, "group_size");
-        if (!(g instanceof Arg.IntArg size) || size.value() <= 0 || out.length == 0) {
+      case ALL_GATHER -> out[0] *= groupSize;
+      case REDUCE_SCATTER -> {
+        if (out[0] % groupSize != 0) {
           return null;
         }
-        if (kind == Kind.ALL_GATHER) {
-          out[0] *= size.value();
-        } else if (out[0] % size.value() == 0) {
-          out[0] /= size.value();
-        } else {
-          return null;
-        }
+        out[0] /= groupSize;
       }
       case ALL_TO_ALL -> {
-        if (out.length == 0) {
-          return null;
-        }
         if (!outputSplits.isEmpty()) {
           out[0] = outputSplits.stream().mapToLong(Long::longValue).sum();
         }
@@ -181,6 +157,11 @@ public record Collective(
       default -> {}
     }
     return out;
+  }
+
+  /** A collective of no source rank and even splits. */
+  private static Collective plain(Kind kind, String reduceOp, String group, int rank, Node n) {
+    return new Collective(kind, reduceOp, group, rank, n, ref(n, 0), -1, List.of(), List.of());
   }
 
   private static Arg arg(Node n, int i, String key) {

@@ -175,31 +175,22 @@ public final class CollectiveGroups {
       return;
     }
     long[] s = in.sizes();
-    long[] want = s.clone();
-    switch (c.kind()) {
-      case ALL_GATHER -> want[0] = s[0] * n;
-      case REDUCE_SCATTER -> {
-        if (s[0] % n != 0) {
-          throw new InputException(
-              gd.source()
-                  + ": rank "
-                  + c.rank()
-                  + ", node '"
-                  + c.node().name()
-                  + "': reduce_scatter_tensor of "
-                  + s[0]
-                  + " rows over "
-                  + n
-                  + " ranks does not divide evenly.");
-        }
-        want[0] = s[0] / n;
-      }
-      case ALL_TO_ALL -> {
-        if (!c.outputSplits().isEmpty()) {
-          want[0] = c.outputSplits().stream().mapToLong(Long::longValue).sum();
-        }
-      }
-      default -> {}
+    long[] want = c.resultShape(s, n);
+    if (want == null && c.kind() == Collective.Kind.REDUCE_SCATTER && s.length > 0) {
+      throw new InputException(
+          gd.source()
+              + ": rank "
+              + c.rank()
+              + ", node '"
+              + c.node().name()
+              + "': reduce_scatter_tensor of "
+              + s[0]
+              + " rows over "
+              + n
+              + " ranks does not divide evenly.");
+    }
+    if (want == null) {
+      return;
     }
     if (!Arrays.equals(want, out.sizes())) {
       throw new InputException(

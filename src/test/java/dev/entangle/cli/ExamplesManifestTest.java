@@ -7,6 +7,7 @@ import dev.entangle.batch.CaseFolders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,5 +52,21 @@ class ExamplesManifestTest {
         new TreeMap<>(table),
         new TreeMap<>(manifest),
         "the examples table of examples/README.md and the example folders' expected.json differ");
+  }
+
+  @Test
+  void theReadmeExamplesSectionNamesEveryCase() throws IOException {
+    String readme = Files.readString(CliRun.PROJECT_ROOT.resolve("README.md"));
+    int from = readme.indexOf("\n## Examples\n");
+    int to = readme.indexOf("\n## ", from + 1);
+    String section = readme.substring(from, to < 0 ? readme.length() : to);
+    List<String> missing = new ArrayList<>();
+    for (JsonNode c : manifest().get("cases")) {
+      String name = c.get("name").asText();
+      if (!section.contains("`" + name + "`")) {
+        missing.add(name);
+      }
+    }
+    assertEquals(List.of(), missing, "cases the Examples section of README.md does not name");
   }
 }

@@ -1,7 +1,7 @@
 package dev.entangle.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.entangle.batch.BatchCase;
 import dev.entangle.batch.BatchRunner;
@@ -9,7 +9,6 @@ import dev.entangle.batch.CaseRun;
 import dev.entangle.batch.Manifest;
 import dev.entangle.batch.ManifestReader;
 import dev.entangle.check.CheckSettings;
-import dev.entangle.graph.JsonFiles;
 import dev.entangle.refine.CheckOptions;
 import dev.entangle.rules.LemmaLibrary;
 import dev.entangle.rules.Lemmas;
@@ -40,7 +39,6 @@ import picocli.CommandLine.Spec;
             + " table in manifest order: case, expected, verdict, failing operator, seconds. Exits 0"
             + " when every case meets its expectation, 1 otherwise, 2 on a bad manifest.")
 final class BatchCommand implements Callable<Integer> {
-  private static final ObjectMapper MAPPER = JsonFiles.mapper();
 
   @Spec CommandSpec spec;
 
@@ -199,7 +197,7 @@ final class BatchCommand implements Callable<Integer> {
   }
 
   private void writeJson(Manifest m, List<CaseRun> runs, List<Report> reports, double seconds) {
-    ObjectNode root = MAPPER.createObjectNode();
+    ObjectNode root = JsonNodeFactory.instance.objectNode();
     root.put("manifest", m.file().toString());
     root.put("name", m.name());
     ArrayNode cases = root.putArray("cases");

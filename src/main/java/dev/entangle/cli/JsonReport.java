@@ -1,21 +1,23 @@
 package dev.entangle.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.entangle.graph.JsonFiles;
+import dev.entangle.graph.JsonTree;
 import dev.entangle.util.InputException;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** The {@code --json} report (FORMATS.md section 4) and the {@code --write-relation} file. */
 final class JsonReport {
-  private static final ObjectMapper MAPPER = JsonFiles.mapper();
+  private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
   private JsonReport() {}
 
   static ObjectNode toJson(Report r) {
-    ObjectNode root = MAPPER.createObjectNode();
+    ObjectNode root = JSON.objectNode();
     root.put("verdict", r.verdict().json());
     root.set("output_relation", relation(r));
     ArrayNode nc = root.putArray("not_checked");
@@ -112,7 +114,7 @@ final class JsonReport {
   }
 
   private static ArrayNode relation(Report r) {
-    ArrayNode rel = MAPPER.createArrayNode();
+    ArrayNode rel = JSON.arrayNode();
     for (Report.Entry e : r.outputRelation()) {
       ObjectNode o = rel.addObject();
       o.put("gs", e.gs());
@@ -127,7 +129,7 @@ final class JsonReport {
 
   /** A relation file whose relations are the output relation. */
   static void writeRelation(Report r, Path file) {
-    ObjectNode root = MAPPER.createObjectNode();
+    ObjectNode root = JSON.objectNode();
     root.put("format", "entangle-relation/1");
     root.set("relations", relation(r));
     writeJson(root, file);
@@ -135,7 +137,7 @@ final class JsonReport {
 
   private static void writeJson(ObjectNode node, Path file) {
     try {
-      MAPPER.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), node);
+      Files.writeString(file, JsonTree.pretty(node));
     } catch (IOException e) {
       throw new InputException("cannot write " + file + ": " + JsonFiles.reason(e) + ".");
     }

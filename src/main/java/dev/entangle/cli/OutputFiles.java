@@ -2,6 +2,7 @@ package dev.entangle.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.entangle.graph.JsonFiles;
+import dev.entangle.graph.JsonTree;
 import dev.entangle.util.InputException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,9 +30,7 @@ final class OutputFiles {
   /** Writes JSON, pretty-printed, with a final newline. */
   static void writeJson(JsonNode json, Path file) {
     try {
-      Files.writeString(
-          file,
-          JsonFiles.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
+      Files.writeString(file, JsonTree.pretty(json) + "\n");
     } catch (IOException e) {
       throw new InputException("cannot write " + file + ": " + JsonFiles.reason(e) + ".");
     }

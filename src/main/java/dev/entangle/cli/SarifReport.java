@@ -1,13 +1,15 @@
 package dev.entangle.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.entangle.graph.JsonFiles;
+import dev.entangle.graph.JsonTree;
 import dev.entangle.refine.Verdict;
 import dev.entangle.util.InputException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -21,7 +23,7 @@ import java.util.List;
  */
 final class SarifReport {
   static final String SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
-  private static final ObjectMapper MAPPER = JsonFiles.mapper();
+  private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
   /** The rules, in the order of their {@code ruleIndex}. */
   private static final List<Rule> RULES =
@@ -70,7 +72,7 @@ final class SarifReport {
 
   /** The log of checked cases (and of cases that did not run), one run of entangle. */
   static ObjectNode toJson(List<Checked> checked, List<NotRun> notRun) {
-    ObjectNode root = MAPPER.createObjectNode();
+    ObjectNode root = JSON.objectNode();
     root.put("$schema", SCHEMA);
     root.put("version", "2.1.0");
     ObjectNode run = root.putArray("runs").addObject();
@@ -108,7 +110,7 @@ final class SarifReport {
 
   static void write(List<Checked> checked, List<NotRun> notRun, Path file) {
     try {
-      MAPPER.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), toJson(checked, notRun));
+      Files.writeString(file, JsonTree.pretty(toJson(checked, notRun)));
     } catch (IOException e) {
       throw new InputException("cannot write " + file + ": " + JsonFiles.reason(e) + ".");
     }
@@ -118,7 +120,7 @@ final class SarifReport {
     Report.FailureText f = r.failure();
     int index = ruleIndex(r.verdict());
     Rule rule = RULES.get(index);
-    ObjectNode o = MAPPER.createObjectNode();
+    ObjectNode o = JSON.objectNode();
     o.put("ruleId", rule.id());
     o.put("ruleIndex", index);
     o.put("level", rule.level());
@@ -184,7 +186,7 @@ final class SarifReport {
   }
 
   private static ObjectNode physical(SourceFrames.Frame f) {
-    ObjectNode pl = MAPPER.createObjectNode();
+    ObjectNode pl = JSON.objectNode();
     artifact(pl.putObject("artifactLocation"), f.path());
     ObjectNode region = pl.putObject("region");
     region.put("startLine", Math.max(1, f.line()));

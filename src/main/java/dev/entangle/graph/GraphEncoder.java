@@ -1,11 +1,9 @@
 package dev.entangle.graph;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -122,10 +120,6 @@ final class GraphEncoder {
   }
 
   private static String compact(JsonNode n) {
-    try {
-      return JsonFiles.mapper().writeValueAsString(n);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
+    return JsonTree.compact(n);
   }
 }

@@ -18,17 +18,21 @@ import java.nio.file.Path;
 /**
  * Reads a JSON file into a Jackson tree, turning every failure into a one-paragraph {@link
  * InputException} that names the file (and the line and column of a syntax error). Shared by the
- * graph and relation readers.
+ * graph and relation readers. Reading goes through {@link JsonTree}, without an {@code
+ * ObjectMapper}; the mapper is made on first use, for the commands that bind JSON to values.
  */
 public final class JsonFiles {
-  private static final ObjectMapper MAPPER =
-      JsonMapper.builder().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).build();
-
   private JsonFiles() {}
 
-  /** The mapper every reader and writer of the project's JSON files uses. */
+  /** The mapper for the project's JSON files (repeated keys rejected), made on first use. */
   public static ObjectMapper mapper() {
-    return MAPPER;
+    return Mapper.INSTANCE;
+  }
+
+  /** Holds the mapper, so that only its first use pays for its set-up. */
+  private static final class Mapper {
+    static final ObjectMapper INSTANCE =
+        JsonMapper.builder().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).build();
   }
 
   /**
@@ -39,8 +43,8 @@ public final class JsonFiles {
   public static JsonNode read(Path file, String what) {
     JsonNode root;
     try (InputStream in = Files.newInputStream(file);
-        JsonParser parser = MAPPER.createParser(in)) {
-      root = MAPPER.readTree(parser);
+        JsonParser parser = JsonTree.parser(in)) {
+      root = JsonTree.readValue(parser);
       if (root != null && parser.nextToken() != null) {
         JsonLocation loc = parser.currentTokenLocation();
         throw new InputException(
@@ -69,7 +73,7 @@ public final class JsonFiles {
               + " file.",
           e);
     }
-    if (root == null || root.isMissingNode()) {
+    if (root == null) {
       throw new InputException(
           file
               + ": the file is empty; a "

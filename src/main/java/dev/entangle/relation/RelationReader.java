@@ -1,6 +1,7 @@
 package dev.entangle.relation;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.entangle.graph.JsonFiles;
 import dev.entangle.util.InputException;
 import java.nio.file.Path;
@@ -91,7 +92,7 @@ public final class RelationReader {
   private JsonNode list(JsonNode root, String key) {
     JsonNode v = root.get(key);
     if (v == null || v.isNull()) {
-      return JsonFiles.mapper().createArrayNode();
+      return JsonNodeFactory.instance.arrayNode();
     }
     if (!v.isArray()) {
       throw error("", "\"" + key + "\" must be a list.");

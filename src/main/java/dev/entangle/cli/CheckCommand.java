@@ -177,11 +177,10 @@ final class CheckCommand implements Callable<Integer> {
                 + " does not exist; create it or choose another path.");
       }
     }
+    // The lemmas are read and compiled while the graphs are read and lowered. Errors come in the
+    // order of a run in sequence: the inputs', then the lemmas', then the lowering's.
+    Background<Lemmas> loading = Background.start("entangle-lemmas", this::loadLemmas);
     CheckInputs in = CheckInputs.read(gs, gd, rel);
-    List<Path> dirs = new ArrayList<>();
-    dirs.add(LemmaPaths.defaultDir());
-    dirs.addAll(lemmas);
-    Lemmas rules = LemmaLibrary.load(dirs);
     CheckSettings settings =
         new CheckSettings(
             CheckOptions.defaults()
@@ -192,7 +191,14 @@ final class CheckCommand implements Callable<Integer> {
             DRAWS,
             (long) (numericBudget * 1e9));
     long start = System.nanoTime();
-    Programs programs = CheckPipeline.lower(in);
+    Programs programs;
+    try {
+      programs = CheckPipeline.lower(in);
+    } catch (RuntimeException e) {
+      loading.join();
+      throw e;
+    }
+    Lemmas rules = loading.join();
     CoreProgram gsp = programs.gs();
     CoreProgram gdp = programs.gd();
     PrintWriter out = spec.commandLine().getOut();
@@ -224,6 +230,14 @@ final class CheckCommand implements Callable<Integer> {
       }
     }
     return ExitCodes.of(result.verdict());
+  }
+
+  /** The shipped lemmas, then those of every {@code --lemmas} folder. */
+  private Lemmas loadLemmas() {
+    List<Path> dirs = new ArrayList<>();
+    dirs.add(LemmaPaths.defaultDir());
+    dirs.addAll(lemmas);
+    return LemmaLibrary.load(dirs);
   }
 
   /** The {@code --junit}, {@code --sarif} and {@code --html} files, where asked for. */

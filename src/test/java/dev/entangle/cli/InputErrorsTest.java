@@ -279,6 +279,20 @@ class InputErrorsTest {
     MLP.check("--lemmas", none).assertInputError(none.toString());
   }
 
+  /** The lemmas load while the inputs are read and lowered; errors still come in that order. */
+  @Test
+  void inputErrorsBeforeLemmaErrorsBeforeLoweringErrors() {
+    Path noFolder = tmp.resolve("no-such-folder");
+    Path noFile = tmp.resolve("no-such-file.json");
+    CliRun.check(noFile, gd(), ri(), "--lemmas", noFolder).assertInputError(noFile.toString());
+    Path wrongDim = relationWith("{\"gs\": \"fc1.weight\", \"shard\": 1}");
+    CliRun lemmaFirst =
+        CliRun.check(gs(), gd(), wrongDim, "--lemmas", noFolder)
+            .assertInputError(noFolder.toString());
+    assertFalse(lemmaFirst.err().contains(wrongDim.toString()), lemmaFirst::transcript);
+    CliRun.check(gs(), gd(), wrongDim).assertInputError(wrongDim.toString(), "shape");
+  }
+
   @Test
   void importOfAFileThatIsMissingOrNotGraphCode() throws IOException {
     Path none = tmp.resolve("no-such-graph.py");

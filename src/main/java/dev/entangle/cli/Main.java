@@ -15,7 +15,7 @@ public final class Main {
 
   /** Runs the command line with the given streams and returns the exit code. */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cl = new CommandLine(new EntangleCommand());
+    CommandLine cl = EntangleCommand.commandLine(args);
     cl.setOut(out);
     cl.setErr(err);
     ErrorHandling.install(cl, args);

@@ -1278,3 +1278,140 @@ class FlatZeroRegressionGrad(RegressionGrad):
         grad_weight = dist.reduce_scatter(grad_weight.reshape(-1), n, "avg", GROUP)
         grad_bias = dist.reduce_scatter(grad_bias, n, "avg", GROUP)
         return dist.all_reduce(loss, "avg", GROUP), grad_weight, grad_bias
+
+
+# ---------------------------------------------------------------------------
+# A Llama-style decoder: RMSNorm, rotary embedding from one cos/sin table shared by all layers,
+# grouped-query attention, SwiGLU; tensor parallelism with optional sequence parallelism
+
+
+def _sum_partials(y, reduce, world_size):
+    """The sum over the ranks of a row-parallel projection's partial results: ``"all_reduce"``
+    (every rank the whole sum), ``"reduce_scatter"`` (rank k its dim-0 chunk of it) or ``None``
+    (one rank: ``y`` is the whole result)."""
+    if reduce == "all_reduce":
+        return dist.all_reduce(y, "sum", GROUP)
+    if reduce == "reduce_scatter":
+        return dist.reduce_scatter(y, world_size, "sum", GROUP)
+    return y
+
+
+def repeat_kv(t, repeats):
+    """[kv_heads, seq, head_dim] to [kv_heads * repeats, seq, head_dim], each key/value head
+    repeated for its group of query heads (HF Llama's ``repeat_kv``)."""
+    g, s, d = t.shape
+    return t[:, None].expand(g, repeats, s, d).reshape(g * repeats, s, d)
+
+
+class LlamaAttention(nn.Module):
+    """Causal grouped-query attention over x [seq, hidden] without biases; queries and keys are
+    rotated by the model's cos/sin tables [max_seq, head_dim], sliced to the sequence
+    (``cos[:seq]``, as HF Llama's rotary cache). With ``world_size > 1`` a rank holds heads/n query
+    and kv_heads/n key/value heads (q/k/v column-parallel) and the matching columns of o_proj
+    (row-parallel), whose partial results ``reduce`` sums (see ``_sum_partials``)."""
+
+    def __init__(self, hidden, heads, kv_heads, head_dim, rank=0, world_size=1, reduce=None):
+        super().__init__()
+        self.heads, _ = _shard(heads, rank, world_size, "heads")
+        self.kv_heads, _ = _shard(kv_heads, rank, world_size, "kv_heads")
+        self.head_dim = head_dim
+        self.q_proj = Linear(hidden, self.heads * head_dim, bias=False)
+        self.k_proj = Linear(hidden, self.kv_heads * head_dim, bias=False)
+        self.v_proj = Linear(hidden, self.kv_heads * head_dim, bias=False)
+        self.o_proj = Linear(self.heads * head_dim, hidden, bias=False)
+        self.world_size = world_size
+        self.reduce = reduce
+
+    def split(self, t, heads):
+        return t.view(t.shape[0], heads, self.head_dim).transpose(0, 1)
+
+    def forward(self, x, cos_table, sin_table):
+        s = x.shape[0]
+        cos = cos_table[:s].unsqueeze(0)
+        sin = sin_table[:s].unsqueeze(0)
+        q = self.split(self.q_proj(x), self.heads)
+        k = self.split(self.k_proj(x), self.kv_heads)
+        q = q * cos + rotate_half(q) * sin
+        k = k * cos + rotate_half(k) * sin
+        k = repeat_kv(k, self.heads // self.kv_heads)
+        v = repeat_kv(self.split(self.v_proj(x), self.kv_heads), self.heads // self.kv_heads)
+        scores = torch.bmm(q, k.transpose(1, 2)) / math.sqrt(self.head_dim)
+        scores = scores.masked_fill(causal_mask(s, s), float("-inf"))
+        context = torch.bmm(torch.softmax(scores, dim=-1), v)
+        y = self.o_proj(context.transpose(0, 1).reshape(s, self.heads * self.head_dim))
+        return _sum_partials(y, self.reduce, self.world_size)
+
+
+class LlamaMLP(nn.Module):
+    """SwiGLU ``down_proj(silu(gate_proj(x)) * up_proj(x))`` without biases; with
+    ``world_size > 1`` gate/up column-parallel and down row-parallel, its partial results summed
+    by ``reduce``."""
+
+    def __init__(self, hidden, ffn, rank=0, world_size=1, reduce=None):
+        super().__init__()
+        part, _ = _shard(ffn, rank, world_size, "ffn")
+        self.gate_proj = Linear(hidden, part, bias=False)
+        self.up_proj = Linear(hidden, part, bias=False)
+        self.down_proj = Linear(part, hidden, bias=False)
+        self.world_size = world_size
+        self.reduce = reduce
+
+    def forward(self, x):
+        y = self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+        return _sum_partials(y, self.reduce, self.world_size)
+
+
+class LlamaLayer(nn.Module):
+    """Pre-norm attention and MLP with residuals (applied by ``Llama.forward``), RMSNorms."""
+
+    def __init__(self, hidden, heads, kv_heads, head_dim, ffn, rank=0, world_size=1, reduce=None):
+        super().__init__()
+        self.input_layernorm = RMSNorm(hidden)
+        self.self_attn = LlamaAttention(hidden, heads, kv_heads, head_dim, rank, world_size, reduce)
+        self.post_attention_layernorm = RMSNorm(hidden)
+        self.mlp = LlamaMLP(hidden, ffn, rank, world_size, reduce)
+
+
+class Llama(nn.Module):
+    """Embedding, ``layers`` Llama layers, final RMSNorm, logits and the loss, over one sequence
+    of ``ids`` [seq]; ``cos`` and ``sin`` [max_seq, head_dim] are the rotary tables, one input
+    every layer slices.
+
+    With ``world_size > 1``: vocabulary-parallel embedding and output layer with GPT's
+    vocabulary-parallel cross-entropy, and tensor parallelism in each layer. Without
+    ``sequence_parallel`` the activations are replicated and the row-parallel results (and the
+    embedding) all-reduced; with it they are sequence shards: RMSNorms on the rank's rows, an
+    all-gather before each column-parallel block, reduce-scatters after the row-parallel ones.
+    """
+
+    def __init__(self, vocab, hidden, heads, kv_heads, head_dim, ffn, layers, rank=0, world_size=1,
+                 sequence_parallel=False):
+        super().__init__()
+        self.world_size = world_size
+        self.sequence_parallel = sequence_parallel and world_size > 1
+        reduce = None
+        if world_size > 1:
+            reduce = "reduce_scatter" if self.sequence_parallel else "all_reduce"
+        if world_size == 1:
+            self.embed = Embedding(vocab, hidden)
+        else:
+            self.embed = VocabParallelEmbedding(vocab, hidden, rank, world_size, reduce=reduce)
+        self.layers = nn.ModuleList(LlamaLayer(hidden, heads, kv_heads, head_dim, ffn, rank, world_size, reduce)
+                                    for _ in range(layers))
+        self.norm = RMSNorm(hidden)
+        part, self.vocab_start = _shard(vocab, rank, world_size, "vocab")
+        self.lm_head = nn.Parameter(torch.empty(part, hidden))
+
+    def gather(self, x):
+        return dist.all_gather(x, self.world_size, GROUP) if self.sequence_parallel else x
+
+    all_reduce = GPT.all_reduce
+    cross_entropy = GPT.cross_entropy
+
+    def forward(self, ids, labels, cos, sin):
+        h = self.embed(ids)
+        for layer in self.layers:
+            h = h + layer.self_attn(self.gather(layer.input_layernorm(h)), cos, sin)
+            h = h + layer.mlp(self.gather(layer.post_attention_layernorm(h)))
+        logits = F.linear(self.gather(self.norm(h)), self.lm_head)
+        return self.cross_entropy(logits, labels)

@@ -233,6 +233,43 @@ def gpt(n, layers, seq=24, vocab=48, hidden=24, heads=12, ffn=48):
         gs, gd, relations, "refines", "the loss equals the loss on any rank")
 
 
+def llama(n, layers, sequence_parallel=False, seq=16, vocab=64, hidden=32, heads=16, kv_heads=8,
+          head_dim=4, ffn=64, max_seq=32):
+    """The Llama-style decoder of ``example_models.Llama`` at TP=n: ``llama-tpN-lL``, or with
+    sequence parallelism ``llama-sp-tpN-lL``. The default sizes let 2, 4, 8 and 16 ranks divide
+    the query and key/value heads, the vocabulary, the MLP and the sequence."""
+    inputs = dict(ids=t(seq, dtype=torch.int64), labels=t(seq, dtype=torch.int64), cos=t(max_seq, head_dim),
+                  sin=t(max_seq, head_dim))
+
+    def model(rank=0, world_size=1):
+        return m.Llama(vocab, hidden, heads, kv_heads, head_dim, ffn, layers, rank, world_size, sequence_parallel)
+
+    gs = tag_outputs(trace(model(), **inputs), "loss")
+    gd = [tag_outputs(g, "loss") for g in trace_ranks(n, lambda r: model(r, n), lambda r: inputs)]
+    relations = [replicate("ids"), replicate("labels"), replicate("cos"), replicate("sin"),
+                 shard("embed.weight", 0), shard("lm_head", 0), replicate("norm.weight")]
+    for i in range(layers):
+        p = f"layers.{i}."
+        relations += [replicate(p + "input_layernorm.weight"), replicate(p + "post_attention_layernorm.weight")]
+        relations += [shard(p + f"self_attn.{x}_proj.weight", 0) for x in "qkv"]
+        relations += [shard(p + "self_attn.o_proj.weight", 1), shard(p + "mlp.gate_proj.weight", 0),
+                      shard(p + "mlp.up_proj.weight", 0), shard(p + "mlp.down_proj.weight", 1)]
+    if sequence_parallel:
+        name, how = f"llama-sp-tp{n}-l{layers}", (
+            " with sequence parallelism: the embedding reduce-scattered to sequence shards, RMSNorms on"
+            " the shards, an all-gather before and a reduce-scatter after each parallel block")
+    else:
+        name, how = f"llama-tp{n}-l{layers}", (
+            ": activations replicated, the embedding and each row-parallel result all-reduced")
+    return Case(
+        name, f"a Llama-style decoder, {layers} layer(s), TP={n}{how}; per layer RMSNorms, rotary"
+        f" embedding from one cos/sin table [{max_seq}, {head_dim}] that every layer slices to the"
+        f" sequence, grouped-query attention ({heads} query, {kv_heads} key/value heads; q/k/v"
+        " column-parallel, o_proj row-parallel), SwiGLU MLP (gate/up column-parallel, down"
+        " row-parallel); vocabulary-parallel embedding, logits and cross-entropy",
+        gs, gd, relations, "refines", "the loss equals the loss on any rank")
+
+
 def sp_layernorm_grad(name, reduce_grads):
     n, seq = 2, 8
     gs = tag_outputs(trace(m.LayerNormGrad(HIDDEN), x=t(seq, HIDDEN), dy=t(seq, HIDDEN)),
@@ -947,6 +984,14 @@ def write(cases, out):
             export_fx._write_json(obj, os.path.join(folder, file_name))
 
 
+def sizes_option(parser, option, values):
+    """The (tp, layers) pairs of an option's TPxLAYERS values, both positive."""
+    sizes = [v.split("x") for v in values or []]
+    if not all(len(s) == 2 and all(p.isdigit() and int(p) > 0 for p in s) for s in sizes):
+        parser.error(f"{option} takes TPxLAYERS, e.g. 8x4")
+    return [(int(n), int(layers)) for n, layers in sizes]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=os.path.join(ROOT, "examples"),
@@ -955,14 +1000,26 @@ def main(argv=None):
     parser.add_argument("--gpt-sizes", nargs="+", metavar="TPxLAYERS",
                         help="instead of the examples, the GPT of gpt-* at these sizes (e.g. 8x4),"
                         " wider so that 2, 4, 6 and 8 ranks divide it (for scripts/bench-scale)")
+    parser.add_argument("--llama-sizes", nargs="+", metavar="TPxLAYERS",
+                        help="instead of the examples, the Llama-style decoder at these sizes (e.g."
+                        " 8x80) into llama-tpN-lL (for scripts/bench-scale); 2, 4, 8 and 16 ranks"
+                        " divide it")
+    parser.add_argument("--sp", action="store_true",
+                        help="with --llama-sizes: with sequence parallelism, into llama-sp-tpN-lL")
     args = parser.parse_args(argv)
+    if args.sp and not args.llama_sizes:
+        parser.error("--sp goes with --llama-sizes")
     fx_collectives.ensure_registered()
-    if args.gpt_sizes:
-        sizes = [s.split("x") for s in args.gpt_sizes]
-        if any(len(s) != 2 or not (s[0].isdigit() and s[1].isdigit()) for s in sizes):
-            parser.error("--gpt-sizes takes TPxLAYERS, e.g. 8x4")
-        write([gpt(int(n), int(layers), 48, 96, 48, 24, 96) for n, layers in sizes], args.out)
-        print(f"wrote {len(sizes)} cases to {os.path.relpath(args.out)}")
+    if args.gpt_sizes or args.llama_sizes:
+        if args.cases:
+            parser.error("the sizes options take no case names")
+        gpt_sizes = sizes_option(parser, "--gpt-sizes", args.gpt_sizes)
+        llama_sizes = sizes_option(parser, "--llama-sizes", args.llama_sizes)
+        cases = [gpt(n, layers, 48, 96, 48, 24, 96) for n, layers in gpt_sizes]
+        cases += [llama(n, layers, args.sp) for n, layers in llama_sizes]
+        os.makedirs(args.out, exist_ok=True)
+        write(cases, args.out)
+        print(f"wrote {len(cases)} cases to {os.path.relpath(args.out)}")
         return 0
     cases = all_cases()
     known = {c.name for c in cases}

@@ -35,8 +35,9 @@ import java.util.Set;
  *   <li>lemmas saturate it;
  *   <li>G_d values are brought in with their definitions when every dependency is in T_rel (the G_d
  *       tensors that expressions of v's inputs, outputs and sub-terms use), related by R to an
- *       earlier G_s value, constant, or itself brought in a few steps before; T_rel grows with the
- *       tensors those expressions then reach; 2 and 3 repeat until nothing new comes in;
+ *       earlier G_s value and a few steps above T_rel, constant, or itself brought in a few steps
+ *       before; T_rel grows with the tensors those expressions then reach; 2 and 3 repeat until
+ *       nothing new comes in;
  *   <li>the cheapest clean expressions of each output are R_v ({@link CleanAlternatives}).
  * </ol>
  *
@@ -73,6 +74,9 @@ final class OperatorCheck {
   /** How far past T_rel exploration follows values computed from related tensors alone. */
   static final int MAX_DEPTH = 8;
 
+  /** How far above T_rel a related G_d value may lie for exploration to build on it. */
+  static final int UPSTREAM_STEPS = 3;
+
   /** How many producers above v's inputs its e-graph includes (context for lemmas). */
   static final int CONTEXT_DEPTH = 1;
 
@@ -85,6 +89,7 @@ final class OperatorCheck {
   private final Set<Integer> trel = new LinkedHashSet<>();
   private final Set<Integer> equalitiesAdded = new HashSet<>();
   private final BitSet equalitiesLookedUp = new BitSet();
+  private BitSet nearTrel = new BitSet();
 
   /** The G_d values brought in, in order, with their distance from T_rel. */
   private final Map<Integer, Integer> broughtIn = new LinkedHashMap<>();
@@ -426,13 +431,14 @@ final class OperatorCheck {
 
   /**
    * Adds every unexplored G_d value (a user of T_rel or of what was brought in) whose dependencies
-   * are all in T_rel, constant, related by R to some G_s value, or themselves brought in at most
-   * {@link #MAX_DEPTH} steps away from related values (Listing 2's "expressible using T_rel",
-   * bounded): a chain G_d computes from related tensors alone, such as a vocabulary shard's mask,
-   * shift and lookup, is brought in whole, so lemmas can recognize it.
+   * are all in T_rel, constant, related by R to some G_s value and near T_rel, or themselves
+   * brought in at most {@link #MAX_DEPTH} steps away from related values (Listing 2's "expressible
+   * using T_rel", bounded): a chain G_d computes from related tensors alone, such as a vocabulary
+   * shard's mask, shift and lookup, is brought in whole, so lemmas can recognize it.
    */
   private int bringIn() {
     int added = 0;
+    nearTrel = upstreamOfTrel();
     ArrayDeque<Integer> work = new ArrayDeque<>(trel);
     work.addAll(broughtIn.keySet());
     while (!work.isEmpty() && broughtIn.size() <= ctx.options.exploreLimit()) {
@@ -465,11 +471,42 @@ final class OperatorCheck {
     return added;
   }
 
+  private boolean isInput(int d) {
+    return ctx.gd.value(d).kind() == ValueKind.INPUT;
+  }
+
   /**
-   * How many steps a value is from T_rel: 0 related or constant, -1 neither related nor brought in.
+   * The G_d values at most {@link #UPSTREAM_STEPS} dependency steps above T_rel: the only related
+   * computed values (besides T_rel's own) that exploration may build on; related inputs it may
+   * always use. Without this bound a tensor every layer reads (a rotary table) would draw in every
+   * earlier layer's related values, and each operator's work would grow with the model's depth.
+   */
+  private BitSet upstreamOfTrel() {
+    BitSet near = new BitSet();
+    List<Integer> frontier = new ArrayList<>(trel);
+    for (int step = 0; step < UPSTREAM_STEPS && !frontier.isEmpty(); step++) {
+      List<Integer> next = new ArrayList<>();
+      for (int x : frontier) {
+        for (int d : ctx.gd.deps(x)) {
+          if (!near.get(d)) {
+            near.set(d);
+            next.add(d);
+          }
+        }
+      }
+      frontier = next;
+    }
+    return near;
+  }
+
+  /**
+   * How many steps a value is from T_rel: 0 in T_rel, constant, or related and either a G_d input
+   * or near T_rel ({@link #upstreamOfTrel}); -1 none of these and not brought in.
    */
   private int depthOf(int d) {
-    if (trel.contains(d) || ctx.gd.constant[d] || ctx.related.get(d)) {
+    if (trel.contains(d)
+        || ctx.gd.constant[d]
+        || (ctx.related.get(d) && (nearTrel.get(d) || isInput(d)))) {
       return 0;
     }
     Integer x = broughtIn.get(d);

@@ -3,11 +3,6 @@ package dev.entangle.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.entangle.graph.JsonFiles;
-import dev.entangle.graph.JsonTree;
-import dev.entangle.util.InputException;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** The {@code --json} report (FORMATS.md section 4) and the {@code --write-relation} file. */
@@ -124,7 +119,7 @@ final class JsonReport {
   }
 
   static void write(Report r, Path file) {
-    writeJson(toJson(r), file);
+    OutputFiles.writeReport(toJson(r), file);
   }
 
   /** A relation file whose relations are the output relation. */
@@ -132,14 +127,6 @@ final class JsonReport {
     ObjectNode root = JSON.objectNode();
     root.put("format", "entangle-relation/1");
     root.set("relations", relation(r));
-    writeJson(root, file);
-  }
-
-  private static void writeJson(ObjectNode node, Path file) {
-    try {
-      Files.writeString(file, JsonTree.pretty(node));
-    } catch (IOException e) {
-      throw new InputException("cannot write " + file + ": " + JsonFiles.reason(e) + ".");
-    }
+    OutputFiles.writeReport(root, file);
   }
 }

@@ -29,8 +29,17 @@ final class OutputFiles {
 
   /** Writes JSON, pretty-printed, with a final newline. */
   static void writeJson(JsonNode json, Path file) {
+    writeText(JsonTree.pretty(json) + "\n", file);
+  }
+
+  /** Writes JSON, pretty-printed, ending at its closing bracket (the reports' files). */
+  static void writeReport(JsonNode json, Path file) {
+    writeText(JsonTree.pretty(json), file);
+  }
+
+  private static void writeText(String text, Path file) {
     try {
-      Files.writeString(file, JsonTree.pretty(json) + "\n");
+      Files.writeString(file, text);
     } catch (IOException e) {
       throw new InputException("cannot write " + file + ": " + JsonFiles.reason(e) + ".");
     }

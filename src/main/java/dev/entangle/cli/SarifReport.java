@@ -3,13 +3,8 @@ package dev.entangle.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.entangle.graph.JsonFiles;
-import dev.entangle.graph.JsonTree;
 import dev.entangle.refine.Verdict;
-import dev.entangle.util.InputException;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -109,11 +104,7 @@ final class SarifReport {
   }
 
   static void write(List<Checked> checked, List<NotRun> notRun, Path file) {
-    try {
-      Files.writeString(file, JsonTree.pretty(toJson(checked, notRun)));
-    } catch (IOException e) {
-      throw new InputException("cannot write " + file + ": " + JsonFiles.reason(e) + ".");
-    }
+    OutputFiles.writeReport(toJson(checked, notRun), file);
   }
 
   private static ObjectNode result(CaseLabel label, Report r) {

@@ -11,9 +11,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 
 /**
  * Jackson trees read from and written to JSON text with the streaming API alone. A check reads and
@@ -33,7 +33,7 @@ public final class JsonTree {
   private JsonTree() {}
 
   /** A parser over {@code in} (closed with the parser), rejecting repeated keys. */
-  static JsonParser parser(java.io.InputStream in) throws IOException {
+  static JsonParser parser(InputStream in) throws IOException {
     return FACTORY.createParser(in);
   }
 
@@ -90,15 +90,6 @@ public final class JsonTree {
   /** The tree as JSON text on one line, without spaces. */
   public static String compact(JsonNode node) {
     return text(node, false);
-  }
-
-  /** Writes the tree pretty-printed to {@code out} (left open). */
-  public static void writePretty(JsonNode node, Writer out) throws IOException {
-    try (JsonGenerator g = FACTORY.createGenerator(out)) {
-      g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-      g.setPrettyPrinter(new DefaultPrettyPrinter());
-      write(node, g);
-    }
   }
 
   private static String text(JsonNode node, boolean pretty) {

@@ -36,7 +36,12 @@ final class GdModel {
    * supplies and so has at hand.
    */
   boolean available(int id) {
-    return output[id] || program.value(id).kind() == ValueKind.INPUT;
+    return output[id] || input(id);
+  }
+
+  /** Whether the value is a G_d input (given by the user, not computed). */
+  boolean input(int id) {
+    return program.value(id).kind() == ValueKind.INPUT;
   }
 
   CoreValue value(int id) {

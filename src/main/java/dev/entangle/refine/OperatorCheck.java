@@ -89,7 +89,6 @@ final class OperatorCheck {
   private final Set<Integer> trel = new LinkedHashSet<>();
   private final Set<Integer> equalitiesAdded = new HashSet<>();
   private final BitSet equalitiesLookedUp = new BitSet();
-  private BitSet nearTrel = new BitSet();
 
   /** The G_d values brought in, in order, with their distance from T_rel. */
   private final Map<Integer, Integer> broughtIn = new LinkedHashMap<>();
@@ -431,14 +430,15 @@ final class OperatorCheck {
 
   /**
    * Adds every unexplored G_d value (a user of T_rel or of what was brought in) whose dependencies
-   * are all in T_rel, constant, related by R to some G_s value and near T_rel, or themselves
-   * brought in at most {@link #MAX_DEPTH} steps away from related values (Listing 2's "expressible
-   * using T_rel", bounded): a chain G_d computes from related tensors alone, such as a vocabulary
-   * shard's mask, shift and lookup, is brought in whole, so lemmas can recognize it.
+   * are all in T_rel, constant, related by R to some G_s value (a G_d input, or a computed value
+   * near T_rel: {@link #upstreamOfTrel}), or themselves brought in at most {@link #MAX_DEPTH} steps
+   * away from related values (Listing 2's "expressible using T_rel", bounded): a chain G_d computes
+   * from related tensors alone, such as a vocabulary shard's mask, shift and lookup, is brought in
+   * whole, so lemmas can recognize it.
    */
   private int bringIn() {
     int added = 0;
-    nearTrel = upstreamOfTrel();
+    BitSet near = upstreamOfTrel();
     ArrayDeque<Integer> work = new ArrayDeque<>(trel);
     work.addAll(broughtIn.keySet());
     while (!work.isEmpty() && broughtIn.size() <= ctx.options.exploreLimit()) {
@@ -449,7 +449,7 @@ final class OperatorCheck {
         }
         int depth = 0;
         for (int d : ctx.gd.deps(u)) {
-          int dd = depthOf(d);
+          int dd = depthOf(d, near);
           if (dd < 0) {
             depth = -1;
             break;
@@ -469,10 +469,6 @@ final class OperatorCheck {
       g.rebuild();
     }
     return added;
-  }
-
-  private boolean isInput(int d) {
-    return ctx.gd.value(d).kind() == ValueKind.INPUT;
   }
 
   /**
@@ -501,12 +497,12 @@ final class OperatorCheck {
 
   /**
    * How many steps a value is from T_rel: 0 in T_rel, constant, or related and either a G_d input
-   * or near T_rel ({@link #upstreamOfTrel}); -1 none of these and not brought in.
+   * or in {@code near}; -1 none of these and not brought in.
    */
-  private int depthOf(int d) {
+  private int depthOf(int d, BitSet near) {
     if (trel.contains(d)
         || ctx.gd.constant[d]
-        || (ctx.related.get(d) && (nearTrel.get(d) || isInput(d)))) {
+        || (ctx.related.get(d) && (near.get(d) || ctx.gd.input(d)))) {
       return 0;
     }
     Integer x = broughtIn.get(d);

@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,9 +61,6 @@ class JsonTreeTest {
     assertEquals(
         MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(tree), JsonTree.pretty(tree));
     assertEquals(MAPPER.writeValueAsString(tree), JsonTree.compact(tree));
-    StringWriter out = new StringWriter();
-    JsonTree.writePretty(tree, out);
-    assertEquals(JsonTree.pretty(tree), out.toString());
   }
 
   @Test

@@ -39,15 +39,21 @@ public final class BatchRunner {
    * @param jobs most cases checked at once (at least 1)
    * @param settings the settings of every case (a case's own {@code timeout} replaces the limit)
    * @param done told of each case's run as soon as it and every case before it are done
+   * @param debug whether an internal error's stack trace is printed (to standard error)
    */
   public static List<CaseRun> run(
-      Manifest manifest, Lemmas lemmas, CheckSettings settings, int jobs, Consumer<CaseRun> done) {
+      Manifest manifest,
+      Lemmas lemmas,
+      CheckSettings settings,
+      int jobs,
+      Consumer<CaseRun> done,
+      boolean debug) {
     int threads = Math.max(1, Math.min(jobs, manifest.cases().size()));
     ExecutorService pool = Executors.newFixedThreadPool(threads, workers());
     try {
       List<Future<CaseRun>> futures = new ArrayList<>();
       for (BatchCase c : manifest.cases()) {
-        futures.add(pool.submit(() -> runCase(c, lemmas, settings)));
+        futures.add(pool.submit(() -> runCase(c, lemmas, settings, debug)));
       }
       List<CaseRun> runs = new ArrayList<>();
       for (Future<CaseRun> f : futures) {
@@ -62,7 +68,7 @@ public final class BatchRunner {
   }
 
   /** Runs one case: imports or reads its sides, reads its relation, checks. */
-  public static CaseRun runCase(BatchCase c, Lemmas lemmas, CheckSettings settings) {
+  static CaseRun runCase(BatchCase c, Lemmas lemmas, CheckSettings settings, boolean debug) {
     long start = System.nanoTime();
     try {
       Graph gs = c.gs().graph();
@@ -87,6 +93,12 @@ public final class BatchRunner {
     } catch (InputException e) {
       return new CaseRun(c, null, e.getMessage(), seconds(start));
     } catch (RuntimeException | StackOverflowError e) {
+      if (debug) {
+        synchronized (System.err) {
+          System.err.println("entangle: case " + c.name() + ":");
+          e.printStackTrace();
+        }
+      }
       return new CaseRun(
           c,
           null,

@@ -136,7 +136,7 @@ final class BatchCommand implements Callable<Integer> {
     BatchTable table = new BatchTable(m, out);
     table.header();
     long start = System.nanoTime();
-    List<CaseRun> runs = BatchRunner.run(m, rules, settings, threads, table::row);
+    List<CaseRun> runs = BatchRunner.run(m, rules, settings, threads, table::row, debug);
     double seconds = (System.nanoTime() - start) / 1e9;
     List<Report> reports = new ArrayList<>();
     for (CaseRun r : runs) {

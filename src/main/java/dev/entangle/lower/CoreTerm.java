@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntUnaryOperator;
 
 /**
  * A term of the core language over G_d values: a {@link Op#TENSOR} leaf (attribute: the value id)
@@ -62,6 +63,18 @@ public record CoreTerm(int op, long[] attrs, List<CoreTerm> children) {
       kids[i] = children.get(i).add(b);
     }
     return b.add(op, attrs, kids);
+  }
+
+  /** The same term with every leaf's value id replaced by {@code f} of it. */
+  public CoreTerm mapLeaves(IntUnaryOperator f) {
+    if (isTensor()) {
+      return tensor(f.applyAsInt(tensorId()));
+    }
+    List<CoreTerm> kids = new ArrayList<>(children.size());
+    for (CoreTerm c : children) {
+      kids.add(c.mapLeaves(f));
+    }
+    return new CoreTerm(op, attrs, kids);
   }
 
   /** Collects the ids of the G_d values it reads. */

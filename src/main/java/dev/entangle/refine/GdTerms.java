@@ -2,6 +2,8 @@ package dev.entangle.refine;
 
 import dev.entangle.lower.Steps;
 import dev.entangle.ops.Op;
+import dev.entangle.ops.TermBuilder;
+import dev.entangle.ops.TypeInfo;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -26,8 +28,9 @@ final class GdTerms implements Steps.Refs {
     return m.constant[id] ? constantTerm(id) : leaf(id);
   }
 
+  /** The leaf of a value: its representative's ({@link GdModel#rep}). */
   int leaf(int id) {
-    return b.add(Op.TENSOR, new long[] {id});
+    return b.add(Op.TENSOR, new long[] {m.rep(id)});
   }
 
   private int constantTerm(int id) {
@@ -39,10 +42,31 @@ final class GdTerms implements Steps.Refs {
     return h;
   }
 
-  /** The term that computes value {@code id} from its dependencies. */
+  /**
+   * The term that computes value {@code id} from its dependencies: its definer's ({@link
+   * GdModel#definer}), with every value named in it (a collective group's facts name members'
+   * results) replaced by its representative.
+   */
   int definition(int id) {
-    return m.program.define(id, this, b);
+    return m.program.define(m.definer(id), this, representatives);
   }
+
+  /** Builds into {@code b}, naming representatives only. */
+  private final TermBuilder representatives =
+      new TermBuilder() {
+        @Override
+        public int add(int op, long[] attrs, int... children) {
+          if (op == Op.TENSOR.id()) {
+            return leaf((int) attrs[0]);
+          }
+          return b.add(op, attrs, children);
+        }
+
+        @Override
+        public TypeInfo type(int handle) {
+          return b.type(handle);
+        }
+      };
 
   @Override
   public int of(int valueId) {

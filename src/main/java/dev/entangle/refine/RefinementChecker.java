@@ -38,6 +38,8 @@ public final class RefinementChecker {
       Numbers numbers,
       long startNanos) {
     long deadline = startNanos + options.timeout().toNanos();
+    GdModel model = new GdModel(gd);
+    rel = model.representing(rel);
     List<Integer> required = new ArrayList<>(rel.outputs() != null ? rel.outputs() : results(gs));
     Map<Integer, List<CoreRelation.Expect>> expects = new HashMap<>();
     Set<Integer> wanted = new LinkedHashSet<>(required);
@@ -46,8 +48,7 @@ public final class RefinementChecker {
       wanted.add(e.gs());
     }
     GsWalk walk = new GsWalk(gs, rel.inputs().keySet(), new ArrayList<>(wanted));
-    Context ctx =
-        new Context(walk, new GdModel(gd), lemmas, options, listener, deadline, rel.equalities());
+    Context ctx = new Context(walk, model, lemmas, options, listener, deadline, rel.equalities());
     for (Map.Entry<Integer, List<CoreTerm>> e : rel.inputs().entrySet()) {
       ctx.relate(e.getKey(), e.getValue());
     }

@@ -52,6 +52,21 @@ final class HandGraphs {
         + "]]}]}";
   }
 
+  /** A G_d file of the ranks' graph files, all in process group {@code tp}. */
+  static String distributed(List<String> ranks) {
+    StringBuilder members = new StringBuilder();
+    for (int r = 0; r < ranks.size(); r++) {
+      members.append(r == 0 ? "" : ", ").append(r);
+    }
+    return "{\"format\": \"entangle-fx/1\", \"world_size\": "
+        + ranks.size()
+        + ", \"ranks\": ["
+        + String.join(", ", ranks)
+        + "], \"process_groups\": {\"tp\": ["
+        + members
+        + "]}}";
+  }
+
   /**
    * Writes G_s, G_d (the ranks' graph files, all in group {@code tp}) and the relation entries (a
    * JSON list's items) into {@code dir}, and checks them.
@@ -59,20 +74,7 @@ final class HandGraphs {
   static CliRun check(Path dir, String gs, List<String> ranks, String relations)
       throws IOException {
     Path gsFile = Files.writeString(dir.resolve("gs.json"), gs);
-    StringBuilder members = new StringBuilder();
-    for (int r = 0; r < ranks.size(); r++) {
-      members.append(r == 0 ? "" : ", ").append(r);
-    }
-    Path gdFile =
-        Files.writeString(
-            dir.resolve("gd.json"),
-            "{\"format\": \"entangle-fx/1\", \"world_size\": "
-                + ranks.size()
-                + ", \"ranks\": ["
-                + String.join(", ", ranks)
-                + "], \"process_groups\": {\"tp\": ["
-                + members
-                + "]}}");
+    Path gdFile = Files.writeString(dir.resolve("gd.json"), distributed(ranks));
     Path ri =
         Files.writeString(
             dir.resolve("ri.json"),

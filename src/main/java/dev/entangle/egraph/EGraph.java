@@ -1,6 +1,7 @@
 package dev.entangle.egraph;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -51,6 +52,9 @@ public final class EGraph<D> {
   /** Counts changes (new classes and unions), so snapshots can tell they are stale. */
   private long version;
 
+  /** Classes (possibly absorbed ids) that are new or gained nodes or facts since the last take. */
+  private final BitSet touched = new BitSet();
+
   public EGraph(Analysis<D> analysis) {
     this.analysis = Objects.requireNonNull(analysis, "analysis");
   }
@@ -77,6 +81,7 @@ public final class EGraph<D> {
     int id = uf.makeSet();
     version++;
     classes.add(new EClass<>(id, canon, data));
+    touched.set(id);
     classCount++;
     memo.put(canon, id);
     int[] ch = canon.children;
@@ -122,6 +127,7 @@ public final class EGraph<D> {
       gone = ca;
     }
     uf.union(keep.id, gone.id);
+    touched.set(keep.id);
     version++;
     classes.set(gone.id, null);
     classCount--;
@@ -239,6 +245,49 @@ public final class EGraph<D> {
     return Collections.unmodifiableList(classes.get(find(classId)).parentNodes);
   }
 
+  /**
+   * The canonical classes that are new, or gained nodes (by a union) or a new fact since the last
+   * call; starts the next period of changes. Requires a clean graph.
+   */
+  public BitSet takeTouched() {
+    BitSet out = new BitSet();
+    for (int i = touched.nextSetBit(0); i >= 0; i = touched.nextSetBit(i + 1)) {
+      out.set(uf.find(i));
+    }
+    touched.clear();
+    return out;
+  }
+
+  /** Marks every class as changed: the next {@link #takeTouched} returns them all. */
+  public void touchAll() {
+    touched.set(0, uf.size());
+  }
+
+  /**
+   * The canonical classes of {@code from} and those at most {@code levels} parent steps above them,
+   * ascending. Requires a clean graph.
+   */
+  public BitSet above(BitSet from, int levels) {
+    BitSet out = (BitSet) from.clone();
+    IntList frontier = new IntList(Math.max(2, from.cardinality()));
+    from.stream().forEach(frontier::add);
+    for (int step = 0; step < levels && !frontier.isEmpty(); step++) {
+      IntList next = new IntList(frontier.size());
+      for (int k = 0; k < frontier.size(); k++) {
+        IntList ps = classes.get(frontier.get(k)).parentClasses;
+        for (int j = 0; j < ps.size(); j++) {
+          int p = uf.find(ps.get(j));
+          if (!out.get(p)) {
+            out.set(p);
+            next.add(p);
+          }
+        }
+      }
+      frontier = next;
+    }
+    return out;
+  }
+
   /** Changes with every new class and every union. */
   long version() {
     return version;
@@ -292,6 +341,7 @@ public final class EGraph<D> {
         D merged = analysis.merge(c.data, analysis.make(this, canon));
         if (!Objects.equals(merged, c.data)) {
           c.data = merged;
+          touched.set(root);
           analysisNodes.addAll(c.parentNodes);
           analysisClasses.addAll(c.parentClasses);
           analysis.modify(this, root);

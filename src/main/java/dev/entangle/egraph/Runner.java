@@ -2,7 +2,10 @@ package dev.entangle.egraph;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -16,6 +19,13 @@ import java.util.function.BooleanSupplier;
  * match is starved. When an iteration changes nothing while some rewrite was capped, every match of
  * every rewrite is applied once before the run may call the e-graph saturated: {@link
  * StopReason#SATURATED} always means that every match was applied.
+ *
+ * <p>Searches are incremental where they can be: a {@link RootedSearcher} is searched only at the
+ * classes that changed since the previous search ({@link EGraph#takeTouched}) and those up to its
+ * {@linkplain RootedSearcher#height height} above them, since every match the previous search did
+ * not see has a changed class within that height below its root. A run that stops with matches
+ * found but not applied (a node or time limit, or the cap) marks the whole graph changed, so the
+ * next run searches everything.
  *
  * <p>Limits are checked before each iteration and after each application; searches stop at the
  * deadline ({@link DeadlinePassed}). The e-graph is clean when the run returns.
@@ -48,7 +58,20 @@ public final class Runner {
    */
   public static <D> RunReport run(
       EGraph<D> g, List<Rewrite<D>> rewrites, Limits limits, BooleanSupplier goal) {
-    Run<D> run = new Run<>(g, rewrites, limits);
+    return run(g, rewrites, limits, goal, true);
+  }
+
+  /**
+   * Runs {@code rewrites} on {@code g}, searching incrementally or not: without, every iteration
+   * searches the whole e-graph (the reference the incremental search is tested against).
+   */
+  public static <D> RunReport run(
+      EGraph<D> g,
+      List<Rewrite<D>> rewrites,
+      Limits limits,
+      BooleanSupplier goal,
+      boolean incremental) {
+    Run<D> run = new Run<>(g, rewrites, limits, incremental);
     g.rebuild();
     StopReason reason;
     try {
@@ -56,6 +79,9 @@ public final class Runner {
     } catch (DeadlinePassed e) {
       g.rebuild();
       reason = StopReason.TIME_LIMIT;
+    }
+    if (reason == StopReason.NODE_LIMIT || reason == StopReason.TIME_LIMIT || run.heldBack()) {
+      g.touchAll(); // matches were found but not applied: the next run must find them again
     }
     return new RunReport(
         reason, run.iterations, run.applied, rewrites.stream().map(Rewrite::name).toList());
@@ -71,15 +97,28 @@ public final class Runner {
     /** Per rewrite: how many matches to pass over before taking any (the cap's continuation). */
     final int[] skip;
 
+    final boolean incremental;
+
     int iterations;
     boolean changed;
 
-    Run(EGraph<D> g, List<Rewrite<D>> rewrites, Limits limits) {
+    Run(EGraph<D> g, List<Rewrite<D>> rewrites, Limits limits, boolean incremental) {
       this.g = g;
       this.rewrites = rewrites;
       this.limits = limits;
+      this.incremental = incremental;
       this.applied = new int[rewrites.size()];
       this.skip = new int[rewrites.size()];
+    }
+
+    /** Whether some rewrite's matches were held back by the cap. */
+    boolean heldBack() {
+      for (int k : skip) {
+        if (k > 0) {
+          return true;
+        }
+      }
+      return false;
     }
 
     /** One found match: which rewrite, where, with which bindings. */
@@ -137,27 +176,31 @@ public final class Runner {
     private boolean searchCapped(List<Found> found) {
       boolean capped = false;
       int cap = limits.matchesPerRule();
+      BitSet touched = g.takeTouched();
+      Map<Integer, BitSet> rootsByHeight = new HashMap<>();
       for (int r = 0; r < rewrites.size(); r++) {
         final int ri = r;
         final int from = skip[r];
         int[] count = {0};
-        rewrites
-            .get(r)
-            .searcher()
-            .search(
-                g,
-                limits.deadlineNanos(),
-                (c, b) -> {
-                  int k = count[0]++;
-                  if (k < from) {
-                    return true;
-                  }
-                  if (k < from + cap) {
-                    found.add(new Found(ri, c, b));
-                    return true;
-                  }
-                  return false; // one past the cap tells that more are left
-                });
+        Searcher<D> searcher = rewrites.get(r).searcher();
+        Searcher.MatchSink sink =
+            (c, b) -> {
+              int k = count[0]++;
+              if (k < from) {
+                return true;
+              }
+              if (k < from + cap) {
+                found.add(new Found(ri, c, b));
+                return true;
+              }
+              return false; // one past the cap tells that more are left
+            };
+        if (incremental && from == 0 && searcher instanceof RootedSearcher<D> rooted) {
+          BitSet roots = rootsByHeight.computeIfAbsent(rooted.height(), h -> g.above(touched, h));
+          rooted.searchRoots(g, roots, limits.deadlineNanos(), sink);
+        } else {
+          searcher.search(g, limits.deadlineNanos(), sink);
+        }
         boolean over = count[0] > from + cap;
         skip[r] = over ? from + cap : 0;
         capped |= over || from > 0;

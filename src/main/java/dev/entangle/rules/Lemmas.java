@@ -27,14 +27,20 @@ public record Lemmas(List<Rule> rules, List<NativeRule> natives, List<Rewrite<Ty
     return rewrites.stream().map(Rewrite::name).toList();
   }
 
-  /** Rules first, then natives: natives see the rules' additions of the same iteration. */
+  /**
+   * Rules first, then natives: natives see the rules' additions of the same iteration. A rule is
+   * searched incrementally ({@link RuleSearcher}) unless it is constrained ({@code :if-exists},
+   * {@code :if-parts-exist}): whether those apply depends on nodes anywhere in the e-graph.
+   */
   private static List<Rewrite<TypeInfo>> rewritesOf(List<Rule> rules, List<NativeRule> natives) {
     List<Rewrite<TypeInfo>> out = new ArrayList<>();
     for (Rule r : rules) {
       out.add(
           new Rewrite<>(
               r.name(),
-              (g, deadline, sink) -> new RuleMatcher(g, deadline).search(r, sink),
+              r.ifExists || r.partsExist
+                  ? (g, deadline, sink) -> new RuleMatcher(g, deadline).search(r, sink)
+                  : new RuleSearcher(r),
               (g, cls, bindings, unions) -> {
                 int rhs = new RuleApplier(g).apply(r, (Object[]) bindings);
                 if (rhs >= 0) {

@@ -5,6 +5,7 @@ import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.egraph.Searcher.MatchSink;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -60,6 +61,33 @@ final class RuleMatcher {
       }
     } catch (Enough e) {
       // the sink has seen enough
+    }
+  }
+
+  /**
+   * Calls {@code out} for each match of {@code rule} rooted at one of {@code roots} (canonical), in
+   * the order of {@link #search}, until it returns false.
+   */
+  void searchRoots(Rule rule, BitSet roots, MatchSink out) {
+    Pat.Node root = rule.lhs;
+    try {
+      if (root.op() >= 0) {
+        searchAmong(rule, g.classesWithOp(root.op()), roots, out);
+      } else {
+        for (int op : root.opChoices()) {
+          searchAmong(rule, g.classesWithOp(op), roots, out);
+        }
+      }
+    } catch (Enough e) {
+      // the sink has seen enough
+    }
+  }
+
+  private void searchAmong(Rule rule, int[] classes, BitSet roots, MatchSink out) {
+    for (int cls : classes) {
+      if (roots.get(cls)) {
+        searchAt(rule, cls, out);
+      }
     }
   }
 

@@ -1,0 +1,47 @@
+package dev.entangle.rules;
+
+import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.RootedSearcher;
+import dev.entangle.ops.TypeInfo;
+import java.util.BitSet;
+
+/**
+ * Searches a rule's left side, everywhere or from given root classes. Its conditions read only the
+ * classes the pattern binds, so it is a {@link RootedSearcher} of the pattern's height.
+ */
+final class RuleSearcher implements RootedSearcher<TypeInfo> {
+  private final Rule rule;
+  private final int height;
+
+  RuleSearcher(Rule rule) {
+    this.rule = rule;
+    this.height = height(rule.lhs);
+  }
+
+  @Override
+  public void search(EGraph<TypeInfo> g, long deadline, MatchSink sink) {
+    new RuleMatcher(g, deadline).search(rule, sink);
+  }
+
+  @Override
+  public int height() {
+    return height;
+  }
+
+  @Override
+  public void searchRoots(EGraph<TypeInfo> g, BitSet roots, long deadline, MatchSink sink) {
+    new RuleMatcher(g, deadline).searchRoots(rule, roots, sink);
+  }
+
+  /** How many child steps below its root a pattern's deepest class lies. */
+  static int height(Pat p) {
+    if (!(p instanceof Pat.Node n)) {
+      return 0;
+    }
+    int h = 0;
+    for (Pat c : n.children()) {
+      h = Math.max(h, 1 + height(c));
+    }
+    return h;
+  }
+}

@@ -19,6 +19,46 @@ final class EClass<D> {
     this.data = data;
   }
 
+  /** The nodes sorted by operator (stably), and their operators; null when stale. */
+  private ENode[] byOp;
+
+  private int[] ops;
+
+  /** Drops the operator index after the node list changed. */
+  void nodesChanged() {
+    byOp = null;
+    ops = null;
+  }
+
+  /** The nodes with operator {@code op}, in insertion order. */
+  NodeRange withOp(int op) {
+    if (byOp == null) {
+      byOp = nodes.toArray(new ENode[0]);
+      java.util.Arrays.sort(byOp, (a, b) -> Integer.compare(a.op, b.op));
+      ops = new int[byOp.length];
+      for (int i = 0; i < ops.length; i++) {
+        ops[i] = byOp[i].op;
+      }
+    }
+    int from = lowerBound(op);
+    int to = lowerBound(op + 1);
+    return new NodeRange(byOp, from, to);
+  }
+
+  private int lowerBound(int op) {
+    int lo = 0;
+    int hi = ops.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (ops[mid] < op) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
   void addParent(ENode node, int classId) {
     parentNodes.add(node);
     parentClasses.add(classId);

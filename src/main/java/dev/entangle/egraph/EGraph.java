@@ -147,6 +147,7 @@ public final class EGraph<D> {
       indexOp(n.op, keep.id);
     }
     keep.nodes.addAll(gone.nodes);
+    keep.nodesChanged();
     keep.parentNodes.addAll(gone.parentNodes);
     keep.parentClasses.addAll(gone.parentClasses);
     keep.data = merged;
@@ -193,6 +194,14 @@ public final class EGraph<D> {
    */
   public List<ENode> nodes(int classId) {
     return Collections.unmodifiableList(classes.get(find(classId)).nodes);
+  }
+
+  /**
+   * The nodes of {@code classId}'s class with operator {@code op}, in insertion order (canonical
+   * when clean). Read it before changing the e-graph.
+   */
+  public NodeRange nodes(int classId, int op) {
+    return classes.get(find(classId)).withOp(op);
   }
 
   /** The number of classes (canonical ids). */
@@ -382,8 +391,11 @@ public final class EGraph<D> {
           missed.add(c.id);
         }
       }
-      c.nodes.clear();
-      c.nodes.addAll(kept);
+      if (!sameNodes(c.nodes, kept)) {
+        c.nodes.clear();
+        c.nodes.addAll(kept);
+        c.nodesChanged();
+      }
     }
     for (EClass<D> c : classes) {
       if (c == null) {
@@ -417,6 +429,18 @@ public final class EGraph<D> {
     if (id < 0 || id >= uf.size()) {
       throw new IllegalArgumentException("no e-class with id " + id);
     }
+  }
+
+  private static boolean sameNodes(List<ENode> a, List<ENode> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (a.get(i) != b.get(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean occursBefore(int[] a, int i) {

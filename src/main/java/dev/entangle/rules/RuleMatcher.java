@@ -3,6 +3,7 @@ package dev.entangle.rules;
 import dev.entangle.egraph.DeadlinePassed;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
+import dev.entangle.egraph.NodeRange;
 import dev.entangle.egraph.Searcher.MatchSink;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -126,26 +127,39 @@ final class RuleMatcher {
       return;
     }
     Pat.Node pn = (Pat.Node) p;
+    if (pn.op() >= 0) {
+      NodeRange r = g.nodes(cls, pn.op());
+      for (int i = r.from(); i < r.to(); i++) {
+        matchNode(pn, r.nodes()[i], b, k);
+      }
+      return;
+    }
     List<ENode> nodes = g.nodes(cls);
     for (int i = 0; i < nodes.size(); i++) {
+      ENode n = nodes.get(i);
+      if (opMatches(pn, n)) {
+        matchNode(pn, n, b, k);
+      }
+    }
+  }
+
+  /** Matches a node pattern whose operator matches at one node. */
+  private void matchNode(Pat.Node pn, ENode n, Object[] b, Consumer<Object[]> k) {
+    {
       if ((++steps & 0x3fff) == 0
           && deadlineNanos != Long.MAX_VALUE
           && System.nanoTime() > deadlineNanos) {
         throw new DeadlinePassed();
       }
-      ENode n = nodes.get(i);
-      if (!opMatches(pn, n)) {
-        continue;
-      }
       Object[] b1 = matchAttrs(pn, n, b);
       if (b1 == null) {
-        continue;
+        return;
       }
       if (pn.opSlot() >= 0) {
         Object bound = b1[pn.opSlot()];
         if (bound instanceof OpBinding ob) {
           if (ob.op() != n.op() || !Arrays.equals(ob.attrs(), n.attrs())) {
-            continue;
+            return;
           }
         } else {
           if (b1 == b) {

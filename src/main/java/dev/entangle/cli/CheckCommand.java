@@ -93,6 +93,15 @@ final class CheckCommand implements Callable<Integer> {
   int nodeLimit;
 
   @Option(
+      names = {"-j", "--jobs"},
+      paramLabel = "N",
+      description =
+          "check up to N operators at once, on N threads; the outcome and output are the same"
+              + " for any N (default: the machine's processors, less one when the launcher"
+              + " runs the optimizing compiler, which needs it)")
+  Integer jobs;
+
+  @Option(
       names = {"-v", "--verbose"},
       description = "print each operator as it is checked")
   boolean verbose;
@@ -153,8 +162,21 @@ final class CheckCommand implements Callable<Integer> {
       description = "also write a self-contained HTML page of the result to FILE")
   Path html;
 
+  /**
+   * The processors, or what the launcher passes as {@code entangle.jobs}: one fewer when it runs
+   * the optimizing compiler, whose threads compete with a second check on a small machine.
+   */
+  private static int defaultJobs() {
+    int n = Integer.getInteger("entangle.jobs", Runtime.getRuntime().availableProcessors());
+    return Math.max(1, n);
+  }
+
   @Override
   public Integer call() {
+    if (jobs != null && jobs < 1) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--jobs must be at least 1 (got " + jobs + ")");
+    }
     if (timeout <= 0 || nodeLimit <= 0 || numericBudget <= 0) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
@@ -185,7 +207,8 @@ final class CheckCommand implements Callable<Integer> {
         new CheckSettings(
             CheckOptions.defaults()
                 .withTimeout(Duration.ofMillis((long) (timeout * 1000)))
-                .withNodeLimit(nodeLimit),
+                .withNodeLimit(nodeLimit)
+                .withJobs(jobs != null ? jobs : defaultJobs()),
             !noNumbers,
             seed,
             DRAWS,

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.function.IntUnaryOperator;
 
 /**
  * A term of the core language over G_d values: a {@link Op#TENSOR} leaf (attribute: the value id)
@@ -65,14 +64,14 @@ public record CoreTerm(int op, long[] attrs, List<CoreTerm> children) {
     return b.add(op, attrs, kids);
   }
 
-  /** The same term with every leaf's value id replaced by {@code f} of it. */
-  public CoreTerm mapLeaves(IntUnaryOperator f) {
+  /** The same term with every leaf's value id {@code i} replaced by {@code ids[i]}. */
+  public CoreTerm mapLeaves(int[] ids) {
     if (isTensor()) {
-      return tensor(f.applyAsInt(tensorId()));
+      return tensor(ids[tensorId()]);
     }
     List<CoreTerm> kids = new ArrayList<>(children.size());
     for (CoreTerm c : children) {
-      kids.add(c.mapLeaves(f));
+      kids.add(c.mapLeaves(ids));
     }
     return new CoreTerm(op, attrs, kids);
   }

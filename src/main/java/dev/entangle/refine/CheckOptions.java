@@ -10,18 +10,28 @@ import java.time.Duration;
  * @param iterationLimit most lemma iterations per saturation
  * @param exploreLimit most G_d values brought into one operator's e-graph
  * @param alternatives how many distinct clean expressions to keep per G_s tensor
+ * @param jobs how many operators may be checked at once (outcomes are the same for any number)
  */
 public record CheckOptions(
-    Duration timeout, int nodeLimit, int iterationLimit, int exploreLimit, int alternatives) {
+    Duration timeout,
+    int nodeLimit,
+    int iterationLimit,
+    int exploreLimit,
+    int alternatives,
+    int jobs) {
   public static CheckOptions defaults() {
-    return new CheckOptions(Duration.ofSeconds(600), 200_000, 40, 5_000, 4);
+    return new CheckOptions(Duration.ofSeconds(600), 200_000, 40, 5_000, 4, 1);
   }
 
   public CheckOptions withTimeout(Duration t) {
-    return new CheckOptions(t, nodeLimit, iterationLimit, exploreLimit, alternatives);
+    return new CheckOptions(t, nodeLimit, iterationLimit, exploreLimit, alternatives, jobs);
   }
 
   public CheckOptions withNodeLimit(int n) {
-    return new CheckOptions(timeout, n, iterationLimit, exploreLimit, alternatives);
+    return new CheckOptions(timeout, n, iterationLimit, exploreLimit, alternatives, jobs);
+  }
+
+  public CheckOptions withJobs(int n) {
+    return new CheckOptions(timeout, nodeLimit, iterationLimit, exploreLimit, alternatives, n);
   }
 }

@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
 
 /**
  * One check's walk over G_s: operations in order, deferral of chains, numbers where a proof fails,
@@ -51,6 +52,9 @@ final class CheckRun {
 
   private CoreOp violatedAt;
 
+  /** Checks operators ahead of the walk ({@link CheckOptions#jobs}). */
+  private Speculation speculation;
+
   CheckRun(
       Context ctx,
       List<Integer> required,
@@ -71,6 +75,32 @@ final class CheckRun {
   private record Stop(Verdict verdict, Failure failure) {}
 
   CheckResult go() {
+    IntFunction<Speculation.Task> tasks =
+        new IntFunction<>() {
+          @Override
+          public Speculation.Task apply(int i) {
+            return task(i);
+          }
+        };
+    try (Speculation s = new Speculation(ctx, ops, tasks, ctx.options.jobs())) {
+      speculation = s;
+      return goWith();
+    }
+  }
+
+  /** What the check of the operator at walk index {@code i} is asked. */
+  private Speculation.Task task(int i) {
+    List<Integer> outs = ctx.gs.outputs(ops.get(i));
+    List<CoreRelation.Expect> ex = new ArrayList<>();
+    boolean req = false;
+    for (int o : outs) {
+      ex.addAll(expects.getOrDefault(o, List.of()));
+      req |= requiredSet.contains(o);
+    }
+    return new Speculation.Task(outs, ex, req);
+  }
+
+  private CheckResult goWith() {
     for (CoreValue v : gs.values()) {
       if (v.kind() == ValueKind.UNDEFINED) {
         undefined.add(v.id());
@@ -106,15 +136,11 @@ final class CheckRun {
     for (int i = from; i < ops.size(); i++) {
       CoreOp op = ops.get(i);
       List<Integer> outs = ctx.gs.outputs(op);
-      List<CoreRelation.Expect> ex = new ArrayList<>();
-      boolean req = false;
-      for (int o : outs) {
-        ex.addAll(expects.getOrDefault(o, List.of()));
-        req |= requiredSet.contains(o);
-      }
-      long opStart = System.nanoTime();
-      OperatorCheck.Outcome out = new OperatorCheck(ctx, op).run(outs, ex, req);
-      double millis = (System.nanoTime() - opStart) / 1e6;
+      speculation.ahead(i);
+      Speculation.Taken taken = speculation.check(i);
+      OperatorCheck.Outcome out = taken.outcome();
+      double millis = taken.millis();
+      EqualityLearner.keep(ctx, out.learned(), op);
       if (!out.mapped(outs)) {
         ctx.listener.operatorChecked(
             i,

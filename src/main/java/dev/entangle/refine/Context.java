@@ -5,12 +5,11 @@ import dev.entangle.ops.OpTable;
 import dev.entangle.ops.Shapes;
 import dev.entangle.ops.TypeAnalysis;
 import dev.entangle.rules.Lemmas;
-import java.util.BitSet;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** What every operator's check shares: both programs, the lemmas, the relation found so far. */
 final class Context {
@@ -23,14 +22,17 @@ final class Context {
   final CheckListener listener;
   final long deadline;
 
-  /** R: for each G_s value, the clean G_d terms known to equal it. */
-  final Map<Integer, List<CoreTerm>> relation = new HashMap<>();
+  /**
+   * R: for each G_s value, the clean G_d terms known to equal it. Like the other state below, one
+   * thread writes it while checks run ahead of their turn read it ({@link Speculation}).
+   */
+  final Map<Integer, List<CoreTerm>> relation = new ConcurrentHashMap<>();
 
   /** G_s values whose operator found no clean expression; consumers use their terms instead. */
-  final Set<Integer> deferred = new HashSet<>();
+  final Set<Integer> deferred = ConcurrentHashMap.newKeySet();
 
   /** G_d values that R relates to some G_s value: a G_d computation over them is worth a look. */
-  final BitSet related = new BitSet();
+  final SharedBits related;
 
   /** G_d equalities: the relation file's and those proved so far. */
   final GdEqualities equalities;
@@ -55,12 +57,13 @@ final class Context {
     this.listener = listener;
     this.deadline = deadline;
     this.equalities = new GdEqualities(equalities);
+    this.related = new SharedBits(gd.size());
     this.fired = new int[lemmas.rewrites().size()];
   }
 
   /** Records R(v) and the G_d values it uses. */
   void relate(int gsValue, List<CoreTerm> terms) {
-    relation.put(gsValue, terms);
+    relation.put(gsValue, List.copyOf(terms));
     Set<Integer> leaves = new HashSet<>();
     for (CoreTerm e : terms) {
       e.leaves(leaves);

@@ -21,13 +21,13 @@ final class EqualityLearner {
   private EqualityLearner() {}
 
   /**
-   * Keeps, for the checks that follow, what an operation's e-graph proved about G_d alone: each
-   * class of its inputs and outputs ({@code roots}), or reached from them through clean nodes, that
-   * holds two different G_d tensors, or slices of them, gives a group of equal terms (e.g. that two
-   * ranks computed the same key head). Classes only explored are left alone: what lies ahead is
-   * learned when its own operation is checked.
+   * What an operation's e-graph proved about G_d alone, for the checks that follow: each class of
+   * its inputs and outputs ({@code roots}), or reached from them through clean nodes, that holds
+   * two different G_d tensors, or slices of them, gives a group of equal terms (e.g. that two ranks
+   * computed the same key head). Classes only explored are left alone: what lies ahead is learned
+   * when its own operation is checked. Reads only the e-graph; {@link #keep} decides.
    */
-  static void learn(Context ctx, EGraph<TypeInfo> g, List<Integer> roots, CoreOp op) {
+  static List<List<CoreTerm>> candidates(Context ctx, EGraph<TypeInfo> g, List<Integer> roots) {
     g.rebuild();
     BitSet seen = new BitSet();
     ArrayList<Integer> stack = new ArrayList<>();
@@ -56,11 +56,24 @@ final class EqualityLearner {
       }
       groups.add(members);
     }
+    List<List<CoreTerm>> out = new ArrayList<>();
     for (Set<CoreTerm> group : groups) {
+      if (group.size() > 1) {
+        out.add(new ArrayList<>(group));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Keeps the candidate groups of operation {@code op}'s check ({@link #candidates}) that are worth
+   * keeping, given what R relates now; called when the check's outcome is taken, in G_s order.
+   */
+  static void keep(Context ctx, List<List<CoreTerm>> candidates, CoreOp op) {
+    for (List<CoreTerm> list : candidates) {
       Set<Integer> leaves = new HashSet<>();
-      group.forEach(e -> e.leaves(leaves));
-      List<CoreTerm> list = new ArrayList<>(group);
-      if (worthKeeping(ctx, group, leaves) && ctx.equalities.add(list)) {
+      list.forEach(e -> e.leaves(leaves));
+      if (worthKeeping(ctx, list, leaves) && ctx.equalities.add(list)) {
         ctx.listener.learned(op, list);
       }
     }
@@ -71,7 +84,7 @@ final class EqualityLearner {
    * one rank computes, its own definitions give), and it relates a slice, or a tensor that R
    * relates to nothing yet (replicas that R relates already meet in the G_s values' classes).
    */
-  private static boolean worthKeeping(Context ctx, Set<CoreTerm> group, Set<Integer> leaves) {
+  private static boolean worthKeeping(Context ctx, List<CoreTerm> group, Set<Integer> leaves) {
     int rank = -1;
     boolean ranks = false;
     boolean news = false;

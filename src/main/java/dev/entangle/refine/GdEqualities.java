@@ -17,7 +17,7 @@ import java.util.Set;
  * relation relates through one rank only.
  *
  * <p>A group enters an operator's e-graph once the check has one of its tensors in view (see {@link
- * #touching}).
+ * #touching}). One thread adds groups while checks run ahead of their turn read them.
  */
 final class GdEqualities {
   private final List<List<CoreTerm>> groups = new ArrayList<>();
@@ -30,20 +30,20 @@ final class GdEqualities {
     }
   }
 
-  List<CoreTerm> group(int i) {
+  synchronized List<CoreTerm> group(int i) {
     return groups.get(i);
   }
 
-  /** The indices of the groups that read G_d value {@code leaf}. */
-  List<Integer> touching(int leaf) {
-    return byLeaf.getOrDefault(leaf, List.of());
+  /** The indices of the groups that read G_d value {@code leaf} (a copy). */
+  synchronized List<Integer> touching(int leaf) {
+    return List.copyOf(byLeaf.getOrDefault(leaf, List.of()));
   }
 
   /**
    * Keeps a group of at least two expressions unless one known group already holds them all.
    * Returns whether it was kept.
    */
-  boolean add(List<CoreTerm> group) {
+  synchronized boolean add(List<CoreTerm> group) {
     if (group.size() < 2 || covered(group)) {
       return false;
     }

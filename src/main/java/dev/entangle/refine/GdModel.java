@@ -6,12 +6,10 @@ import dev.entangle.lower.CoreTerm;
 import dev.entangle.lower.CoreValue;
 import dev.entangle.lower.ValueKind;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * G_d as the checker explores it: the lowered program, with per-value flags at hand: whether a
@@ -41,28 +39,34 @@ final class GdModel {
     rep = copies.rep();
     definer = copies.definer();
     deps = new int[n][];
-    List<Set<Integer>> us = new ArrayList<>(n);
+    int[] userCount = new int[n];
     for (int v = 0; v < n; v++) {
-      us.add(new TreeSet<>());
-    }
-    for (int v = 0; v < n; v++) {
-      boolean computed = program.value(rep[v]).op() >= 0; // not an input passed on
-      for (int d : program.deps(v)) {
-        if (computed && rep[d] != rep[v]) {
-          us.get(rep[d]).add(rep[v]);
+      if (rep[v] == v) {
+        deps[v] = distinct(program.deps(definer[v]), rep);
+      }
+      if (program.value(rep[v]).op() >= 0) { // not an input passed on
+        for (int d : program.deps(v)) {
+          userCount[rep[d]]++;
         }
       }
-      if (rep[v] == v) {
-        Set<Integer> ds = new LinkedHashSet<>();
-        for (int d : program.deps(definer[v])) {
-          ds.add(rep[d]);
+    }
+    int[][] all = new int[n][];
+    for (int v = 0; v < n; v++) {
+      all[v] = new int[userCount[v]];
+      userCount[v] = 0;
+    }
+    for (int v = 0; v < n; v++) {
+      if (program.value(rep[v]).op() >= 0) {
+        for (int d : program.deps(v)) {
+          all[rep[d]][userCount[rep[d]]++] = rep[v];
         }
-        deps[v] = ds.stream().mapToInt(Integer::intValue).toArray();
       }
     }
     users = new int[n][];
     for (int v = 0; v < n; v++) {
-      users[v] = us.get(v).stream().mapToInt(Integer::intValue).toArray();
+      int[] u = all[v];
+      Arrays.sort(u);
+      users[v] = sortedDistinct(u, v);
     }
     constant = new boolean[n];
     undefined = new boolean[n];
@@ -96,22 +100,56 @@ final class GdModel {
     return rep[id];
   }
 
+  /** The ascending values of {@code ids} without repeats, leaving out {@code self}. */
+  private static int[] sortedDistinct(int[] ids, int self) {
+    int k = 0;
+    for (int i = 0; i < ids.length; i++) {
+      if (ids[i] != self && (k == 0 || ids[k - 1] != ids[i])) {
+        ids[k++] = ids[i];
+      }
+    }
+    return k == ids.length ? ids : Arrays.copyOf(ids, k);
+  }
+
+  /** The representatives of {@code ids} without repeats, in first-seen order. */
+  private static int[] distinct(int[] ids, int[] rep) {
+    int[] out = new int[ids.length];
+    int k = 0;
+    for (int id : ids) {
+      int r = rep[id];
+      boolean seen = false;
+      for (int j = 0; j < k && !seen; j++) {
+        seen = out[j] == r;
+      }
+      if (!seen) {
+        out[k++] = r;
+      }
+    }
+    return k == out.length ? out : Arrays.copyOf(out, k);
+  }
+
   /** The relation with every G_d value replaced by its representative. */
   CoreRelation representing(CoreRelation rel) {
     Map<Integer, List<CoreTerm>> inputs = new LinkedHashMap<>();
-    rel.inputs().forEach((v, terms) -> inputs.put(v, representing(terms)));
+    for (Map.Entry<Integer, List<CoreTerm>> e : rel.inputs().entrySet()) {
+      inputs.put(e.getKey(), representing(e.getValue()));
+    }
     List<List<CoreTerm>> equalities = new ArrayList<>();
-    rel.equalities().forEach(group -> equalities.add(representing(group)));
+    for (List<CoreTerm> group : rel.equalities()) {
+      equalities.add(representing(group));
+    }
     List<CoreRelation.Expect> expects = new ArrayList<>();
     for (CoreRelation.Expect e : rel.expects()) {
-      expects.add(new CoreRelation.Expect(e.gs(), e.gd().mapLeaves(this::rep), e.text()));
+      expects.add(new CoreRelation.Expect(e.gs(), e.gd().mapLeaves(rep), e.text()));
     }
     return new CoreRelation(inputs, equalities, rel.outputs(), expects);
   }
 
   private List<CoreTerm> representing(List<CoreTerm> terms) {
     List<CoreTerm> out = new ArrayList<>(terms.size());
-    terms.forEach(t -> out.add(t.mapLeaves(this::rep)));
+    for (CoreTerm t : terms) {
+      out.add(t.mapLeaves(rep));
+    }
     return out;
   }
 

@@ -7,10 +7,8 @@ import dev.entangle.lower.Steps;
 import dev.entangle.lower.ValueKind;
 import dev.entangle.ops.TermBuilder;
 import dev.entangle.ops.TypeInfo;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -44,7 +42,13 @@ final class IdenticalValues {
     Arrays.fill(handle, -1);
     HashConsing terms = new HashConsing();
     Map<Integer, int[]> opHandles = new HashMap<>();
-    Steps.Refs refs = v -> handle[v];
+    Steps.Refs refs =
+        new Steps.Refs() {
+          @Override
+          public int of(int v) {
+            return handle[v];
+          }
+        };
     int[] stack = new int[n];
     for (int root = 0; root < n; root++) {
       int top = 0;
@@ -81,17 +85,18 @@ final class IdenticalValues {
       }
     }
     int[] rep = new int[n];
-    Map<Integer, Integer> first = new HashMap<>();
+    int[] first = new int[terms.size()];
+    Arrays.fill(first, -1);
     for (int v = 0; v < n; v++) {
-      Integer r = first.get(handle[v]);
-      if (r == null || preference(p.value(v)) > preference(p.value(r))) {
-        first.put(handle[v], v);
+      int r = first[handle[v]];
+      if (r < 0 || preference(p.value(v)) > preference(p.value(r))) {
+        first[handle[v]] = v;
       }
     }
     int[] definer = new int[n];
     Arrays.fill(definer, -1);
     for (int v = 0; v < n; v++) {
-      rep[v] = first.get(handle[v]);
+      rep[v] = first[handle[v]];
       if (definer[rep[v]] < 0 && !passesOn(p, v, handle)) {
         definer[rep[v]] = v;
       }
@@ -124,9 +129,38 @@ final class IdenticalValues {
 
   /** A builder that gives equal nodes one handle and infers nothing. */
   private static final class HashConsing implements TermBuilder {
-    private record Node(int op, List<Long> attrs, List<Integer> kids) {}
+    private static final class Node {
+      final int op;
+      final long[] attrs;
+      final int[] kids;
+      final int hash;
+
+      Node(int op, long[] attrs, int[] kids) {
+        this.op = op;
+        this.attrs = attrs;
+        this.kids = kids;
+        this.hash = (op * 31 + Arrays.hashCode(attrs)) * 31 + Arrays.hashCode(kids);
+      }
+
+      @Override
+      public boolean equals(Object o) {
+        return o instanceof Node n
+            && n.op == op
+            && Arrays.equals(n.attrs, attrs)
+            && Arrays.equals(n.kids, kids);
+      }
+
+      @Override
+      public int hashCode() {
+        return hash;
+      }
+    }
 
     private final Map<Node, Integer> handles = new HashMap<>();
+
+    int size() {
+      return handles.size();
+    }
 
     int leaf(int valueId) {
       return add(-1, new long[] {valueId});
@@ -134,15 +168,13 @@ final class IdenticalValues {
 
     @Override
     public int add(int op, long[] attrs, int... children) {
-      List<Long> a = new ArrayList<>(attrs.length);
-      for (long x : attrs) {
-        a.add(x);
+      Node key = new Node(op, attrs, children.clone());
+      Integer h = handles.get(key);
+      if (h == null) {
+        h = handles.size();
+        handles.put(key, h);
       }
-      List<Integer> k = new ArrayList<>(children.length);
-      for (int c : children) {
-        k.add(c);
-      }
-      return handles.computeIfAbsent(new Node(op, a, k), x -> handles.size());
+      return h;
     }
 
     @Override

@@ -56,7 +56,8 @@ final class OperatorCheck {
       Map<Integer, CoreTerm> hints,
       List<CoreRelation.Expect> violated,
       int nodes,
-      Set<Integer> cleanLeaves) {
+      Set<Integer> cleanLeaves,
+      List<List<CoreTerm>> learned) {
     boolean mapped(List<Integer> outputs) {
       for (int o : outputs) {
         if (!undefined.contains(o) && found.getOrDefault(o, List.of()).isEmpty()) {
@@ -81,6 +82,9 @@ final class OperatorCheck {
   static final int CONTEXT_DEPTH = 1;
 
   private final Context ctx;
+  private final StateReads reads;
+  private final CheckListener listener;
+  private final int[] fired;
   private final CoreOp op;
   private final EGraph<TypeInfo> g;
   private final EGraphBuilder b;
@@ -96,8 +100,20 @@ final class OperatorCheck {
   /** G_s terms already built, by operation id and depth. */
   private final Map<Long, int[]> produced = new HashMap<>();
 
+  /** A check that reads the context directly and reports to its listener. */
   OperatorCheck(Context ctx, CoreOp op) {
+    this(ctx, op, StateReads.direct(ctx), ctx.listener, ctx.fired);
+  }
+
+  /**
+   * A check that reads the context through {@code reads}, reports its saturations to {@code
+   * listener} and counts the lemmas that fired into {@code fired}.
+   */
+  OperatorCheck(Context ctx, CoreOp op, StateReads reads, CheckListener listener, int[] fired) {
     this.ctx = ctx;
+    this.reads = reads;
+    this.listener = listener;
+    this.fired = fired;
     this.op = op;
     this.g = new EGraph<>(ctx.analysis);
     this.b = new EGraphBuilder(g);
@@ -130,7 +146,8 @@ final class OperatorCheck {
           Map.of(),
           List.of(),
           g.nodeCount(),
-          Set.of());
+          Set.of(),
+          List.of());
     }
     Map<Integer, Integer> outClass = new LinkedHashMap<>();
     List<Integer> termClasses = new ArrayList<>(rb.handles);
@@ -188,7 +205,7 @@ final class OperatorCheck {
     leaves(new ArrayList<>(outClass.values()), false, cleanLeaves);
     List<Integer> learnFrom = new ArrayList<>(outClass.values());
     learnFrom.addAll(inputClasses.values());
-    EqualityLearner.learn(ctx, g, learnFrom, op);
+    List<List<CoreTerm>> learned = EqualityLearner.candidates(ctx, g, learnFrom);
     return new Outcome(
         undefined,
         found,
@@ -199,7 +216,8 @@ final class OperatorCheck {
         hints,
         violated,
         g.nodeCount(),
-        cleanLeaves);
+        cleanLeaves,
+        learned);
   }
 
   /**
@@ -219,7 +237,7 @@ final class OperatorCheck {
     g.rebuild();
     int out = g.find(outClass.get(outputs.get(0)));
     for (var in : inputClasses.entrySet()) {
-      List<CoreTerm> rel = ctx.relation.get(in.getKey());
+      List<CoreTerm> rel = reads.relation(in.getKey());
       if (g.find(in.getValue()) == out && rel != null && !rel.isEmpty()) {
         Set<Integer> leaves = new HashSet<>();
         rel.forEach(e -> e.leaves(leaves));
@@ -233,7 +251,8 @@ final class OperatorCheck {
             Map.of(),
             List.of(),
             g.nodeCount(),
-            leaves);
+            leaves,
+            List.of());
       }
     }
     return null;
@@ -289,12 +308,13 @@ final class OperatorCheck {
         return constant(value);
       }
       int cls = -1;
-      for (CoreTerm e : ctx.relation.getOrDefault(v, List.of())) {
+      List<CoreTerm> related = reads.relation(v);
+      for (CoreTerm e : related != null ? related : List.<CoreTerm>of()) {
         int x = e.add(b);
         e.leaves(trel);
         cls = cls < 0 ? x : unionNow(cls, x);
       }
-      if (ctx.deferred.contains(v)) {
+      if (reads.deferred(v)) {
         int p = produce(value, depth);
         cls = cls < 0 ? p : unionNow(cls, p);
       } else if (depth > 0 && value.kind() == ValueKind.COMPUTED && cls >= 0) {
@@ -352,9 +372,9 @@ final class OperatorCheck {
     Limit limited = null;
     while (true) {
       RunReport report = Runner.run(g, ctx.lemmas.rewrites(), limits(), () -> false);
-      ctx.listener.saturated(op, report, g.nodeCount(), g.classCount(), broughtIn.size());
-      for (int i = 0; i < ctx.fired.length; i++) {
-        ctx.fired[i] += report.applied(i);
+      listener.saturated(op, report, g.nodeCount(), g.classCount(), broughtIn.size());
+      for (int i = 0; i < fired.length; i++) {
+        fired[i] += report.applied(i);
       }
       if (report.stopReason() != StopReason.SATURATED
           && report.stopReason() != StopReason.GOAL_REACHED) {
@@ -502,7 +522,7 @@ final class OperatorCheck {
   private int depthOf(int d, BitSet near) {
     if (trel.contains(d)
         || ctx.gd.constant[d]
-        || (ctx.related.get(d) && (near.get(d) || ctx.gd.input(d)))) {
+        || ((near.get(d) || ctx.gd.input(d)) && reads.related(d))) {
       return 0;
     }
     Integer x = broughtIn.get(d);
@@ -544,7 +564,7 @@ final class OperatorCheck {
   private void lookAt(int leaf, List<Integer> candidates) {
     if (!equalitiesLookedUp.get(leaf)) {
       equalitiesLookedUp.set(leaf);
-      candidates.addAll(ctx.equalities.touching(leaf));
+      candidates.addAll(reads.touching(leaf));
     }
   }
 

@@ -1,0 +1,125 @@
+package dev.entangle.refine;
+
+import dev.entangle.lower.CoreTerm;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * How an operator's check reads what earlier checks left in the {@link Context}: R, the deferred
+ * values, the related G_d values and the learned equalities. {@link #direct} reads them; {@link
+ * #recording} also remembers every answer, so that a check run ahead of its turn ({@link
+ * Speculation}) can tell, when its turn comes, whether it saw what a check run then would see.
+ */
+class StateReads {
+  final Context ctx;
+
+  private StateReads(Context ctx) {
+    this.ctx = ctx;
+  }
+
+  /** Reads the state as it is. */
+  static StateReads direct(Context ctx) {
+    return new StateReads(ctx);
+  }
+
+  /** Reads the state as it is and remembers each answer. */
+  static Recording recording(Context ctx) {
+    return new Recording(ctx);
+  }
+
+  /** R(v), or null. */
+  List<CoreTerm> relation(int v) {
+    return ctx.relation.get(v);
+  }
+
+  boolean deferred(int v) {
+    return ctx.deferred.contains(v);
+  }
+
+  /** Whether R relates G_d value {@code d} to some G_s value. */
+  boolean related(int d) {
+    return ctx.related.get(d);
+  }
+
+  /** The learned equality groups that read G_d value {@code leaf}. */
+  List<Integer> touching(int leaf) {
+    return ctx.equalities.touching(leaf);
+  }
+
+  /** Reads that remember their answers; {@link #stillTrue} checks them against the state now. */
+  static final class Recording extends StateReads {
+    private final List<Integer> relationKeys = new ArrayList<>();
+    private final List<List<CoreTerm>> relationSeen = new ArrayList<>();
+    private final List<Integer> deferredKeys = new ArrayList<>();
+    private final BitSet deferredSeen = new BitSet();
+    private final List<Integer> relatedKeys = new ArrayList<>();
+    private final BitSet relatedSeen = new BitSet();
+    private final List<Integer> touchingKeys = new ArrayList<>();
+    private final List<Integer> touchingSeen = new ArrayList<>();
+
+    private Recording(Context ctx) {
+      super(ctx);
+    }
+
+    @Override
+    List<CoreTerm> relation(int v) {
+      List<CoreTerm> r = super.relation(v);
+      relationKeys.add(v);
+      relationSeen.add(r);
+      return r;
+    }
+
+    @Override
+    boolean deferred(int v) {
+      boolean d = super.deferred(v);
+      deferredSeen.set(deferredKeys.size(), d);
+      deferredKeys.add(v);
+      return d;
+    }
+
+    @Override
+    boolean related(int d) {
+      boolean r = super.related(d);
+      relatedSeen.set(relatedKeys.size(), r);
+      relatedKeys.add(d);
+      return r;
+    }
+
+    @Override
+    List<Integer> touching(int leaf) {
+      List<Integer> t = super.touching(leaf);
+      touchingKeys.add(leaf);
+      touchingSeen.add(t.size());
+      return t;
+    }
+
+    /**
+     * Whether every read would answer the same now: R's entries are the same lists, and groups are
+     * only ever added, so an equal count means the same groups.
+     */
+    boolean stillTrue() {
+      for (int i = 0; i < relationKeys.size(); i++) {
+        if (ctx.relation.get(relationKeys.get(i)) != relationSeen.get(i)) {
+          return false;
+        }
+      }
+      for (int i = 0; i < deferredKeys.size(); i++) {
+        if (ctx.deferred.contains(deferredKeys.get(i)) != deferredSeen.get(i)) {
+          return false;
+        }
+      }
+      for (int i = 0; i < relatedKeys.size(); i++) {
+        if (ctx.related.get(relatedKeys.get(i)) != relatedSeen.get(i)) {
+          return false;
+        }
+      }
+      for (int i = 0; i < touchingKeys.size(); i++) {
+        if (ctx.equalities.touching(touchingKeys.get(i)).size() != touchingSeen.get(i)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+}

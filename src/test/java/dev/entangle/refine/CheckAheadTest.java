@@ -1,0 +1,84 @@
+package dev.entangle.refine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.entangle.cli.CliRun;
+import dev.entangle.cli.RealWorldCase;
+import dev.entangle.cli.Reports;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Checking operators ahead of their turn ({@code --jobs}) changes nothing a user sees: the verdict,
+ * the output relation, the failure, the verbose trace and the JSON report are those of a check on
+ * one thread, on the examples large enough to check ahead and on the real-world cases (a proof and
+ * a bug).
+ */
+class CheckAheadTest {
+  @TempDir Path tmp;
+
+  @Test
+  void examplesLargeEnoughToCheckAheadGiveTheSameOutput() throws IOException {
+    for (String name : new String[] {"gpt-tp4-l2", "gpt-tp6-l1"}) {
+      Path d = CliRun.PROJECT_ROOT.resolve("examples").resolve(name);
+      same(name, d.resolve("gs.json"), d.resolve("gd.json"), d.resolve("ri.json"));
+    }
+  }
+
+  @Tag("realworld")
+  @TestFactory
+  Stream<DynamicTest> realWorldCasesGiveTheSameOutput() {
+    return RealWorldCase.tests(
+        c ->
+            Stream.of(
+                DynamicTest.dynamicTest(
+                    c.name(),
+                    () -> {
+                      Path dir = Files.createTempDirectory(tmp, c.name());
+                      Path gs = dir.resolve("gs.json");
+                      Path gd = dir.resolve("gd.json");
+                      CliRun a = c.runImport("import_gs", gs);
+                      assertEquals(0, a.exitCode(), a::transcript);
+                      CliRun b = c.runImport("import_gd", gd);
+                      assertEquals(0, b.exitCode(), b::transcript);
+                      same(c.name(), gs, gd, c.dir().resolve("ri.json"));
+                    })));
+  }
+
+  private void same(String name, Path gs, Path gd, Path ri) throws IOException {
+    CliRun one = run(name + "-1", gs, gd, ri, 1);
+    CliRun three = run(name + "-3", gs, gd, ri, 3);
+    assertEquals(one.exitCode(), three.exitCode(), three::transcript);
+    assertEquals(withoutTimes(one.out()), withoutTimes(three.out()), name);
+    assertEquals(withoutTimes(one.err()), withoutTimes(three.err()), name);
+    assertEquals(report(name + "-1"), report(name + "-3"), name);
+  }
+
+  private CliRun run(String tag, Path gs, Path gd, Path ri, int jobs) {
+    Path report = tmp.resolve(tag + ".json");
+    CliRun run = CliRun.check(gs, gd, ri, "-v", "--jobs", jobs, "--json", report);
+    assertTrue(Files.exists(report), run::transcript);
+    return run;
+  }
+
+  private JsonNode report(String tag) throws IOException {
+    JsonNode json = Reports.read(tmp.resolve(tag + ".json"));
+    ((ObjectNode) json.path("stats")).remove("seconds");
+    return json;
+  }
+
+  /** The text with its timings (milliseconds per operator, seconds per check) left out. */
+  private static String withoutTimes(String text) {
+    return text.replaceAll("\\(\\d+ ms\\)", "").replaceAll("in \\d+(\\.\\d+)? s", "");
+  }
+}

@@ -236,21 +236,5 @@ public final class Steps {
       slot[n] = s;
       n++;
     }
-
-    /** A node as the lowering asked for it: operator, attributes and operand slots. */
-    private record NodeKey(int op, long[] attrs, int[] kids) {
-      @Override
-      public boolean equals(Object o) {
-        return o instanceof NodeKey k
-            && k.op == op
-            && Arrays.equals(k.attrs, attrs)
-            && Arrays.equals(k.kids, kids);
-      }
-
-      @Override
-      public int hashCode() {
-        return (op * 31 + Arrays.hashCode(attrs)) * 31 + Arrays.hashCode(kids);
-      }
-    }
   }
 }

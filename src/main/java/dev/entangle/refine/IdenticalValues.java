@@ -3,6 +3,7 @@ package dev.entangle.refine;
 import dev.entangle.lower.CoreOp;
 import dev.entangle.lower.CoreProgram;
 import dev.entangle.lower.CoreValue;
+import dev.entangle.lower.NodeKey;
 import dev.entangle.lower.Steps;
 import dev.entangle.lower.ValueKind;
 import dev.entangle.ops.TermBuilder;
@@ -129,34 +130,7 @@ final class IdenticalValues {
 
   /** A builder that gives equal nodes one handle and infers nothing. */
   private static final class HashConsing implements TermBuilder {
-    private static final class Node {
-      final int op;
-      final long[] attrs;
-      final int[] kids;
-      final int hash;
-
-      Node(int op, long[] attrs, int[] kids) {
-        this.op = op;
-        this.attrs = attrs;
-        this.kids = kids;
-        this.hash = (op * 31 + Arrays.hashCode(attrs)) * 31 + Arrays.hashCode(kids);
-      }
-
-      @Override
-      public boolean equals(Object o) {
-        return o instanceof Node n
-            && n.op == op
-            && Arrays.equals(n.attrs, attrs)
-            && Arrays.equals(n.kids, kids);
-      }
-
-      @Override
-      public int hashCode() {
-        return hash;
-      }
-    }
-
-    private final Map<Node, Integer> handles = new HashMap<>();
+    private final Map<NodeKey, Integer> handles = new HashMap<>();
 
     int size() {
       return handles.size();
@@ -168,7 +142,7 @@ final class IdenticalValues {
 
     @Override
     public int add(int op, long[] attrs, int... children) {
-      Node key = new Node(op, attrs, children.clone());
+      NodeKey key = new NodeKey(op, attrs, children.clone());
       Integer h = handles.get(key);
       if (h == null) {
         h = handles.size();

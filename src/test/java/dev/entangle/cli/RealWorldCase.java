@@ -1,5 +1,6 @@
 package dev.entangle.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -108,6 +109,23 @@ public record RealWorldCase(String name, Path dir, JsonNode expected) {
   }
 
   /** {@code entangle import} of one side, writing {@code out}. */
+  /** The case's graphs imported into a folder, and its relation file. */
+  public record Imported(Path gs, Path gd, Path ri) {}
+
+  /**
+   * Imports both sides into {@code folder} ({@code gs.json}, {@code gd.json}), asserting that each
+   * import succeeds.
+   */
+  public Imported importInto(Path folder) {
+    Path gs = folder.resolve("gs.json");
+    Path gd = folder.resolve("gd.json");
+    CliRun a = runImport("import_gs", gs);
+    assertEquals(0, a.exitCode(), a::transcript);
+    CliRun b = runImport("import_gd", gd);
+    assertEquals(0, b.exitCode(), b::transcript);
+    return new Imported(gs, gd, dir.resolve("ri.json"));
+  }
+
   public CliRun runImport(String side, Path out) {
     List<Object> args = new ArrayList<>();
     args.add("import");

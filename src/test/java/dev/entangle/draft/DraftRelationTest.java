@@ -187,13 +187,8 @@ class DraftRelationTest {
 
   private void importAndAgree(RealWorldCase c) throws IOException {
     Path dir = Files.createDirectories(tmp.resolve(c.name()));
-    Path gs = dir.resolve("gs.json");
-    Path gd = dir.resolve("gd.json");
-    CliRun a = c.runImport("import_gs", gs);
-    assertEquals(0, a.exitCode(), a::transcript);
-    CliRun b = c.runImport("import_gd", gd);
-    assertEquals(0, b.exitCode(), b::transcript);
-    agrees(c.name(), gs, gd, c.dir().resolve("ri.json"), c.verdicts(), dir);
+    RealWorldCase.Imported in = c.importInto(dir);
+    agrees(c.name(), in.gs(), in.gd(), in.ri(), c.verdicts(), dir);
   }
 
   private static Stream<RealWorldCase> casesUnder(Path root) {

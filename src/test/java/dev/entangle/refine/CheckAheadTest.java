@@ -44,14 +44,9 @@ class CheckAheadTest {
                 DynamicTest.dynamicTest(
                     c.name(),
                     () -> {
-                      Path dir = Files.createTempDirectory(tmp, c.name());
-                      Path gs = dir.resolve("gs.json");
-                      Path gd = dir.resolve("gd.json");
-                      CliRun a = c.runImport("import_gs", gs);
-                      assertEquals(0, a.exitCode(), a::transcript);
-                      CliRun b = c.runImport("import_gd", gd);
-                      assertEquals(0, b.exitCode(), b::transcript);
-                      same(c.name(), gs, gd, c.dir().resolve("ri.json"));
+                      RealWorldCase.Imported in =
+                          c.importInto(Files.createTempDirectory(tmp, c.name()));
+                      same(c.name(), in.gs(), in.gd(), in.ri());
                     })));
   }
 

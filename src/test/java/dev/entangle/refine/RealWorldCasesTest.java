@@ -34,12 +34,9 @@ class RealWorldCasesTest {
 
   private void check(RealWorldCase c) throws Exception {
     Path dir = Files.createTempDirectory(tmp, c.name());
-    Path gs = dir.resolve("gs.json");
-    Path gd = dir.resolve("gd.json");
-    CliRun importGs = c.runImport("import_gs", gs);
-    assertEquals(0, importGs.exitCode(), importGs::transcript);
-    CliRun importGd = c.runImport("import_gd", gd);
-    assertEquals(0, importGd.exitCode(), importGd::transcript);
+    RealWorldCase.Imported in = c.importInto(dir);
+    Path gs = in.gs();
+    Path gd = in.gd();
 
     Path report = dir.resolve("report.json");
     CliRun run =

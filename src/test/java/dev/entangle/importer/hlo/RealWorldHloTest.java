@@ -83,14 +83,9 @@ class RealWorldHloTest {
 
   private void check(RealWorldCase c) throws IOException {
     Path dir = Files.createDirectories(tmp.resolve(c.name()));
-    Path gs = dir.resolve("gs.json");
-    Path gd = dir.resolve("gd.json");
-    CliRun a = c.runImport("import_gs", gs);
-    assertEquals(0, a.exitCode(), a::transcript);
-    CliRun b = c.runImport("import_gd", gd);
-    assertEquals(0, b.exitCode(), b::transcript);
+    RealWorldCase.Imported in = c.importInto(dir);
     Path report = dir.resolve("report.json");
-    CliRun run = CliRun.check(gs, gd, c.dir().resolve("ri.json"), "--json", report);
+    CliRun run = CliRun.check(in.gs(), in.gd(), in.ri(), "--json", report);
     JsonNode json = Reports.read(report);
     String verdict = json.path("verdict").asText();
     assertTrue(c.verdicts().contains(verdict), () -> c + ": " + verdict + "\n" + run.transcript());
@@ -105,7 +100,7 @@ class RealWorldHloTest {
         changedInstructions(c.dir().resolve("gd.hlo"), correct.dir().resolve("gd.hlo"));
     assertFalse(changed.isEmpty(), c + ": its gd.hlo equals " + correct.name() + "'s");
     String op = json.path("failure").path("operator").asText();
-    Set<String> fed = users(GraphJson.readDistributed(gd).rank(0), changed);
+    Set<String> fed = users(GraphJson.readDistributed(in.gd()).rank(0), changed);
     assertTrue(
         fed.contains(op),
         () ->
@@ -116,7 +111,7 @@ class RealWorldHloTest {
                 + changed
                 + " do not feed\n"
                 + run.transcript());
-    Graph gsGraph = GraphJson.readGraph(gs);
+    Graph gsGraph = GraphJson.readGraph(in.gs());
     assertTrue(
         gsGraph.node(op).meta().stackTrace().startsWith("File \""), "the report names the source");
   }

@@ -273,13 +273,46 @@ public final class EGraph<D> {
   }
 
   /**
+   * The canonical classes of {@code from} and those at most {@code levels} child steps below them.
+   * Requires a clean graph.
+   */
+  public BitSet below(BitSet from, int levels) {
+    if (levels == 0) {
+      return from;
+    }
+    BitSet out = (BitSet) from.clone();
+    IntList frontier = new IntList(Math.max(2, from.cardinality()));
+    for (int c = from.nextSetBit(0); c >= 0; c = from.nextSetBit(c + 1)) {
+      frontier.add(c);
+    }
+    for (int step = 0; step < levels && !frontier.isEmpty(); step++) {
+      IntList next = new IntList(frontier.size());
+      for (int k = 0; k < frontier.size(); k++) {
+        for (ENode n : classes.get(frontier.get(k)).nodes) {
+          for (int child : n.children) {
+            int c = uf.find(child);
+            if (!out.get(c)) {
+              out.set(c);
+              next.add(c);
+            }
+          }
+        }
+      }
+      frontier = next;
+    }
+    return out;
+  }
+
+  /**
    * The canonical classes of {@code from} and those at most {@code levels} parent steps above them,
    * ascending. Requires a clean graph.
    */
   public BitSet above(BitSet from, int levels) {
     BitSet out = (BitSet) from.clone();
     IntList frontier = new IntList(Math.max(2, from.cardinality()));
-    from.stream().forEach(frontier::add);
+    for (int c = from.nextSetBit(0); c >= 0; c = from.nextSetBit(c + 1)) {
+      frontier.add(c);
+    }
     for (int step = 0; step < levels && !frontier.isEmpty(); step++) {
       IntList next = new IntList(frontier.size());
       for (int k = 0; k < frontier.size(); k++) {

@@ -1,5 +1,6 @@
 package dev.entangle.egraph;
 
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -14,7 +15,7 @@ import java.util.List;
 public record RunReport(StopReason stopReason, int iterations, int[] applied, List<String> names) {
   public RunReport {
     applied = applied.clone();
-    names = List.copyOf(names);
+    names = Collections.unmodifiableList(names);
   }
 
   /** Whether the run saturated: the rewrites can prove nothing more. */

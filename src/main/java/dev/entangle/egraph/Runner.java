@@ -1,5 +1,6 @@
 package dev.entangle.egraph;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -83,8 +84,22 @@ public final class Runner {
     if (reason == StopReason.NODE_LIMIT || reason == StopReason.TIME_LIMIT || run.heldBack()) {
       g.touchAll(); // matches were found but not applied: the next run must find them again
     }
-    return new RunReport(
-        reason, run.iterations, run.applied, rewrites.stream().map(Rewrite::name).toList());
+    return new RunReport(reason, run.iterations, run.applied, names(rewrites));
+  }
+
+  /** The rewrites' names, as a view (a run is too short to copy them each time). */
+  private static <D> List<String> names(List<Rewrite<D>> rewrites) {
+    return new AbstractList<>() {
+      @Override
+      public String get(int i) {
+        return rewrites.get(i).name();
+      }
+
+      @Override
+      public int size() {
+        return rewrites.size();
+      }
+    };
   }
 
   /** The state of one run. */
@@ -196,7 +211,10 @@ public final class Runner {
               return false; // one past the cap tells that more are left
             };
         if (incremental && from == 0 && searcher instanceof RootedSearcher<D> rooted) {
-          BitSet roots = rootsByHeight.computeIfAbsent(rooted.height(), h -> g.above(touched, h));
+          int key = rooted.height() * 64 + rooted.reach();
+          BitSet roots =
+              rootsByHeight.computeIfAbsent(
+                  key, k -> g.above(g.below(touched, rooted.reach()), rooted.height()));
           rooted.searchRoots(g, roots, limits.deadlineNanos(), sink);
         } else {
           searcher.search(g, limits.deadlineNanos(), sink);

@@ -28,9 +28,8 @@ public record Lemmas(List<Rule> rules, List<NativeRule> natives, List<Rewrite<Ty
   }
 
   /**
-   * Rules first, then natives: natives see the rules' additions of the same iteration. A rule is
-   * searched incrementally ({@link RuleSearcher}) unless it is constrained ({@code :if-exists},
-   * {@code :if-parts-exist}): whether those apply depends on nodes anywhere in the e-graph.
+   * Rules first, then natives: natives see the rules' additions of the same iteration. Rules are
+   * searched incrementally ({@link RuleSearcher}); natives search the whole e-graph.
    */
   private static List<Rewrite<TypeInfo>> rewritesOf(List<Rule> rules, List<NativeRule> natives) {
     List<Rewrite<TypeInfo>> out = new ArrayList<>();
@@ -38,9 +37,7 @@ public record Lemmas(List<Rule> rules, List<NativeRule> natives, List<Rewrite<Ty
       out.add(
           new Rewrite<>(
               r.name(),
-              r.ifExists || r.partsExist
-                  ? (g, deadline, sink) -> new RuleMatcher(g, deadline).search(r, sink)
-                  : new RuleSearcher(r),
+              new RuleSearcher(r),
               (g, cls, bindings, unions) -> {
                 int rhs = new RuleApplier(g).apply(r, (Object[]) bindings);
                 if (rhs >= 0) {

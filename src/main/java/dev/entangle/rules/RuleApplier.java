@@ -102,7 +102,11 @@ final class RuleApplier {
     if (kids.size() == 1 && core != null && core.isIdentityOfOne()) {
       return kids.get(0);
     }
-    ENode node = new ENode(op, attrs, kids.stream().mapToInt(Integer::intValue).toArray());
+    int[] children = new int[kids.size()];
+    for (int i = 0; i < children.length; i++) {
+      children[i] = kids.get(i);
+    }
+    ENode node = new ENode(op, attrs, children);
     if (lookupOnly) {
       return g.lookup(node);
     }

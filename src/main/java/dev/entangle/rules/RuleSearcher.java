@@ -7,15 +7,24 @@ import java.util.BitSet;
 
 /**
  * Searches a rule's left side, everywhere or from given root classes. Its conditions read only the
- * classes the pattern binds, so it is a {@link RootedSearcher} of the pattern's height.
+ * classes the pattern binds, so it is a {@link RootedSearcher} of the pattern's height; a
+ * constrained rule ({@code :if-exists}, {@code :if-parts-exist}) also reaches as deep as its right
+ * side, whose nodes must exist for it to apply.
  */
 final class RuleSearcher implements RootedSearcher<TypeInfo> {
   private final Rule rule;
   private final int height;
+  private final int reach;
 
   RuleSearcher(Rule rule) {
     this.rule = rule;
     this.height = height(rule.lhs);
+    this.reach = rule.ifExists || rule.partsExist ? height(rule.rhs) : 0;
+  }
+
+  @Override
+  public int reach() {
+    return reach;
   }
 
   @Override
@@ -31,6 +40,21 @@ final class RuleSearcher implements RootedSearcher<TypeInfo> {
   @Override
   public void searchRoots(EGraph<TypeInfo> g, BitSet roots, long deadline, MatchSink sink) {
     new RuleMatcher(g, deadline).searchRoots(rule, roots, sink);
+  }
+
+  /** How many child steps below its top node a right side's deepest bound class lies. */
+  static int height(Template t) {
+    if (t instanceof Template.Map m) {
+      return height(m.body());
+    }
+    if (!(t instanceof Template.Node n)) {
+      return 0;
+    }
+    int h = 0;
+    for (Template c : n.children()) {
+      h = Math.max(h, 1 + height(c));
+    }
+    return h;
   }
 
   /** How many child steps below its root a pattern's deepest class lies. */

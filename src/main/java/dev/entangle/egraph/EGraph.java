@@ -277,57 +277,53 @@ public final class EGraph<D> {
    * Requires a clean graph.
    */
   public BitSet below(BitSet from, int levels) {
-    if (levels == 0) {
-      return from;
-    }
+    return levels == 0 ? from : spread(from, levels, false);
+  }
+
+  /**
+   * The canonical classes of {@code from} and those at most {@code levels} parent steps above them.
+   * Requires a clean graph.
+   */
+  public BitSet above(BitSet from, int levels) {
+    return spread(from, levels, true);
+  }
+
+  /** Breadth-first from {@code from}, up through parents or down through children. */
+  private BitSet spread(BitSet from, int levels, boolean up) {
     BitSet out = (BitSet) from.clone();
     IntList frontier = new IntList(Math.max(2, from.cardinality()));
     for (int c = from.nextSetBit(0); c >= 0; c = from.nextSetBit(c + 1)) {
       frontier.add(c);
     }
+    IntList next = new IntList(frontier.size());
     for (int step = 0; step < levels && !frontier.isEmpty(); step++) {
-      IntList next = new IntList(frontier.size());
       for (int k = 0; k < frontier.size(); k++) {
-        for (ENode n : classes.get(frontier.get(k)).nodes) {
-          for (int child : n.children) {
-            int c = uf.find(child);
-            if (!out.get(c)) {
-              out.set(c);
-              next.add(c);
+        EClass<D> c = classes.get(frontier.get(k));
+        if (up) {
+          for (int j = 0; j < c.parentClasses.size(); j++) {
+            visit(uf.find(c.parentClasses.get(j)), out, next);
+          }
+        } else {
+          for (ENode n : c.nodes) {
+            for (int child : n.children) {
+              visit(uf.find(child), out, next);
             }
           }
         }
       }
+      IntList done = frontier;
       frontier = next;
+      next = done;
+      next.clear();
     }
     return out;
   }
 
-  /**
-   * The canonical classes of {@code from} and those at most {@code levels} parent steps above them,
-   * ascending. Requires a clean graph.
-   */
-  public BitSet above(BitSet from, int levels) {
-    BitSet out = (BitSet) from.clone();
-    IntList frontier = new IntList(Math.max(2, from.cardinality()));
-    for (int c = from.nextSetBit(0); c >= 0; c = from.nextSetBit(c + 1)) {
-      frontier.add(c);
+  private static void visit(int c, BitSet seen, IntList next) {
+    if (!seen.get(c)) {
+      seen.set(c);
+      next.add(c);
     }
-    for (int step = 0; step < levels && !frontier.isEmpty(); step++) {
-      IntList next = new IntList(frontier.size());
-      for (int k = 0; k < frontier.size(); k++) {
-        IntList ps = classes.get(frontier.get(k)).parentClasses;
-        for (int j = 0; j < ps.size(); j++) {
-          int p = uf.find(ps.get(j));
-          if (!out.get(p)) {
-            out.set(p);
-            next.add(p);
-          }
-        }
-      }
-      frontier = next;
-    }
-    return out;
   }
 
   /** Changes with every new class and every union. */

@@ -4,6 +4,7 @@ import dev.entangle.lower.CoreTerm;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /**
  * How an operator's check reads what earlier checks left in the {@link Context}: R, the deferred
@@ -47,14 +48,34 @@ class StateReads {
     return ctx.equalities.touching(leaf);
   }
 
+  /** Yes-or-no answers by key, in the order they were read. */
+  private static final class Answers {
+    private final List<Integer> keys = new ArrayList<>();
+    private final BitSet seen = new BitSet();
+
+    boolean remember(int key, boolean answer) {
+      seen.set(keys.size(), answer);
+      keys.add(key);
+      return answer;
+    }
+
+    /** Whether {@code now} gives every key the answer it had. */
+    boolean same(IntPredicate now) {
+      for (int i = 0; i < keys.size(); i++) {
+        if (now.test(keys.get(i)) != seen.get(i)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
   /** Reads that remember their answers; {@link #stillTrue} checks them against the state now. */
   static final class Recording extends StateReads {
     private final List<Integer> relationKeys = new ArrayList<>();
     private final List<List<CoreTerm>> relationSeen = new ArrayList<>();
-    private final List<Integer> deferredKeys = new ArrayList<>();
-    private final BitSet deferredSeen = new BitSet();
-    private final List<Integer> relatedKeys = new ArrayList<>();
-    private final BitSet relatedSeen = new BitSet();
+    private final Answers deferred = new Answers();
+    private final Answers related = new Answers();
     private final List<Integer> touchingKeys = new ArrayList<>();
     private final List<Integer> touchingSeen = new ArrayList<>();
 
@@ -72,18 +93,12 @@ class StateReads {
 
     @Override
     boolean deferred(int v) {
-      boolean d = super.deferred(v);
-      deferredSeen.set(deferredKeys.size(), d);
-      deferredKeys.add(v);
-      return d;
+      return deferred.remember(v, super.deferred(v));
     }
 
     @Override
     boolean related(int d) {
-      boolean r = super.related(d);
-      relatedSeen.set(relatedKeys.size(), r);
-      relatedKeys.add(d);
-      return r;
+      return related.remember(d, super.related(d));
     }
 
     @Override
@@ -104,15 +119,8 @@ class StateReads {
           return false;
         }
       }
-      for (int i = 0; i < deferredKeys.size(); i++) {
-        if (ctx.deferred.contains(deferredKeys.get(i)) != deferredSeen.get(i)) {
-          return false;
-        }
-      }
-      for (int i = 0; i < relatedKeys.size(); i++) {
-        if (ctx.related.get(relatedKeys.get(i)) != relatedSeen.get(i)) {
-          return false;
-        }
+      if (!deferred.same(ctx.deferred::contains) || !related.same(ctx.related::get)) {
+        return false;
       }
       for (int i = 0; i < touchingKeys.size(); i++) {
         if (ctx.equalities.touching(touchingKeys.get(i)).size() != touchingSeen.get(i)) {

@@ -11,6 +11,7 @@ import dev.entangle.cli.Reports;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Tag;
@@ -33,6 +34,23 @@ class CheckAheadTest {
       Path d = CliRun.PROJECT_ROOT.resolve("examples").resolve(name);
       same(name, d.resolve("gs.json"), d.resolve("gd.json"), d.resolve("ri.json"));
     }
+  }
+
+  /** A bug in the second layer (one rank scales its attention scores twice as much). */
+  @Test
+  void aBugFoundAfterOperatorsCheckedAheadGivesTheSameFailure() throws IOException {
+    Path d = CliRun.PROJECT_ROOT.resolve("examples").resolve("gpt-tp4-l2");
+    String gd = Files.readString(d.resolve("gd.json"));
+    String scale = "{\"node\": \"bmm_2\"}, 1.4142135623730951";
+    assertTrue(gd.contains(scale), "the example's second layer no longer divides bmm_2 so");
+    Path broken =
+        Files.writeString(
+            tmp.resolve("broken-gd.json"),
+            gd.replaceFirst(Pattern.quote(scale), "{\"node\": \"bmm_2\"}, 2.8284271247461903"));
+    same("broken", d.resolve("gs.json"), broken, d.resolve("ri.json"));
+    CliRun run = CliRun.check(d.resolve("gs.json"), broken, d.resolve("ri.json"), "--jobs", 3);
+    assertEquals(1, run.exitCode(), run::transcript);
+    assertTrue(run.out().contains("operator: div_1 (aten.div.Tensor)"), run::transcript);
   }
 
   @Tag("realworld")

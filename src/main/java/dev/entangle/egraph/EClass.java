@@ -1,6 +1,7 @@
 package dev.entangle.egraph;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 
 /**
  * An e-class: its nodes, its analysis fact and the nodes that use it (its parents, each with the
@@ -34,7 +35,7 @@ final class EClass<D> {
   NodeRange withOp(int op) {
     if (byOp == null) {
       byOp = nodes.toArray(new ENode[0]);
-      java.util.Arrays.sort(byOp, (a, b) -> Integer.compare(a.op, b.op));
+      Arrays.sort(byOp, (a, b) -> Integer.compare(a.op, b.op));
       ops = new int[byOp.length];
       for (int i = 0; i < ops.length; i++) {
         ops[i] = byOp[i].op;

@@ -192,7 +192,8 @@ public final class Runner {
       boolean capped = false;
       int cap = limits.matchesPerRule();
       BitSet touched = g.takeTouched();
-      Map<Integer, BitSet> rootsByHeight = new HashMap<>();
+      // the roots for each (height, reach) asked this iteration
+      Map<Integer, BitSet> rootsByDepths = new HashMap<>();
       for (int r = 0; r < rewrites.size(); r++) {
         final int ri = r;
         final int from = skip[r];
@@ -213,7 +214,7 @@ public final class Runner {
         if (incremental && from == 0 && searcher instanceof RootedSearcher<D> rooted) {
           int key = rooted.height() * 64 + rooted.reach();
           BitSet roots =
-              rootsByHeight.computeIfAbsent(
+              rootsByDepths.computeIfAbsent(
                   key, k -> g.above(g.below(touched, rooted.reach()), rooted.height()));
           rooted.searchRoots(g, roots, limits.deadlineNanos(), sink);
         } else {

@@ -39,35 +39,12 @@ final class GdModel {
     rep = copies.rep();
     definer = copies.definer();
     deps = new int[n][];
-    int[] userCount = new int[n];
     for (int v = 0; v < n; v++) {
       if (rep[v] == v) {
         deps[v] = distinct(program.deps(definer[v]), rep);
       }
-      if (program.value(rep[v]).op() >= 0) { // not an input passed on
-        for (int d : program.deps(v)) {
-          userCount[rep[d]]++;
-        }
-      }
     }
-    int[][] all = new int[n][];
-    for (int v = 0; v < n; v++) {
-      all[v] = new int[userCount[v]];
-      userCount[v] = 0;
-    }
-    for (int v = 0; v < n; v++) {
-      if (program.value(rep[v]).op() >= 0) {
-        for (int d : program.deps(v)) {
-          all[rep[d]][userCount[rep[d]]++] = rep[v];
-        }
-      }
-    }
-    users = new int[n][];
-    for (int v = 0; v < n; v++) {
-      int[] u = all[v];
-      Arrays.sort(u);
-      users[v] = sortedDistinct(u, v);
-    }
+    users = usersOf(program, rep);
     constant = new boolean[n];
     undefined = new boolean[n];
     output = new boolean[n];
@@ -98,6 +75,39 @@ final class GdModel {
   /** The representative of the value's copies (itself when it has none). */
   int rep(int id) {
     return rep[id];
+  }
+
+  /**
+   * For each representative, the representatives computed from any of its copies, ascending. A
+   * value that passes an input on unchanged is that input: it adds no users.
+   */
+  private static int[][] usersOf(CoreProgram program, int[] rep) {
+    int n = rep.length;
+    int[] count = new int[n];
+    for (int v = 0; v < n; v++) {
+      if (program.value(rep[v]).op() >= 0) {
+        for (int d : program.deps(v)) {
+          count[rep[d]]++;
+        }
+      }
+    }
+    int[][] all = new int[n][];
+    for (int v = 0; v < n; v++) {
+      all[v] = new int[count[v]];
+      count[v] = 0;
+    }
+    for (int v = 0; v < n; v++) {
+      if (program.value(rep[v]).op() >= 0) {
+        for (int d : program.deps(v)) {
+          all[rep[d]][count[rep[d]]++] = rep[v];
+        }
+      }
+    }
+    for (int v = 0; v < n; v++) {
+      Arrays.sort(all[v]);
+      all[v] = sortedDistinct(all[v], v);
+    }
+    return all;
   }
 
   /** The ascending values of {@code ids} without repeats, leaving out {@code self}. */

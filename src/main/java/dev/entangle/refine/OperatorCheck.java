@@ -308,8 +308,8 @@ final class OperatorCheck {
         return constant(value);
       }
       int cls = -1;
-      List<CoreTerm> related = reads.relation(v);
-      for (CoreTerm e : related != null ? related : List.<CoreTerm>of()) {
+      List<CoreTerm> terms = reads.relation(v);
+      for (CoreTerm e : terms != null ? terms : List.<CoreTerm>of()) {
         int x = e.add(b);
         e.leaves(trel);
         cls = cls < 0 ? x : unionNow(cls, x);

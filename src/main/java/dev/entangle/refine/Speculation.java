@@ -84,10 +84,14 @@ final class Speculation implements AutoCloseable {
       }
     }
     long start = System.nanoTime();
-    Task t = tasks.apply(i);
-    OperatorCheck.Outcome out =
-        new OperatorCheck(ctx, ops.get(i)).run(t.outputs(), t.expects(), t.required());
+    OperatorCheck.Outcome out = run(i, new OperatorCheck(ctx, ops.get(i)));
     return new Taken(out, (System.nanoTime() - start) / 1e6);
+  }
+
+  /** Runs a check of the operator at walk index {@code i} on its task. */
+  private OperatorCheck.Outcome run(int i, OperatorCheck check) {
+    Task t = tasks.apply(i);
+    return check.run(t.outputs(), t.expects(), t.required());
   }
 
   /**
@@ -131,10 +135,7 @@ final class Speculation implements AutoCloseable {
           }
         };
     int[] fired = new int[ctx.fired.length];
-    Task t = tasks.apply(i);
-    OperatorCheck.Outcome out =
-        new OperatorCheck(ctx, ops.get(i), reads, buffer, fired)
-            .run(t.outputs(), t.expects(), t.required());
+    OperatorCheck.Outcome out = run(i, new OperatorCheck(ctx, ops.get(i), reads, buffer, fired));
     return new Ahead(out, reads, saturations, fired, (System.nanoTime() - start) / 1e6);
   }
 

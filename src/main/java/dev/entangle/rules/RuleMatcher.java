@@ -47,27 +47,12 @@ final class RuleMatcher {
    * returns false.
    */
   void search(Rule rule, MatchSink out) {
-    Pat.Node root = rule.lhs;
-    try {
-      if (root.op() >= 0) {
-        for (int cls : g.classesWithOp(root.op())) {
-          searchAt(rule, cls, out);
-        }
-      } else {
-        for (int op : root.opChoices()) {
-          for (int cls : g.classesWithOp(op)) {
-            searchAt(rule, cls, out);
-          }
-        }
-      }
-    } catch (Enough e) {
-      // the sink has seen enough
-    }
+    searchRoots(rule, null, out);
   }
 
   /**
-   * Calls {@code out} for each match of {@code rule} rooted at one of {@code roots} (canonical), in
-   * the order of {@link #search}, until it returns false.
+   * Calls {@code out} for each match of {@code rule} rooted at one of {@code roots} (canonical;
+   * null for any), in the order of {@link #search}, until it returns false.
    */
   void searchRoots(Rule rule, BitSet roots, MatchSink out) {
     Pat.Node root = rule.lhs;
@@ -86,7 +71,7 @@ final class RuleMatcher {
 
   private void searchAmong(Rule rule, int[] classes, BitSet roots, MatchSink out) {
     for (int cls : classes) {
-      if (roots.get(cls)) {
+      if (roots == null || roots.get(cls)) {
         searchAt(rule, cls, out);
       }
     }
@@ -145,31 +130,29 @@ final class RuleMatcher {
 
   /** Matches a node pattern whose operator matches at one node. */
   private void matchNode(Pat.Node pn, ENode n, Object[] b, Consumer<Object[]> k) {
-    {
-      if ((++steps & 0x3fff) == 0
-          && deadlineNanos != Long.MAX_VALUE
-          && System.nanoTime() > deadlineNanos) {
-        throw new DeadlinePassed();
-      }
-      Object[] b1 = matchAttrs(pn, n, b);
-      if (b1 == null) {
-        return;
-      }
-      if (pn.opSlot() >= 0) {
-        Object bound = b1[pn.opSlot()];
-        if (bound instanceof OpBinding ob) {
-          if (ob.op() != n.op() || !Arrays.equals(ob.attrs(), n.attrs())) {
-            return;
-          }
-        } else {
-          if (b1 == b) {
-            b1 = b.clone();
-          }
-          b1[pn.opSlot()] = new OpBinding(n.op(), n.attrs());
-        }
-      }
-      matchChildren(pn.children(), 0, n, 0, b1, k);
+    if ((++steps & 0x3fff) == 0
+        && deadlineNanos != Long.MAX_VALUE
+        && System.nanoTime() > deadlineNanos) {
+      throw new DeadlinePassed();
     }
+    Object[] b1 = matchAttrs(pn, n, b);
+    if (b1 == null) {
+      return;
+    }
+    if (pn.opSlot() >= 0) {
+      Object bound = b1[pn.opSlot()];
+      if (bound instanceof OpBinding ob) {
+        if (ob.op() != n.op() || !Arrays.equals(ob.attrs(), n.attrs())) {
+          return;
+        }
+      } else {
+        if (b1 == b) {
+          b1 = b.clone();
+        }
+        b1[pn.opSlot()] = new OpBinding(n.op(), n.attrs());
+      }
+    }
+    matchChildren(pn.children(), 0, n, 0, b1, k);
   }
 
   private static boolean opMatches(Pat.Node pn, ENode n) {

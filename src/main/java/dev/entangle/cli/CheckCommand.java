@@ -12,155 +12,174 @@ import dev.entangle.refine.CheckOptions;
 import dev.entangle.refine.CheckResult;
 import dev.entangle.refine.Numbers;
 import dev.entangle.refine.Verdict;
-import dev.entangle.rules.LemmaLibrary;
 import dev.entangle.rules.Lemmas;
 import dev.entangle.util.InputException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 
-/** {@code entangle check GS GD --rel RI}: the refinement check. */
-@Command(
-    name = "check",
-    mixinStandardHelpOptions = true,
-    description =
-        "Checks that G_d refines G_s under the input relation. Prints the verdict, then the output "
-            + "relation (one line per G_s output) or where the check failed.")
+/**
+ * {@code entangle check GS GD --rel RI}: the refinement check. Its options are built in code
+ * ({@link CodedOptions}), not read from annotations: this is the command every CI run starts.
+ */
 final class CheckCommand implements Callable<Integer> {
   /** Independent random draws a numeric candidate must hold on. */
   static final int DRAWS = CheckSettings.DRAWS;
 
-  @Spec CommandSpec spec;
+  static final String DESCRIPTION =
+      "Checks that G_d refines G_s under the input relation. Prints the verdict, then the output "
+          + "relation (one line per G_s output) or where the check failed.";
 
-  @Parameters(index = "0", paramLabel = "GS", description = "the sequential model's graph file")
-  Path gs;
+  private final CommandSpec spec = CommandSpec.wrapWithoutInspection(this);
 
-  @Parameters(
-      index = "1",
-      paramLabel = "GD",
-      description = "the distributed implementation's file (one graph per rank)")
-  Path gd;
+  private final PositionalParamSpec gs =
+      CodedOptions.positional(0, Path.class, "GS", "the sequential model's graph file");
 
-  @Option(
-      names = "--rel",
-      required = true,
-      paramLabel = "RI",
-      description = "the input relation file")
-  Path rel;
+  private final PositionalParamSpec gd =
+      CodedOptions.positional(
+          1, Path.class, "GD", "the distributed implementation's file (one graph per rank)");
 
-  @Option(
-      names = "--json",
-      paramLabel = "FILE",
-      description = "also write the report as JSON to FILE")
-  Path json;
+  private final OptionSpec rel =
+      CodedOptions.required("--rel", Path.class, "RI", "the input relation file");
 
-  @Option(
-      names = "--write-relation",
-      paramLabel = "FILE",
-      description =
-          "on refines, write the output relation as a relation file (to feed the next layer)")
-  Path writeRelation;
+  private final OptionSpec json =
+      CodedOptions.value(
+          List.of("--json"), Path.class, "FILE", "also write the report as JSON to FILE");
 
-  @Option(
-      names = "--lemmas",
-      paramLabel = "DIR",
-      description = "an extra folder of *.lemmas files (repeatable)")
-  List<Path> lemmas = new ArrayList<>();
+  private final OptionSpec writeRelation =
+      CodedOptions.value(
+          List.of("--write-relation"),
+          Path.class,
+          "FILE",
+          "on refines, write the output relation as a relation file (to feed the next layer)");
 
-  @Option(
-      names = "--timeout",
-      paramLabel = "SECONDS",
-      defaultValue = "600",
-      description = "give up with 'inconclusive' after this long (default: ${DEFAULT-VALUE})")
-  double timeout;
+  private final OptionSpec lemmas =
+      CodedOptions.repeatable(
+          "--lemmas", Path.class, "DIR", "an extra folder of *.lemmas files (repeatable)");
 
-  @Option(
-      names = "--node-limit",
-      paramLabel = "N",
-      defaultValue = "200000",
-      description =
-          "most e-nodes per operator's e-graph before 'inconclusive' (default: ${DEFAULT-VALUE})")
-  int nodeLimit;
+  private final OptionSpec timeout =
+      CodedOptions.withDefault(
+          "--timeout",
+          double.class,
+          "SECONDS",
+          "600",
+          "give up with 'inconclusive' after this long (default: ${DEFAULT-VALUE})");
 
-  @Option(
-      names = {"-j", "--jobs"},
-      paramLabel = "N",
-      description =
+  private final OptionSpec nodeLimit =
+      CodedOptions.withDefault(
+          "--node-limit",
+          int.class,
+          "N",
+          "200000",
+          "most e-nodes per operator's e-graph before 'inconclusive' (default: ${DEFAULT-VALUE})");
+
+  private final OptionSpec jobs =
+      CodedOptions.value(
+          List.of("-j", "--jobs"),
+          Integer.class,
+          "N",
           "check up to N operators at once, on N threads; the outcome and output are the same"
               + " for any N (default: the machine's processors, less one when the launcher"
-              + " runs the optimizing compiler, which needs it)")
-  Integer jobs;
+              + " runs the optimizing compiler, which needs it)");
 
-  @Option(
-      names = {"-v", "--verbose"},
-      description = "print each operator as it is checked")
-  boolean verbose;
+  private final OptionSpec verbose =
+      CodedOptions.flag(List.of("-v", "--verbose"), "print each operator as it is checked");
 
-  @Option(names = "--debug", description = "print stack traces of internal errors")
-  boolean debug;
+  private final OptionSpec debug =
+      CodedOptions.flag(List.of("--debug"), "print stack traces of internal errors");
 
-  @Option(
-      names = "--dump-core",
-      description = "print both graphs as lowered into the core language, then stop")
-  boolean dumpCore;
+  private final OptionSpec dumpCore =
+      CodedOptions.flag(
+          List.of("--dump-core"), "print both graphs as lowered into the core language, then stop");
 
-  @Option(
-      names = "--seed",
-      paramLabel = "N",
-      defaultValue = "1",
-      description =
-          "seed of the random inputs the numbers are drawn with, when a proof fails (default: ${DEFAULT-VALUE})")
-  long seed;
+  private final OptionSpec seed =
+      CodedOptions.withDefault(
+          "--seed",
+          long.class,
+          "N",
+          "1",
+          "seed of the random inputs the numbers are drawn with, when a proof fails (default: ${DEFAULT-VALUE})");
 
-  @Option(
-      names = "--numeric-budget",
-      paramLabel = "GFLOP",
-      defaultValue = "4",
-      description =
+  private final OptionSpec numericBudget =
+      CodedOptions.withDefault(
+          "--numeric-budget",
+          double.class,
+          "GFLOP",
+          "4",
           "most work, in billions of operations, of one evaluation on numbers; past it the numbers say what"
-              + " they skipped (default: ${DEFAULT-VALUE})")
-  double numericBudget;
+              + " they skipped (default: ${DEFAULT-VALUE})");
 
-  @Option(
-      names = "--no-numbers",
-      description = "do not evaluate on numbers where a proof fails (no witness, never 'unproved')")
-  boolean noNumbers;
+  private final OptionSpec noNumbers =
+      CodedOptions.flag(
+          List.of("--no-numbers"),
+          "do not evaluate on numbers where a proof fails (no witness, never 'unproved')");
 
-  @Option(
-      names = "--certify",
-      description =
-          "on refines, also check every entry of the output relation on random inputs (exit 4 if one is false)")
-  boolean certify;
+  private final OptionSpec certify =
+      CodedOptions.flag(
+          List.of("--certify"),
+          "on refines, also check every entry of the output relation on random inputs (exit 4 if one is false)");
 
-  @Option(
-      names = "--junit",
-      paramLabel = "FILE",
-      description =
-          "also write the verdict as a JUnit XML report to FILE (one test case per output)")
-  Path junit;
+  private final OptionSpec junit =
+      CodedOptions.value(
+          List.of("--junit"),
+          Path.class,
+          "FILE",
+          "also write the verdict as a JUnit XML report to FILE (one test case per output)");
 
-  @Option(
-      names = "--sarif",
-      paramLabel = "FILE",
-      description =
-          "also write a SARIF 2.1.0 log to FILE (a failure located at its model source line)")
-  Path sarif;
+  private final OptionSpec sarif =
+      CodedOptions.value(
+          List.of("--sarif"),
+          Path.class,
+          "FILE",
+          "also write a SARIF 2.1.0 log to FILE (a failure located at its model source line)");
 
-  @Option(
-      names = "--html",
-      paramLabel = "FILE",
-      description = "also write a self-contained HTML page of the result to FILE")
-  Path html;
+  private final OptionSpec html =
+      CodedOptions.value(
+          List.of("--html"),
+          Path.class,
+          "FILE",
+          "also write a self-contained HTML page of the result to FILE");
+
+  private CheckCommand() {}
+
+  /** The {@code check} command, ready to be added to the top-level command line. */
+  static CommandSpec spec() {
+    CheckCommand command = new CheckCommand();
+    CommandSpec spec = command.spec.name("check").versionProvider(new Version());
+    spec.usageMessage().description(DESCRIPTION);
+    CodedOptions.addHelp(spec);
+    spec.addPositional(command.gs);
+    spec.addPositional(command.gd);
+    for (OptionSpec o :
+        List.of(
+            command.rel,
+            command.json,
+            command.writeRelation,
+            command.lemmas,
+            command.timeout,
+            command.nodeLimit,
+            command.jobs,
+            command.verbose,
+            command.debug,
+            command.dumpCore,
+            command.seed,
+            command.numericBudget,
+            command.noNumbers,
+            command.certify,
+            command.junit,
+            command.sarif,
+            command.html)) {
+      spec.addOption(o);
+    }
+    return spec;
+  }
 
   /**
    * The processors, or what the launcher passes as {@code entangle.jobs}: one fewer when it runs
@@ -173,22 +192,27 @@ final class CheckCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (jobs != null && jobs < 1) {
+    Integer threads = jobs.getValue();
+    if (threads != null && threads < 1) {
       throw new CommandLine.ParameterException(
-          spec.commandLine(), "--jobs must be at least 1 (got " + jobs + ")");
+          spec.commandLine(), "--jobs must be at least 1 (got " + threads + ")");
     }
-    if (timeout <= 0 || nodeLimit <= 0 || numericBudget <= 0) {
+    double seconds = timeout.getValue();
+    int nodes = nodeLimit.getValue();
+    double gflop = numericBudget.getValue();
+    if (seconds <= 0 || nodes <= 0 || gflop <= 0) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
           "--timeout, --node-limit and --numeric-budget must be positive (got "
-              + timeout
+              + seconds
               + ", "
-              + nodeLimit
+              + nodes
               + " and "
-              + numericBudget
+              + gflop
               + ")");
     }
-    for (Path p : new Path[] {json, writeRelation, junit, sarif, html}) {
+    for (OptionSpec file : List.of(json, writeRelation, junit, sarif, html)) {
+      Path p = file.getValue();
       Path parent = p == null ? null : p.toAbsolutePath().getParent();
       if (parent != null && !Files.isDirectory(parent)) {
         throw new InputException(
@@ -201,18 +225,19 @@ final class CheckCommand implements Callable<Integer> {
     }
     // The lemmas are read and compiled while the graphs are read and lowered. Errors come in the
     // order of a run in sequence: the inputs', then the lemmas', then the lowering's.
-    Background<Lemmas> loading = Background.start("entangle-lemmas", this::loadLemmas);
-    CheckInputs in = CheckInputs.read(gs, gd, rel);
+    Background<Lemmas> loading =
+        Background.start("entangle-lemmas", () -> CheckLemmas.load(lemmas.<List<Path>>getValue()));
+    CheckInputs in = CheckInputs.read(gs.getValue(), gd.getValue(), rel.getValue());
     CheckSettings settings =
         new CheckSettings(
             CheckOptions.defaults()
-                .withTimeout(Duration.ofMillis((long) (timeout * 1000)))
-                .withNodeLimit(nodeLimit)
-                .withJobs(jobs != null ? jobs : defaultJobs()),
-            !noNumbers,
-            seed,
+                .withTimeout(Duration.ofMillis((long) (seconds * 1000)))
+                .withNodeLimit(nodes)
+                .withJobs(threads != null ? threads : defaultJobs()),
+            !isSet(noNumbers),
+            seed.getValue(),
             DRAWS,
-            (long) (numericBudget * 1e9));
+            (long) (gflop * 1e9));
     long start = System.nanoTime();
     Programs programs;
     try {
@@ -225,7 +250,7 @@ final class CheckCommand implements Callable<Integer> {
     CoreProgram gsp = programs.gs();
     CoreProgram gdp = programs.gd();
     PrintWriter out = spec.commandLine().getOut();
-    if (dumpCore) {
+    if (isSet(dumpCore)) {
       ProgramDump.print(gsp, "G_s", out);
       ProgramDump.print(gdp, "G_d", out);
       return ExitCodes.REFINES;
@@ -234,19 +259,21 @@ final class CheckCommand implements Callable<Integer> {
     TermText text = new TermText(gdp);
     CheckListener listener =
         Listeners.of(
-            verbose ? new VerboseProgress(err, gsp, text) : ProgressBar.forTerminal(err),
+            isSet(verbose) ? new VerboseProgress(err, gsp, text) : ProgressBar.forTerminal(err),
             Trace.enabled() ? new Trace(err, text) : CheckListener.NONE);
     CheckResult result = CheckPipeline.check(in, programs, rules, settings, listener, start);
     Report report = Report.of(result, gsp, gdp);
     TextReport.print(report, out);
-    if (json != null) {
-      JsonReport.write(report, json);
+    Path jsonFile = json.getValue();
+    if (jsonFile != null) {
+      JsonReport.write(report, jsonFile);
     }
     writeCiReports(report, gsp);
-    if (writeRelation != null && result.verdict() == Verdict.REFINES) {
-      JsonReport.writeRelation(report, writeRelation);
+    Path relationFile = writeRelation.getValue();
+    if (relationFile != null && result.verdict() == Verdict.REFINES) {
+      JsonReport.writeRelation(report, relationFile);
     }
-    if (certify && result.verdict() == Verdict.REFINES) {
+    if (isSet(certify) && result.verdict() == Verdict.REFINES) {
       Numbers certifier = CheckPipeline.oracle(in, programs, settings);
       if (!Certificate.holds(result, certifier, gsp, text, err)) {
         return ExitCodes.CERTIFICATE_VIOLATED;
@@ -255,25 +282,24 @@ final class CheckCommand implements Callable<Integer> {
     return ExitCodes.of(result.verdict());
   }
 
-  /** The shipped lemmas, then those of every {@code --lemmas} folder. */
-  private Lemmas loadLemmas() {
-    List<Path> dirs = new ArrayList<>();
-    dirs.add(LemmaPaths.defaultDir());
-    dirs.addAll(lemmas);
-    return LemmaLibrary.load(dirs);
+  private static boolean isSet(OptionSpec flag) {
+    return flag.<Boolean>getValue();
   }
 
   /** The {@code --junit}, {@code --sarif} and {@code --html} files, where asked for. */
   private void writeCiReports(Report report, CoreProgram gsp) {
-    CaseLabel label = CaseLabel.of(gs, gd, rel);
-    if (junit != null) {
-      JunitReport.write(JunitReport.forCheck(label, report), junit);
+    CaseLabel label = CaseLabel.of(gs.getValue(), gd.getValue(), rel.getValue());
+    Path junitFile = junit.getValue();
+    if (junitFile != null) {
+      JunitReport.write(JunitReport.forCheck(label, report), junitFile);
     }
-    if (sarif != null) {
-      SarifReport.write(List.of(new SarifReport.Checked(label, report)), List.of(), sarif);
+    Path sarifFile = sarif.getValue();
+    if (sarifFile != null) {
+      SarifReport.write(List.of(new SarifReport.Checked(label, report)), List.of(), sarifFile);
     }
-    if (html != null) {
-      HtmlReport.write(label, report, Neighbourhood.of(gsp, report), html);
+    Path htmlFile = html.getValue();
+    if (htmlFile != null) {
+      HtmlReport.write(label, report, Neighbourhood.of(gsp, report), htmlFile);
     }
   }
 }

@@ -1,59 +1,66 @@
 package dev.entangle.cli;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * The top-level command; the work is in its subcommands.
  *
- * <p>picocli builds a command's model by reflection over its class, which for all six subcommands
- * costs a check a noticeable part of its start-up. So the command line is built with the one
- * subcommand its first argument names, and with all of them only when the first argument names none
- * (usage, {@code --help}, {@code --version}, a mistyped command): what any command line prints and
- * does is the same either way.
+ * <p>Every run builds this command, so it is built in code ({@link CodedOptions}), as is {@code
+ * check}; the other subcommands are annotated classes, whose model picocli builds by reflection.
+ * The command line is built with the one subcommand its first argument names, and with all of them
+ * only when the first argument names none (usage, {@code --help}, {@code --version}, a mistyped
+ * command): what any command line prints and does is the same either way.
  */
-@Command(
-    name = "entangle",
-    mixinStandardHelpOptions = true,
-    versionProvider = Version.class,
-    description =
-        "Proves that a distributed model G_d refines a sequential model G_s, or names the first "
-            + "operator of G_s it cannot map.",
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-      "0:refines",
-      "1:not-refined or expectation-violated",
-      "2:bad input or usage",
-      "3:inconclusive (a limit was reached)"
-    })
 final class EntangleCommand implements Runnable {
-  /** The subcommands, in the order of the usage message. */
-  static final List<Class<?>> SUBCOMMANDS =
-      List.of(
-          CheckCommand.class,
-          ImportCommand.class,
-          BatchCommand.class,
-          ManifestCommand.class,
-          DraftRelationCommand.class,
-          LemmasCommand.class);
+  /**
+   * A subcommand: its name and how to make its model (a {@link CommandSpec} or an annotated
+   * object).
+   */
+  record Subcommand(String name, Supplier<Object> model) {}
 
-  @picocli.CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  /** The subcommands, in the order of the usage message. */
+  static final List<Subcommand> SUBCOMMANDS =
+      List.of(
+          new Subcommand("check", CheckCommand::spec),
+          new Subcommand("import", ImportCommand::new),
+          new Subcommand("batch", BatchCommand::new),
+          new Subcommand("manifest", ManifestCommand::new),
+          new Subcommand("draft-relation", DraftRelationCommand::new),
+          new Subcommand("lemmas", LemmasCommand::new));
+
+  static final String DESCRIPTION =
+      "Proves that a distributed model G_d refines a sequential model G_s, or names the first "
+          + "operator of G_s it cannot map.";
+
+  private final CommandSpec spec = CommandSpec.wrapWithoutInspection(this);
+
+  private EntangleCommand() {}
 
   /** The command line for {@code args}: see the class comment. */
   static CommandLine commandLine(String... args) {
-    CommandLine cl = new CommandLine(new EntangleCommand());
+    CommandSpec spec = new EntangleCommand().spec.name("entangle").versionProvider(new Version());
+    Map<String, String> exitCodes = new LinkedHashMap<>();
+    exitCodes.put("0", "refines");
+    exitCodes.put("1", "not-refined or expectation-violated");
+    exitCodes.put("2", "bad input or usage");
+    exitCodes.put("3", "inconclusive (a limit was reached)");
+    spec.usageMessage()
+        .description(DESCRIPTION)
+        .exitCodeListHeading("%nExit codes:%n")
+        .exitCodeList(exitCodes);
+    CodedOptions.addHelp(spec);
+    CommandLine cl = new CommandLine(spec);
     String first = args.length > 0 ? args[0] : null;
-    List<Class<?>> named = SUBCOMMANDS.stream().filter(c -> name(c).equals(first)).toList();
-    for (Class<?> c : named.isEmpty() ? SUBCOMMANDS : named) {
-      cl.addSubcommand(c);
+    List<Subcommand> named = SUBCOMMANDS.stream().filter(c -> c.name().equals(first)).toList();
+    for (Subcommand c : named.isEmpty() ? SUBCOMMANDS : named) {
+      cl.addSubcommand(c.name(), c.model().get());
     }
     return cl;
-  }
-
-  /** A subcommand's name, as its annotation gives it. */
-  static String name(Class<?> subcommand) {
-    return subcommand.getAnnotation(Command.class).name();
   }
 
   @Override

@@ -9,7 +9,19 @@ import picocli.CommandLine;
 /** The command line is built with the subcommand named first, or with all of them. */
 class EntangleCommandTest {
   private static List<String> names() {
-    return EntangleCommand.SUBCOMMANDS.stream().map(EntangleCommand::name).toList();
+    return EntangleCommand.SUBCOMMANDS.stream().map(EntangleCommand.Subcommand::name).toList();
+  }
+
+  @Test
+  void anAnnotatedSubcommandIsListedUnderItsOwnName() {
+    for (EntangleCommand.Subcommand c : EntangleCommand.SUBCOMMANDS) {
+      Object model = c.model().get();
+      String own =
+          model instanceof CommandLine.Model.CommandSpec spec
+              ? spec.name()
+              : model.getClass().getAnnotation(CommandLine.Command.class).name();
+      assertEquals(c.name(), own);
+    }
   }
 
   @Test

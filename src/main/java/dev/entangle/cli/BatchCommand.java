@@ -297,7 +297,7 @@ final class BatchCommand implements Callable<Integer> {
           expected(r.batchCase()),
           r.verdict(),
           op == null ? "-" : op,
-          String.format(Locale.ROOT, "%.2f", r.seconds()),
+          Decimals.fixed(r.seconds(), 2),
           mismatch == null ? "" : "  <-- " + (r.error() == null ? mismatch : "did not run"));
       if (r.error() != null) {
         out.println("    " + r.error());

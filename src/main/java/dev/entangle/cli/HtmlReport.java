@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The {@code --html} report: one self-contained page (inline CSS, SVG and script; nothing fetched).
@@ -58,13 +57,7 @@ final class HtmlReport {
         .append("</code> &middot; relation <code>")
         .append(esc(label.relation()))
         .append("</code></p>\n<p class=\"stats\">")
-        .append(
-            String.format(
-                Locale.ROOT,
-                "checked %d G_s operators against %d G_d operators in %.2f s",
-                r.stats().gsOperators(),
-                r.stats().gdOperators(),
-                r.stats().seconds()))
+        .append(TextReport.checkedLine(r))
         .append("</p></header>\n<main>\n");
     if (r.failure() != null) {
       failure(b, r, n);

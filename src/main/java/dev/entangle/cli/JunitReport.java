@@ -15,7 +15,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import javax.xml.stream.XMLOutputFactory;
 import javax.xml.stream.XMLStreamException;
@@ -343,7 +342,7 @@ final class JunitReport {
   }
 
   private static String time(double seconds) {
-    return String.format(Locale.ROOT, "%.3f", seconds);
+    return Decimals.fixed(seconds, 3);
   }
 
   private static String hostname() {

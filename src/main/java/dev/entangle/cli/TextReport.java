@@ -85,9 +85,18 @@ final class TextReport {
           "not checked (no defined value: dropout masks, uninitialized buffers): "
               + String.join(", ", r.notChecked()));
     }
-    out.printf(
-        "checked %d G_s operators against %d G_d operators in %.2f s%n",
-        r.stats().gsOperators(), r.stats().gdOperators(), r.stats().seconds());
+    out.println(checkedLine(r));
     out.flush();
+  }
+
+  /** "checked N G_s operators against M G_d operators in S s": the last line of the report. */
+  static String checkedLine(Report r) {
+    return "checked "
+        + r.stats().gsOperators()
+        + " G_s operators against "
+        + r.stats().gdOperators()
+        + " G_d operators in "
+        + Decimals.fixed(r.stats().seconds(), 2)
+        + " s";
   }
 }

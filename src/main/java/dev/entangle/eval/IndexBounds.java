@@ -39,9 +39,7 @@ final class IndexBounds {
   }
 
   /** A value's type and the inputs (rank/name) whose elements it carries unchanged. */
-  private record Info(TypeInfo type, Set<Input> origins) {}
-
-  private record Input(int rank, String name) {}
+  private record Info(TypeInfo type, Set<RelationInverter.Leaf> origins) {}
 
   /** A builder that tracks origins, and the walk's handler that seeds them at the inputs. */
   private static final class Tracker implements TermBuilder, ProgramWalker.Handler {
@@ -96,7 +94,7 @@ final class IndexBounds {
         case ROPE -> bound(children[1], types[2].size(0));
         default -> {}
       }
-      Set<Input> origins = new HashSet<>();
+      Set<RelationInverter.Leaf> origins = new HashSet<>();
       switch (op) {
         case EXPAND, RESHAPE, PERMUTE, SLICE, CONCAT, MAXN, MINN, MAXIMUM, MINIMUM -> {
           for (int c : children) {
@@ -118,7 +116,7 @@ final class IndexBounds {
     }
 
     private void bound(int handle, long size) {
-      for (Input in : infos.get(handle).origins()) {
+      for (RelationInverter.Leaf in : infos.get(handle).origins()) {
         bounds.get(Math.max(in.rank(), 0)).merge(in.name(), size, Math::min);
       }
     }
@@ -128,7 +126,7 @@ final class IndexBounds {
       if (v.kind() != ValueKind.INPUT) {
         return -1;
       }
-      return add(new Info(v.type(), Set.of(new Input(v.graph(), v.name()))));
+      return add(new Info(v.type(), Set.of(new RelationInverter.Leaf(v.graph(), v.name()))));
     }
 
     @Override

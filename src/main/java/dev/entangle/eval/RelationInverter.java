@@ -24,10 +24,24 @@ import java.util.Map;
  * naming the entry and the element. Expressions must be normalized ({@link ExprShapes#normalize}).
  */
 final class RelationInverter {
-  /** A G_d tensor: rank and node name. */
+  /**
+   * A G_d tensor: rank and node name. Its {@code equals} and {@code hashCode} are written out (as
+   * are {@link dev.entangle.graph.Dim.Fixed}'s): a record's generated ones set up method handles on
+   * first use, about 20 ms of a small check.
+   */
   record Leaf(int rank, String name) {
     String label() {
       return "r" + rank + "." + name;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Leaf l && l.rank == rank && l.name.equals(name);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * rank + name.hashCode();
     }
   }
 

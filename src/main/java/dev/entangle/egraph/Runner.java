@@ -195,32 +195,21 @@ public final class Runner {
       // the roots for each (height, reach) asked this iteration
       Map<Integer, BitSet> rootsByDepths = new HashMap<>();
       for (int r = 0; r < rewrites.size(); r++) {
-        final int ri = r;
         final int from = skip[r];
-        int[] count = {0};
         Searcher<D> searcher = rewrites.get(r).searcher();
-        Searcher.MatchSink sink =
-            (c, b) -> {
-              int k = count[0]++;
-              if (k < from) {
-                return true;
-              }
-              if (k < from + cap) {
-                found.add(new Found(ri, c, b));
-                return true;
-              }
-              return false; // one past the cap tells that more are left
-            };
+        CappedSink sink = new CappedSink(r, from, cap, found);
         if (incremental && from == 0 && searcher instanceof RootedSearcher<D> rooted) {
           int key = rooted.height() * 64 + rooted.reach();
-          BitSet roots =
-              rootsByDepths.computeIfAbsent(
-                  key, k -> g.above(g.below(touched, rooted.reach()), rooted.height()));
+          BitSet roots = rootsByDepths.get(key);
+          if (roots == null) {
+            roots = g.above(g.below(touched, rooted.reach()), rooted.height());
+            rootsByDepths.put(key, roots);
+          }
           rooted.searchRoots(g, roots, limits.deadlineNanos(), sink);
         } else {
           searcher.search(g, limits.deadlineNanos(), sink);
         }
-        boolean over = count[0] > from + cap;
+        boolean over = sink.count > from + cap;
         skip[r] = over ? from + cap : 0;
         capped |= over || from > 0;
       }
@@ -232,22 +221,11 @@ public final class Runner {
      * skipped).
      */
     private boolean applyAll(List<Found> found) {
+      Merges merges = new Merges();
       for (Found f : found) {
-        boolean[] merged = {false};
-        rewrites
-            .get(f.rewrite())
-            .applier()
-            .apply(
-                g,
-                f.eclass(),
-                f.bindings(),
-                (a, b) -> {
-                  if (g.find(a) != g.find(b)) {
-                    g.union(a, b);
-                    merged[0] = true;
-                  }
-                });
-        if (merged[0]) {
+        merges.merged = false;
+        rewrites.get(f.rewrite()).applier().apply(g, f.eclass(), f.bindings(), merges);
+        if (merges.merged) {
           applied[f.rewrite()]++;
           changed = true;
         }
@@ -256,6 +234,57 @@ public final class Runner {
         }
       }
       return true;
+    }
+
+    /*
+     * The sink and the unions below are classes, not lambdas: they are made for every rewrite in
+     * every iteration, and a capturing lambda is made through a method handle, which the client
+     * compiler of a short check does not inline.
+     */
+
+    /**
+     * Takes a rewrite's matches from the {@code from}-th on, at most {@code cap} of them; it
+     * refuses the one past the cap, which tells that more are left.
+     */
+    private static final class CappedSink implements Searcher.MatchSink {
+      final int rewrite;
+      final int from;
+      final int cap;
+      final List<Found> found;
+      int count;
+
+      CappedSink(int rewrite, int from, int cap, List<Found> found) {
+        this.rewrite = rewrite;
+        this.from = from;
+        this.cap = cap;
+        this.found = found;
+      }
+
+      @Override
+      public boolean match(int eclass, Object bindings) {
+        int k = count++;
+        if (k < from) {
+          return true;
+        }
+        if (k < from + cap) {
+          found.add(new Found(rewrite, eclass, bindings));
+          return true;
+        }
+        return false;
+      }
+    }
+
+    /** Unions an applier asks for; notes whether one merged two classes. */
+    private final class Merges implements Applier.Unions {
+      boolean merged;
+
+      @Override
+      public void union(int a, int b) {
+        if (g.find(a) != g.find(b)) {
+          g.union(a, b);
+          merged = true;
+        }
+      }
     }
   }
 }

@@ -88,15 +88,45 @@ final class RuleMatcher {
 
   private void searchAt(Rule rule, int cls, MatchSink out) {
     int c = g.find(cls);
-    matchClass(
-        rule.lhs,
-        c,
-        new Object[rule.slotCount()],
-        b -> {
-          if (!out.match(c, b)) {
-            throw Enough.INSTANCE;
-          }
-        });
+    matchClass(rule.lhs, c, new Object[rule.slotCount()], new Report(c, out));
+  }
+
+  /*
+   * The continuations below are classes, not lambdas: one is made for every class searched and
+   * every child matched, and a capturing lambda is made through a method handle, which the client
+   * compiler of a short check does not inline.
+   */
+
+  /** The end of a match at {@code cls}: hands the bindings to the sink. */
+  private record Report(int cls, MatchSink out) implements Consumer<Object[]> {
+    @Override
+    public void accept(Object[] b) {
+      if (!out.match(cls, b)) {
+        throw Enough.INSTANCE;
+      }
+    }
+  }
+
+  /** After child {@code ci} of {@code n} matched pattern {@code pi}: matches the children after. */
+  private final class NextChildren implements Consumer<Object[]> {
+    private final Pat[] pats;
+    private final int pi;
+    private final ENode n;
+    private final int ci;
+    private final Consumer<Object[]> k;
+
+    NextChildren(Pat[] pats, int pi, ENode n, int ci, Consumer<Object[]> k) {
+      this.pats = pats;
+      this.pi = pi;
+      this.n = n;
+      this.ci = ci;
+      this.k = k;
+    }
+
+    @Override
+    public void accept(Object[] b) {
+      matchChildren(pats, pi + 1, n, ci + 1, b, k);
+    }
   }
 
   private void matchClass(Pat p, int cls, Object[] b, Consumer<Object[]> k) {
@@ -255,6 +285,6 @@ final class RuleMatcher {
     if (ci >= n.arity()) {
       return;
     }
-    matchClass(p, n.child(ci), b, b2 -> matchChildren(pats, pi + 1, n, ci + 1, b2, k));
+    matchClass(p, n.child(ci), b, new NextChildren(pats, pi, n, ci, k));
   }
 }

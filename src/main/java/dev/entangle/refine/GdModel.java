@@ -26,6 +26,7 @@ final class GdModel {
 
   final boolean[] undefined;
   final boolean[] output;
+  private final boolean[] input;
 
   private final int[] rep;
   private final int[] definer;
@@ -48,7 +49,9 @@ final class GdModel {
     constant = new boolean[n];
     undefined = new boolean[n];
     output = new boolean[n];
+    input = new boolean[n];
     for (CoreValue v : program.values()) {
+      input[v.id()] = v.kind() == ValueKind.INPUT;
       constant[v.id()] = v.kind().inlined();
       undefined[v.id()] = v.kind() == ValueKind.UNDEFINED;
       output[v.id()] = v.output();
@@ -65,7 +68,7 @@ final class GdModel {
 
   /** Whether the value is a G_d input (given by the user, not computed). */
   boolean input(int id) {
-    return program.value(id).kind() == ValueKind.INPUT;
+    return input[id];
   }
 
   CoreValue value(int id) {

@@ -21,7 +21,6 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -90,12 +89,23 @@ final class OperatorCheck {
   private final EGraphBuilder b;
   private final GdTerms gdTerms;
   private final Map<Integer, Integer> inputClasses = new LinkedHashMap<>();
-  private final Set<Integer> trel = new LinkedHashSet<>();
+  private final OrderedIdSet trel = new OrderedIdSet();
   private final Set<Integer> equalitiesAdded = new HashSet<>();
   private final BitSet equalitiesLookedUp = new BitSet();
 
   /** The G_d values brought in, in order, with their distance from T_rel. */
   private final Map<Integer, Integer> broughtIn = new LinkedHashMap<>();
+
+  /** The keys of {@link #broughtIn}, for the many lookups that find nothing. */
+  private final BitSet broughtInIds = new BitSet();
+
+  /**
+   * How many members of T_rel (the first, in order) {@link #bringIn} has looked at the users of.
+   */
+  private int trelLookedAt;
+
+  /** Values {@link #upstreamOfTrel} has found in an earlier call of {@link #bringIn}. */
+  private final BitSet nearBefore = new BitSet();
 
   /** G_s terms already built, by operation id and depth. */
   private final Map<Long, int[]> produced = new HashMap<>();
@@ -455,19 +465,36 @@ final class OperatorCheck {
    * away from related values (Listing 2's "expressible using T_rel", bounded): a chain G_d computes
    * from related tensors alone, such as a vocabulary shard's mask, shift and lookup, is brought in
    * whole, so lemmas can recognize it.
+   *
+   * <p>Each call looks only at the users of what changed since the last: new members of T_rel, new
+   * related values near it, and what it brings in. A user none of whose dependencies changed was
+   * refused before and would be again (T_rel, the values near it and those brought in only grow,
+   * and distances only shrink). So a value every layer reads (a rotary table's slice) has its
+   * thousands of users looked at once per operator, not once per exploration step.
    */
   private int bringIn() {
     int added = 0;
     BitSet near = upstreamOfTrel();
-    ArrayDeque<Integer> work = new ArrayDeque<>(trel);
-    work.addAll(broughtIn.keySet());
+    ArrayDeque<Integer> work = new ArrayDeque<>();
+    List<Integer> trelInOrder = trel.inOrder();
+    work.addAll(trelInOrder.subList(trelLookedAt, trelInOrder.size()));
+    trelLookedAt = trelInOrder.size();
+    for (int d = near.nextSetBit(0); d >= 0; d = near.nextSetBit(d + 1)) {
+      if (!nearBefore.get(d)) {
+        nearBefore.set(d);
+        if (!trel.has(d) && reads.related(d)) {
+          work.add(d);
+        }
+      }
+    }
     while (!work.isEmpty() && broughtIn.size() <= ctx.options.exploreLimit()) {
       int t = work.poll();
       for (int u : ctx.gd.users(t)) {
-        if (broughtIn.containsKey(u) || ctx.gd.constant[u]) {
+        if (broughtInIds.get(u) || ctx.gd.constant[u]) {
           continue;
         }
         int depth = 0;
+        boolean explored = false;
         for (int d : ctx.gd.deps(u)) {
           int dd = depthOf(d, near);
           if (dd < 0) {
@@ -475,11 +502,14 @@ final class OperatorCheck {
             break;
           }
           depth = Math.max(depth, dd);
+          explored |= trel.has(d) || broughtInIds.get(d);
         }
-        if (depth < 0 || depth + 1 > MAX_DEPTH) {
+        // a user only of related values near T_rel is not one of T_rel's or the brought-in's
+        if (depth < 0 || depth + 1 > MAX_DEPTH || !explored) {
           continue;
         }
         broughtIn.put(u, depth + 1);
+        broughtInIds.set(u);
         g.union(gdTerms.leaf(u), gdTerms.definition(u));
         added++;
         work.add(u);
@@ -520,13 +550,12 @@ final class OperatorCheck {
    * or in {@code near}; -1 none of these and not brought in.
    */
   private int depthOf(int d, BitSet near) {
-    if (trel.contains(d)
+    if (trel.has(d)
         || ctx.gd.constant[d]
         || ((near.get(d) || ctx.gd.input(d)) && reads.related(d))) {
       return 0;
     }
-    Integer x = broughtIn.get(d);
-    return x == null ? -1 : x;
+    return broughtInIds.get(d) ? broughtIn.get(d) : -1;
   }
 
   /**

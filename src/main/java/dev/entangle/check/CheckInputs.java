@@ -5,7 +5,10 @@ import dev.entangle.graph.Graph;
 import dev.entangle.graph.GraphJson;
 import dev.entangle.relation.RelationFile;
 import dev.entangle.relation.RelationReader;
+import java.io.File;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * What one check reads: G_s, G_d and the input relation, parsed but not yet validated against each
@@ -16,11 +19,45 @@ import java.nio.file.Path;
  * @param relation the relation file, its sugar expanded for G_d's world size
  */
 public record CheckInputs(Graph gs, DistributedGraph gd, RelationFile relation) {
+  /** G_d files from this size on are read while another thread reads G_s. */
+  static final long PARALLEL_BYTES = 4L << 20;
 
-  /** Reads the three files, in this order (the first bad one is the error reported). */
+  /**
+   * Reads the three files; the first bad one, in this order, is the error reported. A large G_d is
+   * read while G_s is read on another thread.
+   */
   public static CheckInputs read(Path gs, Path gd, Path relation) {
-    Graph g = GraphJson.readGraph(gs);
-    DistributedGraph d = GraphJson.readDistributed(gd);
+    Graph g;
+    DistributedGraph d;
+    if (new File(gd.toString()).length() < PARALLEL_BYTES) {
+      g = GraphJson.readGraph(gs);
+      d = GraphJson.readDistributed(gd);
+    } else {
+      CompletableFuture<Graph> sequential =
+          CompletableFuture.supplyAsync(() -> GraphJson.readGraph(gs));
+      try {
+        d = GraphJson.readDistributed(gd);
+      } catch (RuntimeException e) {
+        join(sequential); // a bad G_s is reported first
+        throw e;
+      }
+      g = join(sequential);
+    }
     return new CheckInputs(g, d, RelationReader.read(relation, d.worldSize()));
+  }
+
+  /** The result of {@code f}, or what it threw. */
+  private static <T> T join(CompletableFuture<T> f) {
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
   }
 }

@@ -38,6 +38,10 @@ final class RuleCompiler {
 
   // per-rule state
   private final Map<String, Integer> slots = new LinkedHashMap<>();
+
+  /** Most variables (and :let names) of one rule: the matcher keeps a bit per slot it binds. */
+  static final int MAX_VARIABLES = 64;
+
   private final List<Kind> kinds = new ArrayList<>();
   private final Map<Integer, int[]> opFamilies = new HashMap<>();
   private boolean failed;
@@ -223,6 +227,17 @@ final class RuleCompiler {
       }
     }
     Template rhs = template(rhsExpr, name, false);
+    if (slots.size() > MAX_VARIABLES) {
+      err(
+          at,
+          "rule '"
+              + name
+              + "' uses "
+              + slots.size()
+              + " variables; a rule may use at most "
+              + MAX_VARIABLES
+              + " (split it into smaller rules)");
+    }
     if (failed || lhs == null || rhs == null) {
       return;
     }

@@ -12,7 +12,9 @@ import java.util.function.Consumer;
 
 /**
  * E-matching of a rule's left side, including list variables (a run of children of any length) and
- * operator variables. Bindings are arrays indexed by the rule's slots.
+ * operator variables. Bindings are arrays indexed by the rule's slots. One array serves a whole
+ * search at a class: a step binds slots in place and unbinds them when the rest of the match
+ * returns, and each match is handed on as a copy.
  */
 final class RuleMatcher {
   private final EGraph<?> g;
@@ -97,11 +99,11 @@ final class RuleMatcher {
    * compiler of a short check does not inline.
    */
 
-  /** The end of a match at {@code cls}: hands the bindings to the sink. */
+  /** The end of a match at {@code cls}: hands a copy of the bindings to the sink. */
   private record Report(int cls, MatchSink out) implements Consumer<Object[]> {
     @Override
     public void accept(Object[] b) {
-      if (!out.match(cls, b)) {
+      if (!out.match(cls, b.clone())) {
         throw Enough.INSTANCE;
       }
     }
@@ -133,9 +135,12 @@ final class RuleMatcher {
     if (p instanceof Pat.Var v) {
       Object bound = b[v.slot()];
       if (bound == null) {
-        Object[] b2 = b.clone();
-        b2[v.slot()] = g.find(cls);
-        k.accept(b2);
+        b[v.slot()] = g.find(cls);
+        try {
+          k.accept(b);
+        } finally {
+          b[v.slot()] = null;
+        }
       } else if (g.find((Integer) bound) == g.find(cls)) {
         k.accept(b);
       }
@@ -165,24 +170,35 @@ final class RuleMatcher {
         && System.nanoTime() > deadlineNanos) {
       throw new DeadlinePassed();
     }
-    Object[] b1 = matchAttrs(pn, n, b);
-    if (b1 == null) {
+    long bound = matchAttrs(pn, n, b);
+    if (bound == NO_MATCH) {
       return;
     }
-    if (pn.opSlot() >= 0) {
-      Object bound = b1[pn.opSlot()];
-      if (bound instanceof OpBinding ob) {
-        if (ob.op() != n.op() || !Arrays.equals(ob.attrs(), n.attrs())) {
-          return;
+    try {
+      if (pn.opSlot() >= 0) {
+        if (b[pn.opSlot()] instanceof OpBinding ob) {
+          if (ob.op() != n.op() || !Arrays.equals(ob.attrs(), n.attrs())) {
+            return;
+          }
+        } else {
+          b[pn.opSlot()] = new OpBinding(n.op(), n.attrs());
+          bound |= 1L << pn.opSlot();
         }
-      } else {
-        if (b1 == b) {
-          b1 = b.clone();
-        }
-        b1[pn.opSlot()] = new OpBinding(n.op(), n.attrs());
       }
+      matchChildren(pn.children(), 0, n, 0, b, k);
+    } finally {
+      unbind(b, bound);
     }
-    matchChildren(pn.children(), 0, n, 0, b1, k);
+  }
+
+  /** What {@link #matchAttrs} returns when the attributes do not match. */
+  private static final long NO_MATCH = -1L;
+
+  /** Clears the slots whose bits are set in {@code slots}. */
+  private static void unbind(Object[] b, long slots) {
+    for (long rest = slots; rest != 0; rest &= rest - 1) {
+      b[Long.numberOfTrailingZeros(rest)] = null;
+    }
   }
 
   private static boolean opMatches(Pat.Node pn, ENode n) {
@@ -197,55 +213,58 @@ final class RuleMatcher {
     return false;
   }
 
-  private static Object[] matchAttrs(Pat.Node pn, ENode n, Object[] b) {
+  /**
+   * Binds the attribute variables of {@code pn} to {@code n}'s attributes in place: the slots it
+   * bound (a bit each), or {@link #NO_MATCH} with nothing bound when they do not match.
+   */
+  private static long matchAttrs(Pat.Node pn, ENode n, Object[] b) {
     Pat.AttrPat[] ap = pn.attrs();
     if (ap == null) {
-      return b;
+      return 0;
     }
     int count = n.attrCount();
     boolean rest = ap.length > 0 && ap[ap.length - 1] instanceof Pat.AttrPat.Rest;
     int fixed = rest ? ap.length - 1 : ap.length;
     if (rest ? count < fixed : count != fixed) {
-      return null;
+      return NO_MATCH;
     }
-    Object[] out = b;
+    long bound = 0;
     for (int i = 0; i < fixed; i++) {
       long v = n.attr(i);
       Pat.AttrPat a = ap[i];
       if (a instanceof Pat.AttrPat.Lit l) {
         if (l.value() != v) {
-          return null;
+          unbind(b, bound);
+          return NO_MATCH;
         }
       } else if (a instanceof Pat.AttrPat.Var var) {
-        Object bound = out[var.slot()];
-        if (bound == null) {
-          if (out == b) {
-            out = b.clone();
-          }
-          out[var.slot()] = v;
-        } else if ((Long) bound != v) {
-          return null;
+        Object was = b[var.slot()];
+        if (was == null) {
+          b[var.slot()] = v;
+          bound |= 1L << var.slot();
+        } else if ((Long) was != v) {
+          unbind(b, bound);
+          return NO_MATCH;
         }
       }
     }
     if (rest) {
-      if (out == b) {
-        out = b.clone();
-      }
       long[] tail = new long[count - fixed];
       for (int i = 0; i < tail.length; i++) {
         tail[i] = n.attr(fixed + i);
       }
       int slot = ((Pat.AttrPat.Rest) ap[fixed]).slot();
-      if (out[slot] != null) {
-        if (!Arrays.equals((long[]) out[slot], tail)) {
-          return null;
+      if (b[slot] != null) {
+        if (!Arrays.equals((long[]) b[slot], tail)) {
+          unbind(b, bound);
+          return NO_MATCH;
         }
       } else {
-        out[slot] = tail;
+        b[slot] = tail;
+        bound |= 1L << slot;
       }
     }
-    return out;
+    return bound;
   }
 
   private void matchChildren(
@@ -276,9 +295,13 @@ final class RuleMatcher {
         for (int i = 0; i < take; i++) {
           run[i] = g.find(n.child(ci + i));
         }
-        Object[] b2 = b.clone();
-        b2[lv.slot()] = run;
-        matchChildren(pats, pi + 1, n, ci + take, b2, k);
+        Object was = b[lv.slot()];
+        b[lv.slot()] = run;
+        try {
+          matchChildren(pats, pi + 1, n, ci + take, b, k);
+        } finally {
+          b[lv.slot()] = was;
+        }
       }
       return;
     }

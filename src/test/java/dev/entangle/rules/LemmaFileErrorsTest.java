@@ -51,6 +51,24 @@ class LemmaFileErrorsTest {
   }
 
   @Test
+  void aRuleWithMoreVariablesThanTheMatcherBindsIsRejected() {
+    StringBuilder vars = new StringBuilder();
+    for (int i = 0; i <= RuleCompiler.MAX_VARIABLES; i++) {
+      vars.append(" ?x").append(i);
+    }
+    String rule = "(rule many (sumn" + vars + ") (sumn" + vars + "))";
+    assertEquals(
+        one(
+            "1:7",
+            "rule 'many' uses 65 variables; a rule may use at most 64 (split it into smaller rules)",
+            rule,
+            7),
+        errors(rule));
+    String fits = "(rule fits (sumn" + vars.substring(0, vars.lastIndexOf(" ?")) + ") ?x0)";
+    assertEquals(1, LemmaLibrary.parse(Map.of("ok.lemmas", fits)).rules().size());
+  }
+
+  @Test
   void errorsOfSeveralFilesAreReportedTogether() {
     Map<String, String> sources = new LinkedHashMap<>();
     sources.put("a.lemmas", "(rule a (neg ?x) ?y)\n");

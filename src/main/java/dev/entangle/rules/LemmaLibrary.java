@@ -92,9 +92,21 @@ public final class LemmaLibrary {
     for (int i = 1; i < lines.length; i++) {
       String prev = lines[i - 1].strip();
       if (lines[i].strip().startsWith("(") && (prev.startsWith(";") || prev.startsWith("#"))) {
-        out.put(i + 1, prev.replaceFirst("^[;#]+\\s*", ""));
+        out.put(i + 1, commentText(prev));
       }
     }
     return out;
+  }
+
+  /** A comment line without its leading {@code ;} or {@code #} marks and the blanks after them. */
+  private static String commentText(String line) {
+    int k = 0;
+    while (k < line.length() && (line.charAt(k) == ';' || line.charAt(k) == '#')) {
+      k++;
+    }
+    while (k < line.length() && " \t\n\u000B\f\r".indexOf(line.charAt(k)) >= 0) {
+      k++;
+    }
+    return line.substring(k);
   }
 }

@@ -26,7 +26,19 @@ sealed interface SExpr {
       return s.endsWith("...") ? s.substring(0, s.length() - 3) : s;
     }
 
+    /** The atom as an integer, or null when it is not one (or too large for a long). */
     Long asLong() {
+      // most atoms are names: refuse them before parsing, which would throw (costly, and
+      // thousands of times per lemma library)
+      int start = text.startsWith("+") || text.startsWith("-") ? 1 : 0;
+      if (start == text.length()) {
+        return null;
+      }
+      for (int i = start; i < text.length(); i++) {
+        if (!Character.isDigit(text.charAt(i))) {
+          return null;
+        }
+      }
       try {
         return Long.parseLong(text);
       } catch (NumberFormatException e) {

@@ -154,4 +154,38 @@ class LemmaLibraryTest {
       assertFalse(r.doc().isBlank(), r + " has no one-line comment above it");
     }
   }
+
+  @Test
+  void aRuleIsDocumentedByTheCommentLineAboveIt() {
+    Lemmas l =
+        LemmaLibrary.parse(
+            Map.of(
+                "a.lemmas",
+                ";;  \tnegation twice\n(rule a (neg (neg ?x)) ?x)\n\n# ;relu\n(rule b (relu ?x) ?x)\n"
+                    + "(rule c (neg ?x) ?x)\n"));
+    assertEquals("negation twice", l.rules().get(0).doc);
+    assertEquals(";relu", l.rules().get(1).doc);
+    assertEquals("", l.rules().get(2).doc);
+  }
+
+  @Test
+  void integerAtomsAreNumbersAndOtherAtomsAreNot() {
+    for (String[] c :
+        new String[][] {
+          {"12", "12"},
+          {"-3", "-3"},
+          {"+4", "4"},
+          {"0", "0"},
+          {"?x", null},
+          {"-", null},
+          {"+", null},
+          {"1e3", null},
+          {"12a", null},
+          {"99999999999999999999", null},
+          {"", null}
+        }) {
+      Long expected = c[1] == null ? null : Long.valueOf(c[1]);
+      assertEquals(expected, new SExpr.Atom(c[0], 1, 1).asLong(), c[0]);
+    }
+  }
 }

@@ -37,148 +37,151 @@ final class CheckCommand implements Callable<Integer> {
       "Checks that G_d refines G_s under the input relation. Prints the verdict, then the output "
           + "relation (one line per G_s output) or where the check failed.";
 
+  /** The command's model; each option below adds itself as it is made. */
   private final CommandSpec spec = CommandSpec.wrapWithoutInspection(this);
 
   private final PositionalParamSpec gs =
-      CodedOptions.positional(0, Path.class, "GS", "the sequential model's graph file");
+      positional(CodedOptions.positional(0, Path.class, "GS", "the sequential model's graph file"));
 
   private final PositionalParamSpec gd =
-      CodedOptions.positional(
-          1, Path.class, "GD", "the distributed implementation's file (one graph per rank)");
+      positional(
+          CodedOptions.positional(
+              1, Path.class, "GD", "the distributed implementation's file (one graph per rank)"));
 
   private final OptionSpec rel =
-      CodedOptions.required("--rel", Path.class, "RI", "the input relation file");
+      option(CodedOptions.required("--rel", Path.class, "RI", "the input relation file"));
 
   private final OptionSpec json =
-      CodedOptions.value(
-          List.of("--json"), Path.class, "FILE", "also write the report as JSON to FILE");
+      option(
+          CodedOptions.value(
+              List.of("--json"), Path.class, "FILE", "also write the report as JSON to FILE"));
 
   private final OptionSpec writeRelation =
-      CodedOptions.value(
-          List.of("--write-relation"),
-          Path.class,
-          "FILE",
-          "on refines, write the output relation as a relation file (to feed the next layer)");
+      option(
+          CodedOptions.value(
+              List.of("--write-relation"),
+              Path.class,
+              "FILE",
+              "on refines, write the output relation as a relation file (to feed the next layer)"));
 
   private final OptionSpec lemmas =
-      CodedOptions.repeatable(
-          "--lemmas", Path.class, "DIR", "an extra folder of *.lemmas files (repeatable)");
+      option(
+          CodedOptions.repeatable(
+              "--lemmas", Path.class, "DIR", "an extra folder of *.lemmas files (repeatable)"));
 
   private final OptionSpec timeout =
-      CodedOptions.withDefault(
-          "--timeout",
-          double.class,
-          "SECONDS",
-          "600",
-          "give up with 'inconclusive' after this long (default: ${DEFAULT-VALUE})");
+      option(
+          CodedOptions.withDefault(
+              "--timeout",
+              double.class,
+              "SECONDS",
+              "600",
+              "give up with 'inconclusive' after this long (default: ${DEFAULT-VALUE})"));
 
   private final OptionSpec nodeLimit =
-      CodedOptions.withDefault(
-          "--node-limit",
-          int.class,
-          "N",
-          "200000",
-          "most e-nodes per operator's e-graph before 'inconclusive' (default: ${DEFAULT-VALUE})");
+      option(
+          CodedOptions.withDefault(
+              "--node-limit",
+              int.class,
+              "N",
+              "200000",
+              "most e-nodes per operator's e-graph before 'inconclusive' (default: ${DEFAULT-VALUE})"));
 
   private final OptionSpec jobs =
-      CodedOptions.value(
-          List.of("-j", "--jobs"),
-          Integer.class,
-          "N",
-          "check up to N operators at once, on N threads; the outcome and output are the same"
-              + " for any N (default: the machine's processors, less one when the launcher"
-              + " runs the optimizing compiler, which needs it)");
+      option(
+          CodedOptions.value(
+              List.of("-j", "--jobs"),
+              Integer.class,
+              "N",
+              "check up to N operators at once, on N threads; the outcome and output are the same"
+                  + " for any N (default: the machine's processors, less one when the launcher"
+                  + " runs the optimizing compiler, which needs it)"));
 
   private final OptionSpec verbose =
-      CodedOptions.flag(List.of("-v", "--verbose"), "print each operator as it is checked");
+      option(CodedOptions.flag(List.of("-v", "--verbose"), "print each operator as it is checked"));
 
   private final OptionSpec debug =
-      CodedOptions.flag(List.of("--debug"), "print stack traces of internal errors");
+      option(CodedOptions.flag(List.of("--debug"), "print stack traces of internal errors"));
 
   private final OptionSpec dumpCore =
-      CodedOptions.flag(
-          List.of("--dump-core"), "print both graphs as lowered into the core language, then stop");
+      option(
+          CodedOptions.flag(
+              List.of("--dump-core"),
+              "print both graphs as lowered into the core language, then stop"));
 
   private final OptionSpec seed =
-      CodedOptions.withDefault(
-          "--seed",
-          long.class,
-          "N",
-          "1",
-          "seed of the random inputs the numbers are drawn with, when a proof fails (default: ${DEFAULT-VALUE})");
+      option(
+          CodedOptions.withDefault(
+              "--seed",
+              long.class,
+              "N",
+              "1",
+              "seed of the random inputs the numbers are drawn with, when a proof fails (default: ${DEFAULT-VALUE})"));
 
   private final OptionSpec numericBudget =
-      CodedOptions.withDefault(
-          "--numeric-budget",
-          double.class,
-          "GFLOP",
-          "4",
-          "most work, in billions of operations, of one evaluation on numbers; past it the numbers say what"
-              + " they skipped (default: ${DEFAULT-VALUE})");
+      option(
+          CodedOptions.withDefault(
+              "--numeric-budget",
+              double.class,
+              "GFLOP",
+              "4",
+              "most work, in billions of operations, of one evaluation on numbers; past it the numbers say what"
+                  + " they skipped (default: ${DEFAULT-VALUE})"));
 
   private final OptionSpec noNumbers =
-      CodedOptions.flag(
-          List.of("--no-numbers"),
-          "do not evaluate on numbers where a proof fails (no witness, never 'unproved')");
+      option(
+          CodedOptions.flag(
+              List.of("--no-numbers"),
+              "do not evaluate on numbers where a proof fails (no witness, never 'unproved')"));
 
   private final OptionSpec certify =
-      CodedOptions.flag(
-          List.of("--certify"),
-          "on refines, also check every entry of the output relation on random inputs (exit 4 if one is false)");
+      option(
+          CodedOptions.flag(
+              List.of("--certify"),
+              "on refines, also check every entry of the output relation on random inputs (exit 4 if one is false)"));
 
   private final OptionSpec junit =
-      CodedOptions.value(
-          List.of("--junit"),
-          Path.class,
-          "FILE",
-          "also write the verdict as a JUnit XML report to FILE (one test case per output)");
+      option(
+          CodedOptions.value(
+              List.of("--junit"),
+              Path.class,
+              "FILE",
+              "also write the verdict as a JUnit XML report to FILE (one test case per output)"));
 
   private final OptionSpec sarif =
-      CodedOptions.value(
-          List.of("--sarif"),
-          Path.class,
-          "FILE",
-          "also write a SARIF 2.1.0 log to FILE (a failure located at its model source line)");
+      option(
+          CodedOptions.value(
+              List.of("--sarif"),
+              Path.class,
+              "FILE",
+              "also write a SARIF 2.1.0 log to FILE (a failure located at its model source line)"));
 
   private final OptionSpec html =
-      CodedOptions.value(
-          List.of("--html"),
-          Path.class,
-          "FILE",
-          "also write a self-contained HTML page of the result to FILE");
+      option(
+          CodedOptions.value(
+              List.of("--html"),
+              Path.class,
+              "FILE",
+              "also write a self-contained HTML page of the result to FILE"));
 
   private CheckCommand() {}
 
   /** The {@code check} command, ready to be added to the top-level command line. */
   static CommandSpec spec() {
-    CheckCommand command = new CheckCommand();
-    CommandSpec spec = command.spec.name("check").versionProvider(new Version());
+    CommandSpec spec = new CheckCommand().spec.name("check").versionProvider(new Version());
     spec.usageMessage().description(DESCRIPTION);
     CodedOptions.addHelp(spec);
-    spec.addPositional(command.gs);
-    spec.addPositional(command.gd);
-    for (OptionSpec o :
-        List.of(
-            command.rel,
-            command.json,
-            command.writeRelation,
-            command.lemmas,
-            command.timeout,
-            command.nodeLimit,
-            command.jobs,
-            command.verbose,
-            command.debug,
-            command.dumpCore,
-            command.seed,
-            command.numericBudget,
-            command.noNumbers,
-            command.certify,
-            command.junit,
-            command.sarif,
-            command.html)) {
-      spec.addOption(o);
-    }
     return spec;
+  }
+
+  private PositionalParamSpec positional(PositionalParamSpec p) {
+    spec.addPositional(p);
+    return p;
+  }
+
+  private OptionSpec option(OptionSpec o) {
+    spec.addOption(o);
+    return o;
   }
 
   /**
@@ -225,8 +228,7 @@ final class CheckCommand implements Callable<Integer> {
     }
     // The lemmas are read and compiled while the graphs are read and lowered. Errors come in the
     // order of a run in sequence: the inputs', then the lemmas', then the lowering's.
-    Background<Lemmas> loading =
-        Background.start("entangle-lemmas", () -> CheckLemmas.load(lemmas.<List<Path>>getValue()));
+    Background<Lemmas> loading = CheckLemmas.loading(lemmas.<List<Path>>getValue());
     CheckInputs in = CheckInputs.read(gs.getValue(), gd.getValue(), rel.getValue());
     CheckSettings settings =
         new CheckSettings(

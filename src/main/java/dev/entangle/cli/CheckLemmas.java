@@ -2,56 +2,61 @@ package dev.entangle.cli;
 
 import dev.entangle.rules.LemmaLibrary;
 import dev.entangle.rules.Lemmas;
+import dev.entangle.util.InputException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The lemmas of a check. The shipped folder's can be read and compiled from the start of the run,
- * on a thread of their own, while picocli builds the command line: {@link #startShipped} begins
- * that, and {@link #load} takes the result when the shipped folder is the one the check needs and
- * no {@code --lemmas} folder is added. Otherwise (or when nothing was started) it loads them then.
- * Either way a check sees the same lemmas and the same errors.
+ * The lemmas of a check, read and compiled on a thread of their own. The shipped folder's can be
+ * started from the beginning of the run, while picocli builds the command line ({@link
+ * #startShipped}); {@link #loading} hands that work on when the check needs the same folder and no
+ * {@code --lemmas} folder besides, and starts the whole load otherwise. Either way a check sees the
+ * same lemmas and the same errors, when it joins.
  */
 final class CheckLemmas {
-  private record Shipped(Path dir, Lemmas lemmas) {}
-
-  private static Background<Shipped> started;
+  private static Background<Lemmas> started;
+  private static Path startedDir;
 
   private CheckLemmas() {}
 
-  /** Starts reading the shipped lemma folder, unless that is already under way. */
+  /**
+   * Starts reading the shipped lemma folder for this run; without a lemma folder it starts nothing,
+   * and the check reports that when it loads its lemmas.
+   */
   static synchronized void startShipped() {
-    if (started == null) {
-      started =
-          Background.start(
-              "entangle-lemmas",
-              () -> {
-                Path dir = LemmaPaths.defaultDir();
-                return new Shipped(dir, LemmaLibrary.load(List.of(dir)));
-              });
-    }
-  }
-
-  /** The shipped lemmas, then those of every folder of {@code extra}. */
-  static Lemmas load(List<Path> extra) {
-    Background<Shipped> early = take();
-    Path shipped = LemmaPaths.defaultDir();
-    if (extra.isEmpty() && early != null) {
-      Shipped s = early.join();
-      if (s.dir().equals(shipped)) {
-        return s.lemmas();
-      }
-    }
-    List<Path> dirs = new ArrayList<>();
-    dirs.add(shipped);
-    dirs.addAll(extra);
-    return LemmaLibrary.load(dirs);
-  }
-
-  private static synchronized Background<Shipped> take() {
-    Background<Shipped> early = started;
     started = null;
-    return early;
+    startedDir = null;
+    Path dir;
+    try {
+      dir = LemmaPaths.defaultDir();
+    } catch (InputException e) {
+      return;
+    }
+    startedDir = dir;
+    started = Background.start("entangle-lemmas", () -> LemmaLibrary.load(List.of(dir)));
+  }
+
+  /**
+   * The loading of the shipped lemmas, then those of every folder of {@code extra}: the one {@link
+   * #startShipped} began in this run when it fits, else a new one.
+   */
+  static synchronized Background<Lemmas> loading(List<Path> extra) {
+    Background<Lemmas> early = started;
+    Path earlyDir = startedDir;
+    started = null;
+    startedDir = null;
+    // when early is set, this run found the lemma folder moments ago: asking again finds it again
+    if (early != null && extra.isEmpty() && earlyDir.equals(LemmaPaths.defaultDir())) {
+      return early;
+    }
+    return Background.start(
+        "entangle-lemmas",
+        () -> {
+          List<Path> dirs = new ArrayList<>();
+          dirs.add(LemmaPaths.defaultDir());
+          dirs.addAll(extra);
+          return LemmaLibrary.load(dirs);
+        });
   }
 }

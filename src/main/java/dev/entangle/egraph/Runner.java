@@ -165,11 +165,8 @@ public final class Runner {
           // the e-graph saturated
           List<Found> all = new ArrayList<>();
           for (int r = 0; r < rewrites.size(); r++) {
-            final int ri = r;
-            rewrites
-                .get(r)
-                .searcher()
-                .search(g, limits.deadlineNanos(), (c, b) -> all.add(new Found(ri, c, b)));
+            CappedSink every = new CappedSink(r, 0, Integer.MAX_VALUE, all);
+            rewrites.get(r).searcher().search(g, limits.deadlineNanos(), every);
           }
           boolean withinLimit = applyAll(all);
           g.rebuild();

@@ -20,6 +20,15 @@ final class EClass<D> {
     this.data = data;
   }
 
+  /** A class with the given nodes, fact and parents (an {@link EGraph.Image}'s). */
+  EClass(int id, ENode[] nodes, D data, ENode[] parentNodes, int[] parentClasses) {
+    this.id = id;
+    this.nodes.addAll(Arrays.asList(nodes));
+    this.data = data;
+    this.parentNodes.addAll(Arrays.asList(parentNodes));
+    this.parentClasses.addAll(IntList.of(parentClasses));
+  }
+
   /** The nodes sorted by operator (stably), and their operators; null when stale. */
   private ENode[] byOp;
 

@@ -1,6 +1,7 @@
 package dev.entangle.egraph;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashMap;
@@ -55,6 +56,9 @@ public final class EGraph<D> {
   /** Classes (possibly absorbed ids) that are new or gained nodes or facts since the last take. */
   private final BitSet touched = new BitSet();
 
+  /** Where changes are written, or null. */
+  private Journal journal;
+
   public EGraph(Analysis<D> analysis) {
     this.analysis = Objects.requireNonNull(analysis, "analysis");
   }
@@ -92,7 +96,27 @@ public final class EGraph<D> {
     }
     indexOp(canon.op, id);
     analysis.modify(this, id);
+    if (journal != null) {
+      journal.added(canon, id, data);
+    }
     return uf.find(id);
+  }
+
+  /**
+   * Writes every later change of this e-graph into {@code j}; only on an e-graph that has had none.
+   *
+   * @throws IllegalStateException when the e-graph already has classes or a journal
+   */
+  public void keepJournal(Journal j) {
+    if (uf.size() > 0 || journal != null) {
+      throw new IllegalStateException("a journal is kept from an empty e-graph's start");
+    }
+    journal = Objects.requireNonNull(j, "journal");
+  }
+
+  /** The journal of this e-graph's changes, or null when none is kept. */
+  public Journal journal() {
+    return journal;
   }
 
   /** The canonical class holding this node (children canonicalized first), or -1 when absent. */
@@ -112,6 +136,15 @@ public final class EGraph<D> {
    * @throws AnalysisConflict when the facts contradict; the e-graph is then unchanged
    */
   public boolean union(int a, int b) {
+    boolean changed = merge(a, b);
+    if (changed && journal != null) {
+      journal.united(a, b);
+    }
+    return changed;
+  }
+
+  /** {@link #union} without the journal (which records the calls from outside only). */
+  private boolean merge(int a, int b) {
     int ra = find(a);
     int rb = find(b);
     if (ra == rb) {
@@ -171,6 +204,9 @@ public final class EGraph<D> {
    *     then inconsistent and must be discarded
    */
   public void rebuild() {
+    if (journal != null && !isClean()) {
+      journal.rebuilt();
+    }
     while (!isClean()) {
       processWorklists();
       dirty = false;
@@ -259,6 +295,9 @@ public final class EGraph<D> {
    * call; starts the next period of changes. Requires a clean graph.
    */
   public BitSet takeTouched() {
+    if (journal != null && !touched.isEmpty()) {
+      journal.tookTouched();
+    }
     BitSet out = new BitSet();
     for (int i = touched.nextSetBit(0); i >= 0; i = touched.nextSetBit(i + 1)) {
       out.set(uf.find(i));
@@ -269,6 +308,9 @@ public final class EGraph<D> {
 
   /** Marks every class as changed: the next {@link #takeTouched} returns them all. */
   public void touchAll() {
+    if (journal != null) {
+      journal.touchedAll();
+    }
     touched.set(0, uf.size());
   }
 
@@ -326,6 +368,122 @@ public final class EGraph<D> {
     }
   }
 
+  /**
+   * The state of a clean e-graph that keeps a journal, to be put back ({@link #restore}) into one
+   * whose journal names the same values in the same order. Named nodes hold their journal ordinals
+   * in place of their names. Immutable.
+   */
+  static final class Image<D> {
+    final int[] parents;
+    final ENode[][] nodes;
+    final Object[] data;
+    final ENode[][] parentNodes;
+    final int[][] parentClasses;
+    final int[][] byOp;
+    final int classCount;
+    final long version;
+    final BitSet touched;
+
+    private Image(EGraph<D> g) {
+      int n = g.classes.size();
+      parents = g.uf.parents();
+      nodes = new ENode[n][];
+      data = new Object[n];
+      parentNodes = new ENode[n][];
+      parentClasses = new int[n][];
+      for (int i = 0; i < n; i++) {
+        EClass<D> c = g.classes.get(i);
+        if (c != null) {
+          nodes[i] = g.renamed(c.nodes, true);
+          data[i] = c.data;
+          parentNodes[i] = g.renamed(c.parentNodes, true);
+          parentClasses[i] = c.parentClasses.toArray();
+        }
+      }
+      byOp = new int[g.byOp.size()][];
+      for (int i = 0; i < byOp.length; i++) {
+        byOp[i] = g.byOp.get(i).toArray();
+      }
+      classCount = g.classCount;
+      version = g.version;
+      touched = (BitSet) g.touched.clone();
+    }
+
+    /** How many nodes and parent entries it holds (a measure of its memory). */
+    long size() {
+      long s = parents.length;
+      for (int i = 0; i < nodes.length; i++) {
+        if (nodes[i] != null) {
+          s += nodes[i].length + parentNodes[i].length;
+        }
+      }
+      return s;
+    }
+  }
+
+  /** This clean e-graph's state, for {@link #restore}; needs a journal. */
+  Image<D> image() {
+    if (!isClean() || journal == null) {
+      throw new IllegalStateException("an image is taken of a clean e-graph with a journal");
+    }
+    return new Image<>(this);
+  }
+
+  /**
+   * Puts back the state an image holds, with this e-graph's journal's names in place of ordinals.
+   * The journal itself is the caller's to bring up to date.
+   */
+  @SuppressWarnings("unchecked")
+  void restore(Image<D> image) {
+    uf.restore(image.parents);
+    classes.clear();
+    memo.clear();
+    for (int i = 0; i < image.nodes.length; i++) {
+      if (image.nodes[i] == null) {
+        classes.add(null);
+        continue;
+      }
+      ENode[] ns = renamed(Arrays.asList(image.nodes[i]), false);
+      for (ENode n : ns) {
+        memo.put(n, i);
+      }
+      classes.add(
+          new EClass<>(
+              i,
+              ns,
+              (D) image.data[i],
+              renamed(Arrays.asList(image.parentNodes[i]), false),
+              image.parentClasses[i]));
+    }
+    byOp.clear();
+    for (int[] l : image.byOp) {
+      byOp.add(IntList.of(l));
+    }
+    pendingNodes.clear();
+    pendingClasses.clear();
+    analysisNodes.clear();
+    analysisClasses.clear();
+    classCount = image.classCount;
+    dirty = false;
+    version = image.version;
+    touched.clear();
+    touched.or(image.touched);
+  }
+
+  /** The nodes with each named node's name written as its journal ordinal, or back. */
+  private ENode[] renamed(List<ENode> from, boolean toOrdinals) {
+    ENode[] out = from.toArray(new ENode[0]);
+    for (int i = 0; i < out.length; i++) {
+      ENode n = out[i];
+      if (n.attrs.length > 0 && journal.names(n.op)) {
+        long[] attrs = n.attrs.clone();
+        attrs[0] = toOrdinals ? journal.ordinalOf(attrs[0]) : journal.name((int) attrs[0]);
+        out[i] = ENode.owning(n.op, attrs, n.children);
+      }
+    }
+    return out;
+  }
+
   /** Changes with every new class and every union. */
   long version() {
     return version;
@@ -366,7 +524,7 @@ public final class EGraph<D> {
         int root = uf.find(pendingClasses.get(i));
         Integer prev = memo.put(canon, root);
         if (prev != null) {
-          union(prev, root);
+          merge(prev, root);
         }
       }
       pendingNodes.clear();
@@ -440,7 +598,7 @@ public final class EGraph<D> {
       }
     }
     for (int i = 0; i < missed.size(); i += 2) {
-      union(missed.get(i), missed.get(i + 1));
+      merge(missed.get(i), missed.get(i + 1));
     }
   }
 

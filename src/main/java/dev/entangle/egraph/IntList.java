@@ -62,4 +62,12 @@ final class IntList {
   int[] toArray() {
     return Arrays.copyOf(items, size);
   }
+
+  /** A list holding {@code values} (copied). */
+  static IntList of(int[] values) {
+    IntList l = new IntList(values.length);
+    System.arraycopy(values, 0, l.items, 0, values.length);
+    l.size = values.length;
+    return l;
+  }
 }

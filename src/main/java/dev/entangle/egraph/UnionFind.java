@@ -39,4 +39,15 @@ final class UnionFind {
   int size() {
     return size;
   }
+
+  /** Every id's parent, as {@link #restore} takes them. */
+  int[] parents() {
+    return Arrays.copyOf(parent, size);
+  }
+
+  /** Makes the sets those {@code parents} describe (one entry per id). */
+  void restore(int[] parents) {
+    parent = Arrays.copyOf(parents, Math.max(16, parents.length));
+    size = parents.length;
+  }
 }

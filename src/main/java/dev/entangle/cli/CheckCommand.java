@@ -94,8 +94,14 @@ final class CheckCommand implements Callable<Integer> {
               Integer.class,
               "N",
               "check up to N operators at once, on N threads; the outcome and output are the same"
-                  + " for any N (default: the machine's processors, less one when the launcher"
-                  + " runs the optimizing compiler, which needs it)"));
+                  + " for any N (default: the machine's processors)"));
+
+  private final OptionSpec noReplay =
+      option(
+          CodedOptions.flag(
+              List.of("--no-replay"),
+              "search every operator's e-graph afresh, never replaying the saturation of an"
+                  + " operator built alike (slower; the outcome and output are the same)"));
 
   private final OptionSpec verbose =
       option(CodedOptions.flag(List.of("-v", "--verbose"), "print each operator as it is checked"));
@@ -184,13 +190,9 @@ final class CheckCommand implements Callable<Integer> {
     return o;
   }
 
-  /**
-   * The processors, or what the launcher passes as {@code entangle.jobs}: one fewer when it runs
-   * the optimizing compiler, whose threads compete with a second check on a small machine.
-   */
+  /** The machine's processors. */
   private static int defaultJobs() {
-    int n = Integer.getInteger("entangle.jobs", Runtime.getRuntime().availableProcessors());
-    return Math.max(1, n);
+    return Math.max(1, Runtime.getRuntime().availableProcessors());
   }
 
   @Override
@@ -235,7 +237,8 @@ final class CheckCommand implements Callable<Integer> {
             CheckOptions.defaults()
                 .withTimeout(Duration.ofMillis((long) (seconds * 1000)))
                 .withNodeLimit(nodes)
-                .withJobs(threads != null ? threads : defaultJobs()),
+                .withJobs(threads != null ? threads : defaultJobs())
+                .withReplay(!isSet(noReplay)),
             !isSet(noNumbers),
             seed.getValue(),
             DRAWS,

@@ -28,6 +28,11 @@ record Listeners(List<CheckListener> all) implements CheckListener {
   }
 
   @Override
+  public void saturationsReplayed(long replayed, long ran) {
+    all.forEach(l -> l.saturationsReplayed(replayed, ran));
+  }
+
+  @Override
   public void finished() {
     all.forEach(CheckListener::finished);
   }

@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * {@code ENTANGLE_TRACE=1}: for lemma authors, every saturation's outcome (why it stopped, which
- * lemmas fired) and every G_d equality learned, on stderr.
+ * lemmas fired), every G_d equality learned and, at the end, how many saturations were replayed
+ * (which with {@code --jobs} above 1 depends on timing), on stderr.
  */
 final class Trace implements CheckListener {
   private final PrintWriter err;
@@ -52,6 +53,14 @@ final class Trace implements CheckListener {
       sb.append("  ").append(text.relation(e));
     }
     err.println("  [" + op.name() + "] learned:" + sb);
+    err.flush();
+  }
+
+  @Override
+  public void saturationsReplayed(long replayed, long ran) {
+    err.printf(
+        "  %d of %d saturations replayed from operators whose e-graphs were built alike%n",
+        replayed, replayed + ran);
     err.flush();
   }
 }

@@ -26,6 +26,13 @@ public interface CheckListener {
   /** An operation's e-graph proved a group of G_d terms equal, kept for later operations. */
   default void learned(CoreOp op, List<CoreTerm> group) {}
 
+  /**
+   * How many saturations ran and how many were replayed from an operation whose e-graph was built
+   * alike (told once, before {@link #finished}; not told when replays are off). With checks ahead
+   * of their turn the counts depend on timing.
+   */
+  default void saturationsReplayed(long replayed, long ran) {}
+
   /** The check is over. */
   default void finished() {}
 

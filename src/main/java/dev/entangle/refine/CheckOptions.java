@@ -11,6 +11,8 @@ import java.time.Duration;
  * @param exploreLimit most G_d values brought into one operator's e-graph
  * @param alternatives how many distinct clean expressions to keep per G_s tensor
  * @param jobs how many operators may be checked at once (outcomes are the same for any number)
+ * @param replay whether a saturation is replayed from an earlier operator whose e-graph was built
+ *     alike rather than searched again (outcomes are the same either way)
  */
 public record CheckOptions(
     Duration timeout,
@@ -18,20 +20,27 @@ public record CheckOptions(
     int iterationLimit,
     int exploreLimit,
     int alternatives,
-    int jobs) {
+    int jobs,
+    boolean replay) {
   public static CheckOptions defaults() {
-    return new CheckOptions(Duration.ofSeconds(600), 200_000, 40, 5_000, 4, 1);
+    return new CheckOptions(Duration.ofSeconds(600), 200_000, 40, 5_000, 4, 1, true);
   }
 
   public CheckOptions withTimeout(Duration t) {
-    return new CheckOptions(t, nodeLimit, iterationLimit, exploreLimit, alternatives, jobs);
+    return new CheckOptions(t, nodeLimit, iterationLimit, exploreLimit, alternatives, jobs, replay);
   }
 
   public CheckOptions withNodeLimit(int n) {
-    return new CheckOptions(timeout, n, iterationLimit, exploreLimit, alternatives, jobs);
+    return new CheckOptions(timeout, n, iterationLimit, exploreLimit, alternatives, jobs, replay);
+  }
+
+  public CheckOptions withReplay(boolean r) {
+    return new CheckOptions(
+        timeout, nodeLimit, iterationLimit, exploreLimit, alternatives, jobs, r);
   }
 
   public CheckOptions withJobs(int n) {
-    return new CheckOptions(timeout, nodeLimit, iterationLimit, exploreLimit, alternatives, n);
+    return new CheckOptions(
+        timeout, nodeLimit, iterationLimit, exploreLimit, alternatives, n, replay);
   }
 }

@@ -1,9 +1,12 @@
 package dev.entangle.refine;
 
+import dev.entangle.egraph.SaturationMemo;
 import dev.entangle.lower.CoreTerm;
+import dev.entangle.ops.Op;
 import dev.entangle.ops.OpTable;
 import dev.entangle.ops.Shapes;
 import dev.entangle.ops.TypeAnalysis;
+import dev.entangle.ops.TypeInfo;
 import dev.entangle.rules.Lemmas;
 import java.util.HashSet;
 import java.util.List;
@@ -40,6 +43,24 @@ final class Context {
   /** How often each lemma fired, in the order of {@link Lemmas#names()}. */
   final int[] fired;
 
+  /**
+   * Saturations run so far, replayed on an operator whose e-graph was built alike (the same layer
+   * of a deeper model, say), with its own G_d values in place of the run's: null when a lemma names
+   * G_d tensors or undefined values and so could tell two apart ({@link SaturationMemo}), or when
+   * the options turn replays off.
+   */
+  final SaturationMemo<TypeInfo> saturations;
+
+  /** The operators whose first attribute names a value rather than describing it. */
+  static final int[] NAMING_OPS = {Op.TENSOR.id(), Op.UNDEF.id()};
+
+  /**
+   * What the saturation memo may keep, in longs of journal and nodes of images (each at most about
+   * 64 bytes): a sixteenth of the heap, at most 8 million (an 80-layer model at TP=8 uses a few
+   * hundred thousand, one layer's worth).
+   */
+  static final long MEMO_BUDGET = Math.min(8_000_000, Runtime.getRuntime().maxMemory() / 1024);
+
   Context(
       GsWalk gs,
       GdModel gd,
@@ -59,6 +80,24 @@ final class Context {
     this.equalities = new GdEqualities(equalities);
     this.related = new SharedBits(gd.size());
     this.fired = new int[lemmas.rewrites().size()];
+    this.saturations =
+        replays(lemmas, options) ? new SaturationMemo<>(lemmas.rewrites(), MEMO_BUDGET) : null;
+  }
+
+  /**
+   * Whether saturations may be replayed: the options allow it and no lemma names G_d tensors or
+   * undefined values (whose attribute a lemma could compare, telling two alike e-graphs apart).
+   */
+  static boolean replays(Lemmas lemmas, CheckOptions options) {
+    if (!options.replay()) {
+      return false;
+    }
+    for (int op : NAMING_OPS) {
+      if (lemmas.mention(op)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Records R(v) and the G_d values it uses. */

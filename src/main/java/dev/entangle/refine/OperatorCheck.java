@@ -3,6 +3,7 @@ package dev.entangle.refine;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.egraph.Extractor;
+import dev.entangle.egraph.Journal;
 import dev.entangle.egraph.RunReport;
 import dev.entangle.egraph.Runner;
 import dev.entangle.egraph.StopReason;
@@ -126,6 +127,9 @@ final class OperatorCheck {
     this.fired = fired;
     this.op = op;
     this.g = new EGraph<>(ctx.analysis);
+    if (ctx.saturations != null) {
+      g.keepJournal(new Journal(Context.NAMING_OPS));
+    }
     this.b = new EGraphBuilder(g);
     this.gdTerms = new GdTerms(ctx.gd, b);
   }
@@ -381,7 +385,7 @@ final class OperatorCheck {
   private Limit explore(List<Integer> termClasses) {
     Limit limited = null;
     while (true) {
-      RunReport report = Runner.run(g, ctx.lemmas.rewrites(), limits(), () -> false);
+      RunReport report = saturate();
       listener.saturated(op, report, g.nodeCount(), g.classCount(), broughtIn.size());
       for (int i = 0; i < fired.length; i++) {
         fired[i] += report.applied(i);
@@ -405,10 +409,17 @@ final class OperatorCheck {
         return limited;
       }
       if (broughtIn.size() > ctx.options.exploreLimit() || System.nanoTime() > ctx.deadline) {
-        Runner.run(g, ctx.lemmas.rewrites(), limits(), () -> false);
+        saturate();
         return broughtIn.size() > ctx.options.exploreLimit() ? Limit.EXPLORATION : Limit.TIME;
       }
     }
+  }
+
+  /** Runs the lemmas to saturation or a limit, or replays an alike run ({@link Context}). */
+  private RunReport saturate() {
+    return ctx.saturations != null
+        ? ctx.saturations.run(g, limits())
+        : Runner.run(g, ctx.lemmas.rewrites(), limits(), () -> false);
   }
 
   private Runner.Limits limits() {

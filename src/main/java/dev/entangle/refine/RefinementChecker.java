@@ -53,6 +53,10 @@ public final class RefinementChecker {
       ctx.relate(e.getKey(), e.getValue());
     }
     CheckResult result = new CheckRun(ctx, required, expects, numbers, startNanos).go();
+    if (ctx.saturations != null) {
+      long[] counts = ctx.saturations.counts();
+      listener.saturationsReplayed(counts[0], counts[1]);
+    }
     listener.finished();
     return result;
   }

@@ -28,6 +28,19 @@ public record Lemmas(List<Rule> rules, List<NativeRule> natives, List<Rewrite<Ty
   }
 
   /**
+   * Whether some rule's pattern or template has a node of operator {@code op} (and so may read its
+   * attributes). Natives are not asked: each is written to look at leaves' operators only.
+   */
+  public boolean mention(int op) {
+    for (Rule r : rules) {
+      if (r.mentions(op)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Rules first, then natives: natives see the rules' additions of the same iteration. Rules are
    * searched incrementally ({@link RuleSearcher}); natives search the whole e-graph.
    */

@@ -67,6 +67,53 @@ public final class Rule {
     return ifExists;
   }
 
+  /**
+   * Whether a node of the rule's pattern or template has operator {@code op}, fixed or among an
+   * operator variable's choices.
+   */
+  public boolean mentions(int op) {
+    return mentions(lhs, op) || mentions(rhs, op);
+  }
+
+  private static boolean mentions(Pat p, int op) {
+    if (p instanceof Pat.Node n) {
+      if (n.op() == op || (n.opChoices() != null && contains(n.opChoices(), op))) {
+        return true;
+      }
+      for (Pat c : n.children()) {
+        if (mentions(c, op)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean mentions(Template t, int op) {
+    if (t instanceof Template.Node n) {
+      if (n.op() == op) {
+        return true;
+      }
+      for (Template c : n.children()) {
+        if (mentions(c, op)) {
+          return true;
+        }
+      }
+    } else if (t instanceof Template.Map m) {
+      return mentions(m.body(), op);
+    }
+    return false;
+  }
+
+  private static boolean contains(int[] ops, int op) {
+    for (int o : ops) {
+      if (o == op) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   int slotCount() {
     return slotNames.length;
   }

@@ -3,11 +3,8 @@ package dev.entangle.refine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.entangle.cli.CliRun;
 import dev.entangle.cli.RealWorldCase;
-import dev.entangle.cli.Reports;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,29 +66,7 @@ class CheckAheadTest {
   }
 
   private void same(String name, Path gs, Path gd, Path ri) throws IOException {
-    CliRun one = run(name + "-1", gs, gd, ri, 1);
-    CliRun three = run(name + "-3", gs, gd, ri, 3);
-    assertEquals(one.exitCode(), three.exitCode(), three::transcript);
-    assertEquals(withoutTimes(one.out()), withoutTimes(three.out()), name);
-    assertEquals(withoutTimes(one.err()), withoutTimes(three.err()), name);
-    assertEquals(report(name + "-1"), report(name + "-3"), name);
-  }
-
-  private CliRun run(String tag, Path gs, Path gd, Path ri, int jobs) {
-    Path report = tmp.resolve(tag + ".json");
-    CliRun run = CliRun.check(gs, gd, ri, "-v", "--jobs", jobs, "--json", report);
-    assertTrue(Files.exists(report), run::transcript);
-    return run;
-  }
-
-  private JsonNode report(String tag) throws IOException {
-    JsonNode json = Reports.read(tmp.resolve(tag + ".json"));
-    ((ObjectNode) json.path("stats")).remove("seconds");
-    return json;
-  }
-
-  /** The text with its timings (milliseconds per operator, seconds per check) left out. */
-  private static String withoutTimes(String text) {
-    return text.replaceAll("\\(\\d+ ms\\)", "").replaceAll("in \\d+(\\.\\d+)? s", "");
+    new SameOutput(tmp)
+        .compare(name, gs, gd, ri, new Object[] {"--jobs", 1}, new Object[] {"--jobs", 3});
   }
 }

@@ -188,4 +188,25 @@ class LemmaLibraryTest {
       assertEquals(expected, new SExpr.Atom(c[0], 1, 1).asLong(), c[0]);
     }
   }
+
+  @Test
+  void lemmasTellWhetherTheyMentionAnOperator() {
+    int tensor = dev.entangle.ops.Op.TENSOR.id();
+    int undef = dev.entangle.ops.Op.UNDEF.id();
+    Lemmas plain = LemmaLibrary.parse(Map.of("p.lemmas", "(rule p (neg (neg ?x)) ?x)"));
+    assertFalse(plain.mention(tensor));
+    Lemmas left =
+        LemmaLibrary.parse(
+            Map.of("l.lemmas", "(rule l (exp (tensor[?i])) (exp (neg (neg (tensor[?i])))))"));
+    assertTrue(left.mention(tensor));
+    assertFalse(left.mention(undef));
+    Lemmas right =
+        LemmaLibrary.parse(Map.of("r.lemmas", "(rule r (exp ?x) (exp (add ?x (undef[0 0]))))"));
+    assertTrue(right.mention(undef));
+    Lemmas family =
+        LemmaLibrary.parse(
+            Map.of(
+                "f.lemmas", "(ops leafy tensor scalar)\n(rule f (add ?x (?g:leafy)) (add ?x ?x))"));
+    assertTrue(family.mention(tensor));
+  }
 }

@@ -18,6 +18,19 @@ SCRIPTS = os.path.join(ROOT, "scripts")
 EXAMPLES = os.path.join(ROOT, "examples")
 LAUNCHER = os.environ.get("ENTANGLE_LAUNCHER") or os.path.join(SCRIPTS, "entangle")
 
+
+def _jvm_options():
+    """The launcher's JVM options, as scripts/jvm-options sets them (jvm=(...))."""
+    with open(os.path.join(SCRIPTS, "jvm-options"), encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("jvm=("):
+                return line.strip()[len("jvm=("):-1].split()
+    raise AssertionError("scripts/jvm-options sets no jvm=(...)")
+
+
+# `java` with the launcher's options
+JVM = ["java"] + _jvm_options()
+
 if SCRIPTS not in sys.path:
     sys.path.insert(0, SCRIPTS)
 

@@ -13,12 +13,11 @@ import tempfile
 import time
 import unittest
 
-from support import EXAMPLES, LAUNCHER, ROOT
+from support import EXAMPLES, JVM, LAUNCHER, ROOT
 
 JAR = os.path.join(ROOT, "target", "entangle.jar")
 TIMEOUT = int(os.environ.get("ENTANGLE_TEST_TIMEOUT", "900"))
 CASE = "fig1-matmul"
-JVM = ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss16m"]
 
 
 def run(command, env=None, cwd=None):

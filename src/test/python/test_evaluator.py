@@ -39,9 +39,10 @@ def build_jar():
 
 def evaluate_in_java(case, seed, out):
     folder = os.path.join(EXAMPLES, case)
-    command = ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss16m", "-cp", JAR, MAIN,
-               os.path.join(folder, "gs.json"), os.path.join(folder, "gd.json"),
-               "--rel", os.path.join(folder, "ri.json"), "--seed", str(seed), "-o", out]
+    command = support.JVM + ["-cp", JAR, MAIN,
+                             os.path.join(folder, "gs.json"), os.path.join(folder, "gd.json"),
+                             "--rel", os.path.join(folder, "ri.json"), "--seed", str(seed),
+                             "-o", out]
     proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
     if proc.returncode != 0:
         raise AssertionError(f"{case}: the evaluator failed: {proc.stderr}")

@@ -409,13 +409,19 @@ public final class EGraph<D> {
       touched = (BitSet) g.touched.clone();
     }
 
-    /** How many nodes and parent entries it holds (a measure of its memory). */
+    /**
+     * How many entries its arrays hold: ids, nodes, parents and index entries (a measure of its
+     * memory: an entry and its share of the nodes kept alive take some tens of bytes).
+     */
     long size() {
       long s = parents.length;
       for (int i = 0; i < nodes.length; i++) {
         if (nodes[i] != null) {
-          s += nodes[i].length + parentNodes[i].length;
+          s += 2L * nodes[i].length + 2L * parentNodes[i].length;
         }
+      }
+      for (int[] l : byOp) {
+        s += l.length;
       }
       return s;
     }

@@ -53,7 +53,7 @@ public final class Journal {
 
   /** Whether attribute 0 of a node with this operator is a name. */
   boolean names(int op) {
-    return op < naming.length && naming[op] && op >= 0;
+    return op >= 0 && op < naming.length && naming[op];
   }
 
   void added(ENode n, int id, Object fact) {

@@ -21,8 +21,9 @@ import java.util.Map;
  * exactly what the run would have left, and every later step sees no difference.
  *
  * <p>Runs stopped by the deadline are not remembered (they depend on time), nor runs that added a
- * named node (a replay would not know its name). The memo keeps the most recently used runs within
- * a budget. Thread-safe.
+ * named node (a replay would not know its name); past the deadline nothing is replayed either (a
+ * run would stop at once). The memo keeps the most recently used runs within a budget, and never a
+ * run larger than the whole budget. Thread-safe.
  *
  * @param <D> the analysis fact type
  */
@@ -45,11 +46,13 @@ public final class SaturationMemo<D> {
 
   /**
    * Runs the rewrites on {@code g} until saturation or a limit ({@link Runner#run}, never stopping
-   * for a goal), or replays a remembered run. Without a journal on {@code g} this is a plain run.
+   * for a goal), or replays a remembered run. Without a journal on {@code g}, or past the deadline,
+   * this is a plain run.
    */
   public RunReport run(EGraph<D> g, Runner.Limits limits) {
     Journal j = g.journal();
-    if (j == null) {
+    if (j == null || System.nanoTime() > limits.deadlineNanos()) {
+      // past the deadline a run stops at once, and so must a replay
       synchronized (this) {
         misses++;
       }
@@ -87,7 +90,7 @@ public final class SaturationMemo<D> {
   }
 
   private synchronized void remember(Key k, Replay<D> r) {
-    if (runs.containsKey(k)) {
+    if (runs.containsKey(k) || k.records.length + r.size() > budget) {
       return;
     }
     runs.put(k, r);

@@ -145,11 +145,37 @@ class SaturationMemoTest {
   }
 
   @Test
-  void theBudgetDropsTheLeastRecentlyUsedRuns() {
-    SaturationMemo<Long> memo = new SaturationMemo<>(Arith.rules(), 1);
+  void pastTheDeadlineARememberedRunIsNotReplayed() {
+    SaturationMemo<Long> memo = memo();
     memo.run(graph("(* (+ x 0) y)"), LIMITS);
-    memo.run(graph("(* (+ x 0) y)"), LIMITS);
+    Runner.Limits past = new Runner.Limits(6, 100_000, System.nanoTime() - 1, 10_000);
+    assertEquals(StopReason.TIME_LIMIT, memo.run(graph("(* (+ x 0) y)"), past).stopReason());
     assertArrayEquals(new long[] {0, 2}, memo.counts());
+  }
+
+  @Test
+  void aRunLargerThanTheBudgetIsNotKeptAndDropsNothing() {
+    SaturationMemo<Long> memo = new SaturationMemo<>(Arith.rules(), 200);
+    memo.run(graph("(+ x 0)"), LIMITS);
+    memo.run(graph("(* (+ (* x (+ y 2)) (* 2 y)) (+ (* z (+ x 0)) (* 3 y)))"), LIMITS);
+    memo.run(graph("(* (+ (* x (+ y 2)) (* 2 y)) (+ (* z (+ x 0)) (* 3 y)))"), LIMITS);
+    memo.run(graph("(+ p 0)"), LIMITS);
+    assertArrayEquals(new long[] {1, 3}, memo.counts());
+  }
+
+  @Test
+  void theBudgetDropsTheLeastRecentlyUsedRuns() {
+    SaturationMemo<Long> memo = new SaturationMemo<>(Arith.rules(), 200);
+    memo.run(graph("(+ x 0)"), LIMITS);
+    memo.run(graph("(* x 1)"), LIMITS);
+    memo.run(graph("(+ p 0)"), LIMITS);
+    memo.run(graph("(* y 2)"), LIMITS);
+    memo.run(graph("(* y 3)"), LIMITS);
+    memo.run(graph("(* y 4)"), LIMITS);
+    memo.run(graph("(* y 5)"), LIMITS);
+    memo.run(graph("(* q 1)"), LIMITS);
+    memo.run(graph("(+ q 0)"), LIMITS);
+    assertArrayEquals(new long[] {1, 8}, memo.counts());
   }
 
   @Test

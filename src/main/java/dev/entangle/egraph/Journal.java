@@ -103,11 +103,6 @@ public final class Journal {
     return hash;
   }
 
-  /** The number of distinct names seen. */
-  int nameCount() {
-    return nameCount;
-  }
-
   /** The name numbered {@code ordinal}. */
   long name(int ordinal) {
     return names[ordinal];

@@ -44,10 +44,15 @@ final class Context {
   final int[] fired;
 
   /**
-   * Saturations run so far, replayed on an operator whose e-graph was built alike (the same layer
-   * of a deeper model, say), with its own G_d values in place of the run's: null when a lemma names
-   * G_d tensors or undefined values and so could tell two apart ({@link SaturationMemo}), or when
-   * the options turn replays off.
+   * Whether saturations are replayed ({@link #replays(Lemmas, CheckOptions)}): then each operator's
+   * e-graph keeps a journal, by which {@link #saturations} knows it.
+   */
+  final boolean replays;
+
+  /**
+   * Every operator's saturations: run, and kept to be replayed on an operator whose e-graph was
+   * built alike (the same layer of a deeper model, say), with its own G_d values in place of the
+   * run's. An e-graph without a journal is always run ({@link SaturationMemo}).
    */
   final SaturationMemo<TypeInfo> saturations;
 
@@ -80,8 +85,8 @@ final class Context {
     this.equalities = new GdEqualities(equalities);
     this.related = new SharedBits(gd.size());
     this.fired = new int[lemmas.rewrites().size()];
-    this.saturations =
-        replays(lemmas, options) ? new SaturationMemo<>(lemmas.rewrites(), MEMO_BUDGET) : null;
+    this.replays = replays(lemmas, options);
+    this.saturations = new SaturationMemo<>(lemmas.rewrites(), MEMO_BUDGET);
   }
 
   /**

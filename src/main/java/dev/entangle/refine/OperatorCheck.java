@@ -127,7 +127,7 @@ final class OperatorCheck {
     this.fired = fired;
     this.op = op;
     this.g = new EGraph<>(ctx.analysis);
-    if (ctx.saturations != null) {
+    if (ctx.replays) {
       g.keepJournal(new Journal(Context.NAMING_OPS));
     }
     this.b = new EGraphBuilder(g);
@@ -417,9 +417,7 @@ final class OperatorCheck {
 
   /** Runs the lemmas to saturation or a limit, or replays an alike run ({@link Context}). */
   private RunReport saturate() {
-    return ctx.saturations != null
-        ? ctx.saturations.run(g, limits())
-        : Runner.run(g, ctx.lemmas.rewrites(), limits(), () -> false);
+    return ctx.saturations.run(g, limits());
   }
 
   private Runner.Limits limits() {

@@ -53,7 +53,7 @@ public final class RefinementChecker {
       ctx.relate(e.getKey(), e.getValue());
     }
     CheckResult result = new CheckRun(ctx, required, expects, numbers, startNanos).go();
-    if (ctx.saturations != null) {
+    if (ctx.replays) {
       long[] counts = ctx.saturations.counts();
       listener.saturationsReplayed(counts[0], counts[1]);
     }

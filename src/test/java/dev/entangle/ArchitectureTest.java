@@ -1,6 +1,7 @@
 package dev.entangle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,10 +33,36 @@ class ArchitectureTest {
   }
 
   @Test
-  void theAlgorithmReadsOnlyCorePrograms() throws IOException {
+  void theCoreLanguageStandsAlone() throws IOException {
     assertEquals(
         List.of(),
-        importing("refine", "graph", "collectives", "importer", "cli", "eval", "numbers"));
+        importing(
+            "core",
+            "graph",
+            "relation",
+            "importer",
+            "lower",
+            "rules",
+            "refine",
+            "eval",
+            "numbers",
+            "check",
+            "batch",
+            "draft",
+            "cli"));
+  }
+
+  @Test
+  void theAlgorithmReadsOnlyCorePrograms() throws IOException {
+    assertEquals(
+        List.of(), importing("refine", "graph", "relation", "importer", "cli", "eval", "numbers"));
+  }
+
+  @Test
+  void theLemmaLanguageReadsOnlyTheCoreLanguage() throws IOException {
+    assertEquals(
+        List.of(),
+        importing("rules", "graph", "relation", "importer", "lower", "refine", "eval", "cli"));
   }
 
   @Test
@@ -43,20 +70,48 @@ class ArchitectureTest {
     assertEquals(
         List.of(),
         importing(
-            "egraph",
-            "graph",
-            "ops",
-            "rules",
-            "lower",
-            "refine",
-            "collectives",
-            "relation",
-            "cli"));
+            "egraph", "graph", "core", "rules", "lower", "refine", "relation", "eval", "cli"));
   }
 
   @Test
-  void theInterpreterKnowsNothingOfProofs() throws IOException {
-    assertEquals(List.of(), importing("eval", "refine", "rules", "egraph", "cli", "numbers"));
+  void theInterpreterRunsLoweredProgramsOnly() throws IOException {
+    assertEquals(
+        List.of(),
+        importing(
+            "eval",
+            "graph",
+            "relation",
+            "importer",
+            "refine",
+            "rules",
+            "egraph",
+            "cli",
+            "numbers"));
+  }
+
+  @Test
+  void lowersAreOneStagePerFrontEnd() throws IOException {
+    assertEquals(List.of(), importing("lower", "refine", "rules", "eval", "numbers", "cli"));
+    assertEquals(List.of(), importing("lower", "importer", "batch", "check", "draft"));
+    assertFalse(Files.exists(SRC.resolve("ops")), "the package ops is gone: core and lower");
+    assertFalse(Files.exists(SRC.resolve("collectives")), "collectives are lower.collectives");
+  }
+
+  @Test
+  void everyPackageSaysWhatItIs() throws IOException {
+    List<String> missing = new ArrayList<>();
+    try (Stream<Path> dirs = Files.walk(SRC)) {
+      for (Path d : dirs.filter(Files::isDirectory).toList()) {
+        boolean hasJava;
+        try (Stream<Path> fs = Files.list(d)) {
+          hasJava = fs.anyMatch(f -> f.toString().endsWith(".java"));
+        }
+        if (hasJava && !Files.exists(d.resolve("package-info.java"))) {
+          missing.add(SRC.relativize(d).toString());
+        }
+      }
+    }
+    assertEquals(List.of(), missing);
   }
 
   @Test
@@ -66,14 +121,16 @@ class ArchitectureTest {
             "graph",
             "relation",
             "importer",
-            "ops",
-            "collectives",
+            "core",
             "lower",
             "egraph",
             "rules",
             "refine",
             "eval",
-            "numbers")) {
+            "numbers",
+            "check",
+            "batch",
+            "draft")) {
       assertEquals(List.of(), importing(pkg, "cli"), pkg);
     }
   }

@@ -1,7 +1,7 @@
 package dev.entangle.batch;
 
 import dev.entangle.check.CheckOutcome;
-import dev.entangle.lower.CoreProgram;
+import dev.entangle.core.CoreProgram;
 import dev.entangle.refine.Failure;
 
 /**

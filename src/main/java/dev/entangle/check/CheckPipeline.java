@@ -1,10 +1,10 @@
 package dev.entangle.check;
 
-import dev.entangle.lower.CoreRelation;
+import dev.entangle.core.CoreRelation;
+import dev.entangle.core.OpTable;
 import dev.entangle.lower.Lowering;
 import dev.entangle.lower.RelationLowering;
 import dev.entangle.numbers.NumericOracle;
-import dev.entangle.ops.OpTable;
 import dev.entangle.refine.CheckListener;
 import dev.entangle.refine.CheckResult;
 import dev.entangle.refine.Numbers;

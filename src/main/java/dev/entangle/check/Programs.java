@@ -1,6 +1,6 @@
 package dev.entangle.check;
 
-import dev.entangle.lower.CoreProgram;
+import dev.entangle.core.CoreProgram;
 
 /**
  * Both sides of a check lowered into the core language.

@@ -1,6 +1,6 @@
 package dev.entangle.cli;
 
-import dev.entangle.lower.CoreProgram;
+import dev.entangle.core.CoreProgram;
 import dev.entangle.lower.TermText;
 import dev.entangle.refine.CheckResult;
 import dev.entangle.refine.Evidence;

@@ -4,7 +4,7 @@ import dev.entangle.check.CheckInputs;
 import dev.entangle.check.CheckPipeline;
 import dev.entangle.check.CheckSettings;
 import dev.entangle.check.Programs;
-import dev.entangle.lower.CoreProgram;
+import dev.entangle.core.CoreProgram;
 import dev.entangle.lower.ProgramDump;
 import dev.entangle.lower.TermText;
 import dev.entangle.refine.CheckListener;

@@ -8,7 +8,7 @@ import dev.entangle.graph.Node;
 import dev.entangle.importer.GraphCodeImporter;
 import dev.entangle.importer.ImportOptions;
 import dev.entangle.importer.hlo.HloImporter;
-import dev.entangle.ops.XlaCustomCalls;
+import dev.entangle.lower.xla.XlaCustomCalls;
 import dev.entangle.util.InputException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.entangle.cli;
 
-import dev.entangle.lower.CoreProgram;
-import dev.entangle.lower.CoreTerm;
-import dev.entangle.ops.Op;
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreTerm;
+import dev.entangle.core.Op;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

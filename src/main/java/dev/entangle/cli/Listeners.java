@@ -1,8 +1,8 @@
 package dev.entangle.cli;
 
+import dev.entangle.core.CoreOp;
+import dev.entangle.core.CoreTerm;
 import dev.entangle.egraph.RunReport;
-import dev.entangle.lower.CoreOp;
-import dev.entangle.lower.CoreTerm;
 import dev.entangle.refine.CheckListener;
 import java.util.List;
 

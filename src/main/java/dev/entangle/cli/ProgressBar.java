@@ -1,6 +1,6 @@
 package dev.entangle.cli;
 
-import dev.entangle.lower.CoreOp;
+import dev.entangle.core.CoreOp;
 import dev.entangle.refine.CheckListener;
 import java.io.PrintWriter;
 

@@ -1,8 +1,8 @@
 package dev.entangle.cli;
 
-import dev.entangle.lower.CoreOp;
-import dev.entangle.lower.CoreProgram;
-import dev.entangle.lower.CoreTerm;
+import dev.entangle.core.CoreOp;
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreTerm;
 import dev.entangle.lower.TermText;
 import dev.entangle.refine.Assumption;
 import dev.entangle.refine.CheckResult;

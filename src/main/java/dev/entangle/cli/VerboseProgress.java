@@ -1,7 +1,7 @@
 package dev.entangle.cli;
 
-import dev.entangle.lower.CoreOp;
-import dev.entangle.lower.CoreProgram;
+import dev.entangle.core.CoreOp;
+import dev.entangle.core.CoreProgram;
 import dev.entangle.lower.TermText;
 import dev.entangle.refine.CheckListener;
 import java.io.PrintWriter;

@@ -1,13 +1,13 @@
 package dev.entangle.draft;
 
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreValue;
+import dev.entangle.core.Dtype;
+import dev.entangle.core.OpTable;
+import dev.entangle.core.ValueKind;
 import dev.entangle.graph.DistributedGraph;
-import dev.entangle.graph.Dtype;
 import dev.entangle.graph.Graph;
-import dev.entangle.lower.CoreProgram;
-import dev.entangle.lower.CoreValue;
 import dev.entangle.lower.Lowering;
-import dev.entangle.lower.ValueKind;
-import dev.entangle.ops.OpTable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;

@@ -1,10 +1,10 @@
 package dev.entangle.draft;
 
-import dev.entangle.lower.CoreOp;
-import dev.entangle.lower.CoreProgram;
-import dev.entangle.lower.Steps;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.TypeInfo;
+import dev.entangle.core.CoreOp;
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.Op;
+import dev.entangle.core.Steps;
+import dev.entangle.core.TypeInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

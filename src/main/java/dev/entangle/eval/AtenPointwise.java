@@ -1,6 +1,6 @@
 package dev.entangle.eval;
 
-import dev.entangle.ops.OpTable;
+import dev.entangle.core.OpTable;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.entangle.eval;
 
-import dev.entangle.ops.Op;
+import dev.entangle.core.Op;
 import dev.entangle.relation.Expr;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,19 +1,19 @@
 package dev.entangle.eval;
 
-import dev.entangle.ops.LoweringException;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.TermBuilder;
-import dev.entangle.ops.TypeInfo;
+import dev.entangle.core.Op;
+import dev.entangle.core.TermBuilder;
+import dev.entangle.core.TypeInfo;
+import dev.entangle.lower.LoweringException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongFunction;
 
 /**
  * A {@link TermBuilder} whose handles are values computed on the spot: the lowering of a graph node
- * ({@link dev.entangle.ops.AtenNormalizer#lower}) run against it evaluates the node. An operator
- * applied to an undefined value gives an undefined value, to an unavailable one an unavailable one;
- * a kernel that fails gives an unavailable value saying why. Once the budget is exhausted, every
- * later value is unavailable for that reason.
+ * ({@link dev.entangle.lower.aten.AtenNormalizer#lower}) run against it evaluates the node. An
+ * operator applied to an undefined value gives an undefined value, to an unavailable one an
+ * unavailable one; a kernel that fails gives an unavailable value saying why. Once the budget is
+ * exhausted, every later value is unavailable for that reason.
  */
 public final class EvalBuilder implements TermBuilder {
   private final Kernels kernels;

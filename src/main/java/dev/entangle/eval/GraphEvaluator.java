@@ -1,13 +1,13 @@
 package dev.entangle.eval;
 
+import dev.entangle.core.CoreOp;
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreValue;
+import dev.entangle.core.OpTable;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
-import dev.entangle.lower.CoreOp;
-import dev.entangle.lower.CoreProgram;
-import dev.entangle.lower.CoreValue;
 import dev.entangle.lower.Lowering;
-import dev.entangle.ops.OpTable;
-import dev.entangle.ops.TypeInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,15 +1,15 @@
 package dev.entangle.eval;
 
-import dev.entangle.lower.CoreOp;
-import dev.entangle.lower.CoreProgram;
-import dev.entangle.lower.CoreValue;
-import dev.entangle.lower.ValueKind;
-import dev.entangle.ops.LoweringException;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.OpTable;
-import dev.entangle.ops.Shapes;
-import dev.entangle.ops.TermBuilder;
-import dev.entangle.ops.TypeInfo;
+import dev.entangle.core.CoreOp;
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreValue;
+import dev.entangle.core.Op;
+import dev.entangle.core.OpTable;
+import dev.entangle.core.Shapes;
+import dev.entangle.core.TermBuilder;
+import dev.entangle.core.TypeInfo;
+import dev.entangle.core.ValueKind;
+import dev.entangle.lower.LoweringException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

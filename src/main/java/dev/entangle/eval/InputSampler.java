@@ -1,16 +1,16 @@
 package dev.entangle.eval;
 
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.Dtype;
+import dev.entangle.core.OpTable;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.graph.DistributedGraph;
-import dev.entangle.graph.Dtype;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.Node;
 import dev.entangle.graph.NodeOp;
-import dev.entangle.lower.CoreProgram;
 import dev.entangle.lower.Lowering;
-import dev.entangle.ops.AtenNormalizer;
-import dev.entangle.ops.LoweringException;
-import dev.entangle.ops.OpTable;
-import dev.entangle.ops.TypeInfo;
+import dev.entangle.lower.LoweringException;
+import dev.entangle.lower.aten.AtenNormalizer;
 import dev.entangle.relation.Expr;
 import dev.entangle.relation.ExprPrinter;
 import dev.entangle.relation.ExprShapes;

@@ -1,11 +1,11 @@
 package dev.entangle.eval;
 
-import dev.entangle.graph.Dtype;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.OpTable;
-import dev.entangle.ops.ShapeException;
-import dev.entangle.ops.Shapes;
-import dev.entangle.ops.TypeInfo;
+import dev.entangle.core.Dtype;
+import dev.entangle.core.Op;
+import dev.entangle.core.OpTable;
+import dev.entangle.core.ShapeException;
+import dev.entangle.core.Shapes;
+import dev.entangle.core.TypeInfo;
 import java.util.Arrays;
 import java.util.function.LongFunction;
 

@@ -2,7 +2,7 @@ package dev.entangle.eval;
 
 /**
  * Operators that move elements without computing: {@code expand}, {@code reshape}, {@code permute},
- * {@code slice} and {@code concat}, with the attribute layouts of {@link dev.entangle.ops.Op}.
+ * {@code slice} and {@code concat}, with the attribute layouts of {@link dev.entangle.core.Op}.
  */
 final class LayoutKernels {
   private LayoutKernels() {}

@@ -1,7 +1,7 @@
 package dev.entangle.eval;
 
-import dev.entangle.graph.Dtype;
-import dev.entangle.ops.Op;
+import dev.entangle.core.Dtype;
+import dev.entangle.core.Op;
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.DoubleUnaryOperator;
 

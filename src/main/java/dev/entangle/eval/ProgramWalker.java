@@ -1,11 +1,11 @@
 package dev.entangle.eval;
 
-import dev.entangle.lower.CoreOp;
-import dev.entangle.lower.CoreProgram;
-import dev.entangle.lower.CoreValue;
-import dev.entangle.ops.LoweringException;
-import dev.entangle.ops.ShapeException;
-import dev.entangle.ops.TermBuilder;
+import dev.entangle.core.CoreOp;
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreValue;
+import dev.entangle.core.ShapeException;
+import dev.entangle.core.TermBuilder;
+import dev.entangle.lower.LoweringException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.entangle.eval;
 
-import dev.entangle.graph.Dtype;
+import dev.entangle.core.Dtype;
 import java.util.SplittableRandom;
 
 /**

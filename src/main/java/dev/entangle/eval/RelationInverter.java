@@ -1,10 +1,10 @@
 package dev.entangle.eval;
 
+import dev.entangle.core.Dtype;
 import dev.entangle.graph.DistributedGraph;
-import dev.entangle.graph.Dtype;
 import dev.entangle.graph.Node;
 import dev.entangle.graph.TensorType;
-import dev.entangle.ops.AtenNormalizer;
+import dev.entangle.lower.aten.AtenNormalizer;
 import dev.entangle.relation.Expr;
 import dev.entangle.relation.ExprPrinter;
 import dev.entangle.relation.ExprShapes;

@@ -1,6 +1,6 @@
 package dev.entangle.eval;
 
-import dev.entangle.graph.Dtype;
+import dev.entangle.core.Dtype;
 
 /**
  * Conversion of a double to the value a dtype holds, as {@code tensor.to(dtype)} does: floats round

@@ -1,6 +1,6 @@
 package dev.entangle.eval;
 
-import dev.entangle.ops.Op;
+import dev.entangle.core.Op;
 
 /**
  * Operators over one dim ({@code softmax}, {@code log_softmax} and their gradients: attrs [dim]) or

@@ -1,6 +1,6 @@
 package dev.entangle.eval;
 
-import dev.entangle.graph.Dtype;
+import dev.entangle.core.Dtype;
 import java.util.Arrays;
 
 /**
@@ -9,7 +9,7 @@ import java.util.Arrays;
  * <p>Rounding model: every element is held as a {@code double}, whatever the dtype, and every
  * kernel computes in double. Integers and booleans (0 or 1) are held exactly (integers up to 2^53).
  * Floating values are rounded to their dtype only where the program says so, at a {@link
- * dev.entangle.ops.Op#CAST}; so a float16, bfloat16 or float32 value here is the double-precision
+ * dev.entangle.core.Op#CAST}; so a float16, bfloat16 or float32 value here is the double-precision
  * value of the same computation, and comparisons between two computations that round at different
  * places need a tolerance fit for the dtype ({@link Tolerance}).
  *

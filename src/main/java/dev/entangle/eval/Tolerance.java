@@ -1,6 +1,6 @@
 package dev.entangle.eval;
 
-import dev.entangle.graph.Dtype;
+import dev.entangle.core.Dtype;
 
 /**
  * When two values count as equal: {@code |a - b| <= atol + rtol * max(|a|, |b|)}, NaN equal to NaN

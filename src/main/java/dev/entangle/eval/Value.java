@@ -1,6 +1,6 @@
 package dev.entangle.eval;
 
-import dev.entangle.ops.TypeInfo;
+import dev.entangle.core.TypeInfo;
 
 /**
  * What evaluation knows of one value: its tensor, or why it has none. Every value has a type (shape

@@ -1,12 +1,12 @@
 package dev.entangle.eval;
 
-import dev.entangle.lower.CoreOp;
-import dev.entangle.lower.CoreProgram;
-import dev.entangle.lower.CoreValue;
-import dev.entangle.lower.Steps;
-import dev.entangle.lower.ValueKind;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.TypeInfo;
+import dev.entangle.core.CoreOp;
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreValue;
+import dev.entangle.core.Op;
+import dev.entangle.core.Steps;
+import dev.entangle.core.TypeInfo;
+import dev.entangle.core.ValueKind;
 
 /**
  * What evaluating a program once will cost, from its types alone, before any number is drawn: the

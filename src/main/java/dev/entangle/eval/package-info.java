@@ -1,5 +1,5 @@
 /**
- * A numeric interpreter of the core language ({@link dev.entangle.ops.Op}): it evaluates G_s and
+ * A numeric interpreter of the core language ({@link dev.entangle.core.Op}): it evaluates G_s and
  * every rank of G_d on concrete inputs. It knows nothing of e-graphs, lemmas or proofs.
  *
  * <ul>
@@ -10,10 +10,11 @@
  *       (point-wise, layout, reductions, row-wise, matmul, indexing, attention) and the
  *       element-wise ATen operators the language keeps opaque ({@code AtenPointwise}); work is
  *       charged to a {@link dev.entangle.eval.WorkBudget} first.
- *   <li>{@link dev.entangle.eval.EvalBuilder}: a {@link dev.entangle.ops.TermBuilder} whose handles
- *       are {@link dev.entangle.eval.Value}s computed on the spot, so the checker's own lowering
- *       evaluates a node; {@link dev.entangle.eval.GraphEvaluator} walks G_s or G_d with it ({@code
- *       GraphWalker} is the walk alone) and returns an {@link dev.entangle.eval.Evaluation}.
+ *   <li>{@link dev.entangle.eval.EvalBuilder}: a {@link dev.entangle.core.TermBuilder} whose
+ *       handles are {@link dev.entangle.eval.Value}s computed on the spot, so the checker's own
+ *       lowering evaluates a node; {@link dev.entangle.eval.GraphEvaluator} walks G_s or G_d with
+ *       it ({@code GraphWalker} is the walk alone) and returns an {@link
+ *       dev.entangle.eval.Evaluation}.
  *   <li>{@link dev.entangle.eval.InputSampler}: inputs that satisfy an input relation, drawn from a
  *       seed ({@code RelationInverter} undoes each expression, {@code IndexBounds} keeps ids inside
  *       what they index).

@@ -1,6 +1,6 @@
 package dev.entangle.importer;
 
-import dev.entangle.graph.Dtype;
+import dev.entangle.core.Dtype;
 import java.util.Set;
 
 /** The spellings torch prints for dtypes (through {@link Dtype}), layouts and memory formats. */

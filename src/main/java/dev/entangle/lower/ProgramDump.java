@@ -1,6 +1,11 @@
 package dev.entangle.lower;
 
-import dev.entangle.ops.Op;
+import dev.entangle.core.CoreOp;
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreValue;
+import dev.entangle.core.Op;
+import dev.entangle.core.Steps;
+import dev.entangle.core.ValueKind;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.Locale;

@@ -1,12 +1,15 @@
 package dev.entangle.lower;
 
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreRelation;
+import dev.entangle.core.CoreTerm;
+import dev.entangle.core.Op;
+import dev.entangle.core.ShapeException;
+import dev.entangle.core.Shapes;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.Node;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.ShapeException;
-import dev.entangle.ops.Shapes;
-import dev.entangle.ops.TypeInfo;
 import dev.entangle.relation.Expr;
 import dev.entangle.relation.ExprPrinter;
 import dev.entangle.relation.ExprShapes;

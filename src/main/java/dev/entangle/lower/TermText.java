@@ -1,9 +1,12 @@
 package dev.entangle.lower;
 
-import dev.entangle.graph.Dtype;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.Shapes;
-import dev.entangle.ops.TypeInfo;
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreTerm;
+import dev.entangle.core.CoreValue;
+import dev.entangle.core.Dtype;
+import dev.entangle.core.Op;
+import dev.entangle.core.Shapes;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.relation.Expr;
 import dev.entangle.relation.ExprPrinter;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.entangle.numbers;
 
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Rewrite;
-import dev.entangle.ops.TypeInfo;
 import dev.entangle.rules.LemmaCase;
 import dev.entangle.rules.Lemmas;
 import dev.entangle.rules.RandomTerms;

@@ -1,5 +1,8 @@
 package dev.entangle.numbers;
 
+import dev.entangle.core.Dtype;
+import dev.entangle.core.Op;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.AnalysisConflict;
 import dev.entangle.egraph.CostModel;
 import dev.entangle.egraph.EGraph;
@@ -14,9 +17,6 @@ import dev.entangle.eval.EvalException;
 import dev.entangle.eval.Kernels;
 import dev.entangle.eval.Tensor;
 import dev.entangle.eval.WorkBudget;
-import dev.entangle.graph.Dtype;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.TypeInfo;
 import dev.entangle.rules.TermReader;
 import java.util.ArrayList;
 import java.util.HashMap;

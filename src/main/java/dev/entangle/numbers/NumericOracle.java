@@ -1,5 +1,10 @@
 package dev.entangle.numbers;
 
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreTerm;
+import dev.entangle.core.CoreValue;
+import dev.entangle.core.Op;
+import dev.entangle.core.ValueKind;
 import dev.entangle.eval.BudgetExhausted;
 import dev.entangle.eval.CleanSearch;
 import dev.entangle.eval.Difference;
@@ -18,12 +23,7 @@ import dev.entangle.eval.WorkBudget;
 import dev.entangle.eval.WorkEstimate;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
-import dev.entangle.lower.CoreProgram;
-import dev.entangle.lower.CoreTerm;
-import dev.entangle.lower.CoreValue;
 import dev.entangle.lower.RelationLowering;
-import dev.entangle.lower.ValueKind;
-import dev.entangle.ops.Op;
 import dev.entangle.refine.Evidence;
 import dev.entangle.refine.Numbers;
 import dev.entangle.relation.RelationFile;

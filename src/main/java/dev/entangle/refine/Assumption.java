@@ -1,6 +1,6 @@
 package dev.entangle.refine;
 
-import dev.entangle.lower.CoreTerm;
+import dev.entangle.core.CoreTerm;
 
 /**
  * A step the check took on numbers alone: no lemma proved that G_s value {@code output} of

@@ -1,6 +1,6 @@
 package dev.entangle.refine;
 
-import dev.entangle.lower.CoreTerm;
+import dev.entangle.core.CoreTerm;
 import java.util.List;
 import java.util.Map;
 

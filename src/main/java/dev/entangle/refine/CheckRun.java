@@ -1,11 +1,11 @@
 package dev.entangle.refine;
 
-import dev.entangle.lower.CoreOp;
-import dev.entangle.lower.CoreProgram;
-import dev.entangle.lower.CoreRelation;
-import dev.entangle.lower.CoreTerm;
-import dev.entangle.lower.CoreValue;
-import dev.entangle.lower.ValueKind;
+import dev.entangle.core.CoreOp;
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreRelation;
+import dev.entangle.core.CoreTerm;
+import dev.entangle.core.CoreValue;
+import dev.entangle.core.ValueKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,10 +1,10 @@
 package dev.entangle.refine;
 
+import dev.entangle.core.CoreTerm;
+import dev.entangle.core.Op;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.egraph.Extractor;
-import dev.entangle.lower.CoreTerm;
-import dev.entangle.ops.Op;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package dev.entangle.refine;
 
+import dev.entangle.core.Op;
 import dev.entangle.egraph.CostModel;
 import dev.entangle.egraph.ENode;
-import dev.entangle.ops.Op;
 import java.util.function.IntPredicate;
 
 /** Cost models for extraction: clean operators only, over the allowed G_d values. */

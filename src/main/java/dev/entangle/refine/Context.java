@@ -1,12 +1,12 @@
 package dev.entangle.refine;
 
+import dev.entangle.core.CoreTerm;
+import dev.entangle.core.Op;
+import dev.entangle.core.OpTable;
+import dev.entangle.core.Shapes;
+import dev.entangle.core.TypeAnalysis;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.SaturationMemo;
-import dev.entangle.lower.CoreTerm;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.OpTable;
-import dev.entangle.ops.Shapes;
-import dev.entangle.ops.TypeAnalysis;
-import dev.entangle.ops.TypeInfo;
 import dev.entangle.rules.Lemmas;
 import java.util.HashSet;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.entangle.refine;
 
+import dev.entangle.core.Op;
+import dev.entangle.core.TermBuilder;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.TermBuilder;
-import dev.entangle.ops.TypeInfo;
 
 /** Builds core terms straight into an e-graph; handles are e-class ids. */
 final class EGraphBuilder implements TermBuilder {

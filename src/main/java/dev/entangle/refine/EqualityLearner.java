@@ -1,11 +1,11 @@
 package dev.entangle.refine;
 
+import dev.entangle.core.CoreOp;
+import dev.entangle.core.CoreTerm;
+import dev.entangle.core.Op;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
-import dev.entangle.lower.CoreOp;
-import dev.entangle.lower.CoreTerm;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.TypeInfo;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashSet;

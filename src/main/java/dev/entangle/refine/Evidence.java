@@ -1,6 +1,6 @@
 package dev.entangle.refine;
 
-import dev.entangle.lower.CoreTerm;
+import dev.entangle.core.CoreTerm;
 
 /**
  * What the numbers say about a G_s value that no proof reached: G_s and every rank of G_d are

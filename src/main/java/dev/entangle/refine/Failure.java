@@ -1,7 +1,7 @@
 package dev.entangle.refine;
 
-import dev.entangle.lower.CoreRelation;
-import dev.entangle.lower.CoreTerm;
+import dev.entangle.core.CoreRelation;
+import dev.entangle.core.CoreTerm;
 import java.util.List;
 
 /**

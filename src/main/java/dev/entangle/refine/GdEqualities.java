@@ -1,6 +1,6 @@
 package dev.entangle.refine;
 
-import dev.entangle.lower.CoreTerm;
+import dev.entangle.core.CoreTerm;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,10 +1,11 @@
 package dev.entangle.refine;
 
-import dev.entangle.lower.CoreProgram;
-import dev.entangle.lower.CoreRelation;
-import dev.entangle.lower.CoreTerm;
-import dev.entangle.lower.CoreValue;
-import dev.entangle.lower.ValueKind;
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreRelation;
+import dev.entangle.core.CoreTerm;
+import dev.entangle.core.CoreValue;
+import dev.entangle.core.ValueKind;
+import dev.entangle.lower.IdenticalValues;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

@@ -1,9 +1,9 @@
 package dev.entangle.refine;
 
-import dev.entangle.lower.Steps;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.TermBuilder;
-import dev.entangle.ops.TypeInfo;
+import dev.entangle.core.Op;
+import dev.entangle.core.Steps;
+import dev.entangle.core.TermBuilder;
+import dev.entangle.core.TypeInfo;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -1,8 +1,8 @@
 package dev.entangle.refine;
 
-import dev.entangle.lower.CoreOp;
-import dev.entangle.lower.CoreProgram;
-import dev.entangle.lower.CoreValue;
+import dev.entangle.core.CoreOp;
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreValue;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;

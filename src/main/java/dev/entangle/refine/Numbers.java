@@ -1,6 +1,6 @@
 package dev.entangle.refine;
 
-import dev.entangle.lower.CoreTerm;
+import dev.entangle.core.CoreTerm;
 
 /**
  * Numeric evidence for values no proof reached: the check asks it only when a proof fails, so a

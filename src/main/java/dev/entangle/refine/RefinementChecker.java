@@ -1,8 +1,8 @@
 package dev.entangle.refine;
 
-import dev.entangle.lower.CoreProgram;
-import dev.entangle.lower.CoreRelation;
-import dev.entangle.lower.CoreTerm;
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreRelation;
+import dev.entangle.core.CoreTerm;
 import dev.entangle.rules.Lemmas;
 import java.util.ArrayList;
 import java.util.HashMap;

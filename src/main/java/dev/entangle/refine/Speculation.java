@@ -1,8 +1,8 @@
 package dev.entangle.refine;
 
+import dev.entangle.core.CoreOp;
+import dev.entangle.core.CoreRelation;
 import dev.entangle.egraph.RunReport;
-import dev.entangle.lower.CoreOp;
-import dev.entangle.lower.CoreRelation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

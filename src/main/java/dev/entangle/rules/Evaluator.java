@@ -1,9 +1,9 @@
 package dev.entangle.rules;
 
+import dev.entangle.core.Op;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.TypeInfo;
 import java.util.Arrays;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.entangle.rules;
 
-import dev.entangle.graph.Dtype;
-import dev.entangle.ops.Op;
+import dev.entangle.core.Dtype;
+import dev.entangle.core.Op;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.entangle.rules;
 
+import dev.entangle.core.Op;
 import dev.entangle.graph.JsonFiles;
-import dev.entangle.ops.Op;
 import dev.entangle.util.InputException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

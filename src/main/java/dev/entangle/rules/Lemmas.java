@@ -1,8 +1,8 @@
 package dev.entangle.rules;
 
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.Rewrite;
-import dev.entangle.ops.TypeInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

@@ -1,8 +1,8 @@
 package dev.entangle.rules;
 
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
-import dev.entangle.ops.TypeInfo;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;

@@ -1,9 +1,9 @@
 package dev.entangle.rules;
 
+import dev.entangle.core.Op;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.TypeInfo;
 import java.util.List;
 import java.util.function.Consumer;
 

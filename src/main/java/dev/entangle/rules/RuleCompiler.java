@@ -1,6 +1,6 @@
 package dev.entangle.rules;
 
-import dev.entangle.ops.Op;
+import dev.entangle.core.Op;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package dev.entangle.rules;
 
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.RootedSearcher;
-import dev.entangle.ops.TypeInfo;
 import java.util.BitSet;
 
 /**

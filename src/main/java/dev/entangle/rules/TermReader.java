@@ -1,14 +1,14 @@
 package dev.entangle.rules;
 
+import dev.entangle.core.Dtype;
+import dev.entangle.core.Op;
+import dev.entangle.core.OpTable;
+import dev.entangle.core.ShapeException;
+import dev.entangle.core.Shapes;
+import dev.entangle.core.TypeAnalysis;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
-import dev.entangle.graph.Dtype;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.OpTable;
-import dev.entangle.ops.ShapeException;
-import dev.entangle.ops.Shapes;
-import dev.entangle.ops.TypeAnalysis;
-import dev.entangle.ops.TypeInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

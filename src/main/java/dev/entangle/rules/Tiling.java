@@ -1,9 +1,9 @@
 package dev.entangle.rules;
 
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
-import dev.entangle.ops.TypeInfo;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

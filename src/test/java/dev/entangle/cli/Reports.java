@@ -7,7 +7,7 @@ import dev.entangle.graph.Arg;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.Node;
 import dev.entangle.graph.NodeOp;
-import dev.entangle.ops.AtenNormalizer;
+import dev.entangle.lower.aten.AtenNormalizer;
 import dev.entangle.relation.Expr;
 import java.io.IOException;
 import java.io.UncheckedIOException;

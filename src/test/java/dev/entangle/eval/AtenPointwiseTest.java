@@ -11,8 +11,8 @@ import static dev.entangle.eval.Tensors.shape;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import dev.entangle.core.OpTable;
 import dev.entangle.graph.Graph;
-import dev.entangle.ops.OpTable;
 import java.util.Map;
 import java.util.function.DoubleUnaryOperator;
 import java.util.stream.Stream;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.entangle.ops.Op;
+import dev.entangle.core.Op;
 import dev.entangle.relation.ExprPrinter;
 import java.util.List;
 import java.util.SplittableRandom;

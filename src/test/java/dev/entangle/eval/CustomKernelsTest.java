@@ -9,9 +9,9 @@ import static dev.entangle.eval.Tensors.i64;
 import static dev.entangle.eval.Tensors.shape;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import dev.entangle.core.Op;
+import dev.entangle.core.OpTable;
 import dev.entangle.graph.Graph;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.OpTable;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

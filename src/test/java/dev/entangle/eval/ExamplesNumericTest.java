@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.entangle.core.OpTable;
 import dev.entangle.graph.Arg;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.GraphJson;
-import dev.entangle.ops.OpTable;
 import dev.entangle.relation.ExprPrinter;
 import dev.entangle.relation.RelationReader;
 import java.io.IOException;

@@ -11,10 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.entangle.core.OpTable;
 import dev.entangle.graph.Arg;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
-import dev.entangle.ops.OpTable;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -11,7 +11,7 @@ import static dev.entangle.eval.Tensors.shape;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.entangle.ops.Op;
+import dev.entangle.core.Op;
 import org.junit.jupiter.api.Test;
 
 /** Lookups and picks by integer tensors, against values worked out by hand. */

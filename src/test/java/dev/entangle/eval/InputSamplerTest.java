@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.entangle.core.OpTable;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
-import dev.entangle.ops.OpTable;
 import dev.entangle.relation.Expr;
 import dev.entangle.relation.ExprParser;
 import dev.entangle.relation.RelationEntry;

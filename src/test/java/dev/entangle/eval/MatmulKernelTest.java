@@ -11,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.entangle.ops.Op;
-import dev.entangle.ops.OpTable;
+import dev.entangle.core.Op;
+import dev.entangle.core.OpTable;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 

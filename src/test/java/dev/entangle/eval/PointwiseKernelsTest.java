@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.entangle.graph.Dtype;
-import dev.entangle.ops.Op;
+import dev.entangle.core.Dtype;
+import dev.entangle.core.Op;
 import org.junit.jupiter.api.Test;
 
 /**

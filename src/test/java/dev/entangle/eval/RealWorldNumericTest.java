@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.entangle.core.OpTable;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.importer.GraphCodeImporter;
 import dev.entangle.importer.ImportOptions;
-import dev.entangle.ops.OpTable;
 import dev.entangle.relation.RelationFile;
 import dev.entangle.relation.RelationReader;
 import java.nio.file.Files;

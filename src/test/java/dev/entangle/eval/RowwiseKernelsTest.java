@@ -8,7 +8,7 @@ import static dev.entangle.eval.Tensors.bits;
 import static dev.entangle.eval.Tensors.f32;
 import static dev.entangle.eval.Tensors.shape;
 
-import dev.entangle.ops.Op;
+import dev.entangle.core.Op;
 import org.junit.jupiter.api.Test;
 
 /**

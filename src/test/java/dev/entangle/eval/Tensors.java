@@ -3,9 +3,9 @@ package dev.entangle.eval;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.entangle.graph.Dtype;
-import dev.entangle.ops.Op;
-import dev.entangle.ops.OpTable;
+import dev.entangle.core.Dtype;
+import dev.entangle.core.Op;
+import dev.entangle.core.OpTable;
 
 /** Test fixture: tensors written inline, kernels applied, results compared. */
 final class Tensors {

@@ -3,8 +3,8 @@ package dev.entangle.numbers;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Rewrite;
-import dev.entangle.ops.TypeInfo;
 import dev.entangle.rules.LemmaCase;
 import dev.entangle.rules.LemmaLibrary;
 import dev.entangle.rules.Lemmas;

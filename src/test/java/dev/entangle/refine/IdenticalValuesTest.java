@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.OpTable;
 import dev.entangle.graph.GraphJson;
-import dev.entangle.lower.CoreProgram;
 import dev.entangle.lower.Lowering;
-import dev.entangle.ops.OpTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

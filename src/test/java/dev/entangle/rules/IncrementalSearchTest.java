@@ -2,11 +2,11 @@ package dev.entangle.rules;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.AnalysisConflict;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.RunReport;
 import dev.entangle.egraph.Runner;
-import dev.entangle.ops.TypeInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;

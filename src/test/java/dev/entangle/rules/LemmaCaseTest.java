@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.entangle.graph.Dtype;
-import dev.entangle.ops.TypeInfo;
+import dev.entangle.core.Dtype;
+import dev.entangle.core.TypeInfo;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -191,8 +191,8 @@ class LemmaLibraryTest {
 
   @Test
   void lemmasTellWhetherTheyMentionAnOperator() {
-    int tensor = dev.entangle.ops.Op.TENSOR.id();
-    int undef = dev.entangle.ops.Op.UNDEF.id();
+    int tensor = dev.entangle.core.Op.TENSOR.id();
+    int undef = dev.entangle.core.Op.UNDEF.id();
     Lemmas plain = LemmaLibrary.parse(Map.of("p.lemmas", "(rule p (neg (neg ?x)) ?x)"));
     assertFalse(plain.mention(tensor));
     Lemmas left =

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.entangle.core.Op;
 import dev.entangle.egraph.ENode;
 import dev.entangle.egraph.RunReport;
 import dev.entangle.egraph.Runner;
 import dev.entangle.egraph.StopReason;
-import dev.entangle.ops.Op;
 import dev.entangle.util.InputException;
 import org.junit.jupiter.api.Test;
 

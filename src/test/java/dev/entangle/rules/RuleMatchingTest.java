@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.entangle.core.Op;
 import dev.entangle.egraph.ENode;
-import dev.entangle.ops.Op;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.entangle.core.Op;
 import dev.entangle.egraph.ENode;
 import dev.entangle.egraph.RunReport;
 import dev.entangle.egraph.Runner;
 import dev.entangle.egraph.StopReason;
-import dev.entangle.ops.Op;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -3,9 +3,9 @@ package dev.entangle.rules;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.Runner;
-import dev.entangle.ops.TypeInfo;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -1,0 +1,27 @@
+package dev.entangle.core;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A relation file resolved against the core programs: names are value ids, expressions are clean
+ * {@link CoreTerm}s with every dim, slice bound and reshape size normalized.
+ *
+ * @param inputs for each related G_s value, the G_d terms it equals, in file order
+ * @param equalities groups of G_d terms known to be equal
+ * @param outputs the G_s values the output relation must cover, or null for the default
+ * @param expects the expectations to prove, in file order
+ */
+public record CoreRelation(
+    Map<Integer, List<CoreTerm>> inputs,
+    List<List<CoreTerm>> equalities,
+    List<Integer> outputs,
+    List<Expect> expects) {
+
+  /**
+   * An expectation: G_s value {@code gs} must be proved equal to {@code gd}.
+   *
+   * @param text the expression as the file writes it, for reports
+   */
+  public record Expect(int gs, CoreTerm gd, String text) {}
+}

@@ -1,0 +1,318 @@
+package dev.entangle.core;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The core operator language that ATen graphs are normalized into.
+ *
+ * <p>Every e-node carries an operator, integer attributes and children. Attribute layouts are fixed
+ * per operator (documented on each constant); floats are stored as {@link Double#doubleToLongBits}
+ * and dtypes as {@link Dtype} codes. Operators that PyTorch spells in many ways are normalized to
+ * one form: {@code view}, {@code reshape}, {@code squeeze}, {@code unsqueeze} and {@code flatten}
+ * all become {@link #RESHAPE}; {@code t} and {@code transpose} become {@link #PERMUTE}; {@code mm},
+ * {@code bmm} and {@code matmul} become {@link #MATMUL}; tensor-scalar arithmetic becomes
+ * tensor-tensor arithmetic over an {@link #EXPAND}ed {@link #SCALAR}.
+ *
+ * <p>Operators of G_d that the language does not know are kept as opaque operators, whose ids are
+ * allocated by {@link OpTable} above {@link #OPAQUE_BASE}.
+ */
+public enum Op {
+  /** A G_d tensor. attrs: [tensor id]. */
+  TENSOR(0, Kind.LEAF),
+  /** A 0-d constant. attrs: [value bits, dtype]. */
+  SCALAR(0, Kind.LEAF),
+  /** A tensor filled with one value. attrs: [value bits, dtype, sizes...]. */
+  FULL(0, Kind.LEAF),
+  /** {@code arange(start, end, step)} over integers. attrs: [start, end, step, dtype]. */
+  ARANGE(0, Kind.LEAF),
+  /**
+   * Uninitialized memory ({@code empty}); never equal to anything else. attrs: [unique id, dtype,
+   * sizes...].
+   */
+  UNDEF(0, Kind.LEAF),
+
+  /** Element-wise negation; linear in its operand. */
+  NEG(1, Kind.UNARY, true),
+  EXP(1, Kind.UNARY),
+  LOG(1, Kind.UNARY),
+  RELU(1, Kind.UNARY),
+  /** attrs: [1 for the tanh approximation, else 0]. */
+  GELU(1, Kind.UNARY),
+  SILU(1, Kind.UNARY),
+  TANH(1, Kind.UNARY),
+  SIGMOID(1, Kind.UNARY),
+  RSQRT(1, Kind.UNARY),
+  SQRT(1, Kind.UNARY),
+  ABS(1, Kind.UNARY),
+  RECIPROCAL(1, Kind.UNARY),
+  /** Logical/bitwise not. */
+  NOT(1, Kind.UNARY),
+  /** Conversion to another dtype. attrs: [dtype]. */
+  CAST(1, Kind.UNARY),
+  /**
+   * Another element-wise ATen operator of one tensor (e.g. {@code erf}, {@code sin}). attrs: [the
+   * operator's id in the {@link OpTable}, naming its target and non-tensor arguments].
+   */
+  EW1(1, Kind.UNARY),
+
+  ADD(2, Kind.BINARY),
+  SUB(2, Kind.BINARY),
+  MUL(2, Kind.BINARY),
+  DIV(2, Kind.BINARY),
+  POW(2, Kind.BINARY),
+  MAXIMUM(2, Kind.BINARY),
+  MINIMUM(2, Kind.BINARY),
+  EQ(2, Kind.COMPARE),
+  NE(2, Kind.COMPARE),
+  LT(2, Kind.COMPARE),
+  LE(2, Kind.COMPARE),
+  GT(2, Kind.COMPARE),
+  GE(2, Kind.COMPARE),
+  AND(2, Kind.BINARY),
+  OR(2, Kind.BINARY),
+  XOR(2, Kind.BINARY),
+  /**
+   * Another element-wise ATen operator of two tensors of one shape (e.g. {@code gelu_backward},
+   * {@code threshold_backward}). attrs: [its id in the {@link OpTable}].
+   */
+  EW2(2, Kind.BINARY),
+  /** {@code where(cond, a, b)}, all three of one shape. */
+  WHERE(3, Kind.TERNARY),
+
+  /** Broadcast to a shape (input dims right-aligned, each 1 or equal). attrs: [sizes...]. */
+  EXPAND(1, Kind.LAYOUT),
+  /** Same elements in row-major order, another shape. attrs: [sizes...]. */
+  RESHAPE(1, Kind.LAYOUT),
+  /** attrs: [dims...]: output dim i is input dim dims[i]. */
+  PERMUTE(1, Kind.LAYOUT),
+  /** attrs: [dim, start, end, step], start/end already clamped to [0, size]. */
+  SLICE(1, Kind.LAYOUT),
+  /** Concatenation of one or more tensors. attrs: [dim]. */
+  CONCAT(-1, Kind.LAYOUT),
+
+  /** Element-wise sum of one or more tensors of one shape (what a sum all-reduce computes). */
+  SUMN(-1, Kind.COMBINE),
+  /** Element-wise max of one or more tensors of one shape. */
+  MAXN(-1, Kind.COMBINE),
+  /** Element-wise min of one or more tensors of one shape. */
+  MINN(-1, Kind.COMBINE),
+
+  /** Sum over dims. attrs: [keepdim, dims...] (dims sorted, non-negative). */
+  RSUM(1, Kind.REDUCE),
+  /** Mean over dims. attrs: [keepdim, dims...]. */
+  RMEAN(1, Kind.REDUCE),
+  /** Max over dims. attrs: [keepdim, dims...]. */
+  RAMAX(1, Kind.REDUCE),
+  /** Min over dims. attrs: [keepdim, dims...]. */
+  RAMIN(1, Kind.REDUCE),
+  /** Index of the max along one dim. attrs: [keepdim, dim]. */
+  ARGMAX(1, Kind.REDUCE),
+
+  /** attrs: [dim]. */
+  SOFTMAX(1, Kind.ALONG_DIM),
+  /** attrs: [dim]. */
+  LOG_SOFTMAX(1, Kind.ALONG_DIM),
+  /** Gradient of softmax from (grad, softmax output) along one dim. attrs: [dim]. */
+  SOFTMAX_BACKWARD(2, Kind.ALONG_DIM_2),
+  /** Gradient of log-softmax from (grad, log-softmax output) along one dim. attrs: [dim]. */
+  LOG_SOFTMAX_BACKWARD(2, Kind.ALONG_DIM_2),
+  /** (x - mean) * rstd over the last k dims. attrs: [k, eps bits]. */
+  LN_NORMALIZE(1, Kind.LAST_DIMS),
+  /** Mean over the last k dims, kept as size-1 dims. attrs: [k]. */
+  LN_MEAN(1, Kind.LAST_DIMS),
+  /** 1/sqrt(var + eps) over the last k dims, kept as size-1 dims. attrs: [k, eps bits]. */
+  LN_RSTD(1, Kind.LAST_DIMS),
+  /** x * rsqrt(mean(x^2) + eps) over the last k dims. attrs: [k, eps bits]. */
+  RMS_NORMALIZE(1, Kind.LAST_DIMS),
+
+  /** Matrix product a[..., m, k] @ b[k, n] or a[B..., m, k] @ b[B..., k, n]. */
+  MATMUL(2, Kind.OTHER),
+  /** Rows of the table w[V, H] selected by integer ids: result ids.shape + [H]. */
+  EMBEDDING(2, Kind.OTHER),
+  /**
+   * Vocabulary-range embedding: rows of ids in [lo, hi) looked up as (id - lo) in the shard w, zero
+   * rows elsewhere. attrs: [lo, hi].
+   */
+  EMBEDDING_RANGE(2, Kind.OTHER),
+  /** {@code x[i0, i1]}: advanced indexing of a 2-d x by two index tensors of one shape. */
+  INDEX2(3, Kind.OTHER),
+  /** {@code x[..., idx]}: for each position of idx, the element of x's last dim it names. */
+  PICK(2, Kind.OTHER),
+  /**
+   * A vocabulary shard's pick: where lo <= idx < hi, {@code x[..., idx - lo]}; elsewhere 0. attrs:
+   * [lo, hi].
+   */
+  PICK_RANGE(2, Kind.OTHER),
+  /**
+   * The gradient of a table's rows [lo, hi) from an embedding lookup: row v is the sum of the
+   * gradient rows g[p] at the positions p where ids[p] = lo + v (embedding_dense_backward of a [hi
+   * - lo, H] table when lo = 0). grad[..., H], ids[...]; result [hi - lo, H]. attrs: [lo, hi].
+   */
+  EMBEDDING_GRAD(2, Kind.OTHER),
+  /**
+   * Whether each integer id lies outside [lo, hi): the mask of a vocabulary shard. attrs: [lo, hi].
+   */
+  OUT_OF_RANGE(1, Kind.OTHER),
+  /**
+   * Rotary position embedding of x[tokens, heads * head_size] by positions and a cos/sin cache,
+   * applied to each head alike. attrs: [head_size, 1 for the GPT-NeoX layout else 0].
+   */
+  ROPE(3, Kind.OTHER),
+  /**
+   * Attention of q[tokens, q_heads, d] over k, v[tokens, kv_heads, d] (grouped when q_heads is a
+   * multiple of kv_heads); each group of heads is independent. Result: q's shape.
+   */
+  ATTENTION(3, Kind.OTHER),
+  /** Item i of an opaque operator's tuple result. attrs: [i]. */
+  ITEM(1, Kind.OTHER);
+
+  /** Number of children, or -1 for one or more. */
+  public final int arity;
+
+  public final Kind kind;
+
+  /** Whether the operator is linear in its operand: f(sum x) = sum f(x). */
+  public final boolean linear;
+
+  /** Ids of opaque operators start here. */
+  public static final int OPAQUE_BASE = 1000;
+
+  private static final Op[] VALUES = values();
+  private static final Map<String, Op> BY_NAME = new HashMap<>();
+
+  static {
+    for (Op op : VALUES) {
+      BY_NAME.put(op.symbol(), op);
+    }
+  }
+
+  Op(int arity, Kind kind) {
+    this(arity, kind, false);
+  }
+
+  Op(int arity, Kind kind, boolean linear) {
+    this.arity = arity;
+    this.kind = kind;
+    this.linear = linear;
+  }
+
+  /** The name used in lemma files and debug output, e.g. {@code matmul}, {@code log_softmax}. */
+  public String symbol() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The e-graph operator id. */
+  public int id() {
+    return ordinal();
+  }
+
+  /** The core operator with this id, or null for an opaque id. */
+  public static Op of(int id) {
+    return id >= 0 && id < VALUES.length ? VALUES[id] : null;
+  }
+
+  /** The core operator with this lemma-file name, or null. */
+  public static Op bySymbol(String symbol) {
+    return BY_NAME.get(symbol);
+  }
+
+  /**
+   * Whether one operand alone is the operator's value ({@code concat}, {@code sumn}, {@code maxn},
+   * {@code minn} of one tensor): such nodes are never built; the operand stands for them.
+   */
+  public boolean isIdentityOfOne() {
+    return this == CONCAT || this == SUMN || this == MAXN || this == MINN;
+  }
+
+  /** Whether an output relation may contain this operator (FORMATS.md "clean functions"). */
+  public boolean isClean() {
+    return this == TENSOR
+        || this == CONCAT
+        || this == SLICE
+        || this == SUMN
+        || this == MAXN
+        || this == MINN
+        || this == PERMUTE
+        || this == RESHAPE;
+  }
+
+  /** What an operator is, structurally; lemma families ({@link Family}) follow from it. */
+  public enum Kind {
+    LEAF,
+    /** Element-wise, one operand. */
+    UNARY,
+    /** Element-wise, two operands of one shape. */
+    BINARY,
+    /** Element-wise comparison of two operands of one shape; a boolean result. */
+    COMPARE,
+    TERNARY,
+    LAYOUT,
+    COMBINE,
+    /** A reduction along the dims its attributes list: [keepdim, dims...]. */
+    REDUCE,
+    /** Independent along every dim but its attribute [dim]. */
+    ALONG_DIM,
+    /** Two operands of one shape, independent along every dim but its attribute [dim]. */
+    ALONG_DIM_2,
+    /** Independent along every dim but the last k: attributes [k, ...]. */
+    LAST_DIMS,
+    OTHER
+  }
+
+  /**
+   * The operator families lemmas are written over ({@code ?f:unary}): each is derived from the
+   * operators' declared kinds and properties, so a property is stated once, here, and a lemma over
+   * a family covers every member.
+   */
+  public enum Family {
+    UNARY("unary", "element-wise operators of one operand"),
+    BINARY("binary", "element-wise operators of two operands of one shape"),
+    REDUCE("reduce", "reductions along the dims listed in their attributes [keepdim dims...]"),
+    ALONG_DIM("along-dim", "operators independent along every dim but their attribute [dim]"),
+    ALONG_DIM_2(
+        "along-dim-2",
+        "operators of two operands of one shape independent along every dim but their attribute [dim]"),
+    LAST_DIMS(
+        "last-dims", "operators independent along every dim but the last k, attributes [k ...]"),
+    LINEAR_UNARY("linear-unary", "operators linear in their one operand: f(sum x) = sum f(x)");
+
+    private final String lemmaName;
+    private final String doc;
+
+    Family(String lemmaName, String doc) {
+      this.lemmaName = lemmaName;
+      this.doc = doc;
+    }
+
+    /** The family's name in lemma files, e.g. {@code unary}. */
+    public String lemmaName() {
+      return lemmaName;
+    }
+
+    /** One line saying what the members have in common. */
+    public String doc() {
+      return doc;
+    }
+
+    /** Whether {@code op} belongs to the family. */
+    public boolean contains(Op op) {
+      return switch (this) {
+        case UNARY -> op.kind == Kind.UNARY;
+        case BINARY -> op.kind == Kind.BINARY || op.kind == Kind.COMPARE;
+        case REDUCE -> op.kind == Kind.REDUCE;
+        case ALONG_DIM -> op.kind == Kind.ALONG_DIM;
+        case ALONG_DIM_2 -> op.kind == Kind.ALONG_DIM_2;
+        case LAST_DIMS -> op.kind == Kind.LAST_DIMS;
+        case LINEAR_UNARY -> op.kind == Kind.UNARY && op.linear;
+      };
+    }
+
+    /** The members' operator ids, in declaration order. */
+    public int[] ids() {
+      return Arrays.stream(VALUES).filter(this::contains).mapToInt(Op::id).toArray();
+    }
+  }
+}

@@ -1,0 +1,253 @@
+package dev.entangle.lower.aten;
+
+import dev.entangle.core.Dtype;
+import dev.entangle.core.Op;
+import dev.entangle.core.ShapeException;
+import dev.entangle.core.TermBuilder;
+import dev.entangle.core.TypeInfo;
+import dev.entangle.graph.Arg;
+import dev.entangle.graph.Node;
+import dev.entangle.lower.LoweringException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** One node being lowered: typed access to its arguments and small term-building helpers. */
+public final class Call {
+  public final Node node;
+  public final AtenNormalizer.Inputs inputs;
+  public final TermBuilder b;
+
+  /** The dtype the node's meta records, or -1. */
+  public final int outDtype;
+
+  public Call(Node node, AtenNormalizer.Inputs inputs, TermBuilder b) {
+    this.node = node;
+    this.inputs = inputs;
+    this.b = b;
+    this.outDtype = node.type() != null ? Dtype.code(node.type().dtype()) : -1;
+  }
+
+  /** Positional argument i, else keyword {@code key}, else null. */
+  public Arg arg(int i, String key) {
+    Arg a = node.arg(i);
+    if (a == null && key != null) {
+      a = node.kwarg(key);
+    }
+    return a;
+  }
+
+  public boolean has(int i, String key) {
+    Arg a = arg(i, key);
+    return a != null && !(a instanceof Arg.NoneArg);
+  }
+
+  public int tensor(int i, String key) {
+    Arg a = arg(i, key);
+    if (a instanceof Arg.NodeRef r) {
+      return value(r);
+    }
+    throw new LoweringException(
+        "argument " + describe(i, key) + " must be a tensor, got " + show(a));
+  }
+
+  public int value(Arg.NodeRef r) {
+    int[] v = inputs.of(r.name());
+    if (v.length != 1) {
+      throw new LoweringException(
+          "argument " + r.name() + " is a tuple; index it with getitem first");
+    }
+    return v[0];
+  }
+
+  public boolean isTensor(int i, String key) {
+    return arg(i, key) instanceof Arg.NodeRef;
+  }
+
+  public long integer(int i, String key, Long dflt) {
+    Arg a = arg(i, key);
+    if (a instanceof Arg.IntArg v) {
+      return v.value();
+    }
+    if (a instanceof Arg.BoolArg v) {
+      return v.value() ? 1 : 0;
+    }
+    if ((a == null || a instanceof Arg.NoneArg) && dflt != null) {
+      return dflt;
+    }
+    throw new LoweringException(
+        "argument " + describe(i, key) + " must be an integer, got " + show(a));
+  }
+
+  public boolean bool(int i, String key, boolean dflt) {
+    Arg a = arg(i, key);
+    if (a == null || a instanceof Arg.NoneArg) {
+      return dflt;
+    }
+    if (a instanceof Arg.BoolArg v) {
+      return v.value();
+    }
+    if (a instanceof Arg.IntArg v) {
+      return v.value() != 0;
+    }
+    throw new LoweringException(
+        "argument " + describe(i, key) + " must be a boolean, got " + show(a));
+  }
+
+  public double number(int i, String key, Double dflt) {
+    Arg a = arg(i, key);
+    if (a instanceof Arg.IntArg v) {
+      return v.value();
+    }
+    if (a instanceof Arg.FloatArg v) {
+      return v.value();
+    }
+    if (a instanceof Arg.BoolArg v) {
+      return v.value() ? 1 : 0;
+    }
+    if ((a == null || a instanceof Arg.NoneArg) && dflt != null) {
+      return dflt;
+    }
+    throw new LoweringException(
+        "argument " + describe(i, key) + " must be a number, got " + show(a));
+  }
+
+  public long[] ints(int i, String key) {
+    Arg a = arg(i, key);
+    if (a instanceof Arg.IntArg v) {
+      return new long[] {v.value()};
+    }
+    if (a instanceof Arg.ListArg l) {
+      long[] out = new long[l.items().size()];
+      for (int k = 0; k < out.length; k++) {
+        if (!(l.items().get(k) instanceof Arg.IntArg v)) {
+          if (l.items().get(k) instanceof Arg.SymArg) {
+            throw new LoweringException(
+                "symbolic sizes are not supported by the checker yet (argument "
+                    + describe(i, key)
+                    + ")");
+          }
+          throw new LoweringException(
+              "argument " + describe(i, key) + " must be a list of integers, got " + show(a));
+        }
+        out[k] = v.value();
+      }
+      return out;
+    }
+    throw new LoweringException(
+        "argument " + describe(i, key) + " must be a list of integers, got " + show(a));
+  }
+
+  public List<Arg> list(int i, String key) {
+    Arg a = arg(i, key);
+    if (a instanceof Arg.ListArg l) {
+      return l.items();
+    }
+    throw new LoweringException("argument " + describe(i, key) + " must be a list, got " + show(a));
+  }
+
+  public int dtypeArg(int i, String key) {
+    Arg a = arg(i, key);
+    if (a instanceof Arg.DtypeArg d) {
+      int code = Dtype.code(d.dtype());
+      if (code < 0) {
+        throw new LoweringException("unknown dtype " + d.dtype());
+      }
+      return code;
+    }
+    return -1;
+  }
+
+  /**
+   * A value with no defined contents, unique to this node: uninitialized memory, a random sample.
+   */
+  public int undefined(long[] shape, int dtype) {
+    long[] attrs = new long[shape.length + 2];
+    attrs[0] = undefId();
+    attrs[1] = dtype;
+    System.arraycopy(shape, 0, attrs, 2, shape.length);
+    return b.add(Op.UNDEF, attrs);
+  }
+
+  /** A deterministic id unique to this node among all graphs of a run. */
+  private long undefId() {
+    return ((long) inputs.graphId() << 32) | node.index();
+  }
+
+  public TypeInfo type(int h) {
+    return b.type(h);
+  }
+
+  public long[] shape(int h) {
+    return b.type(h).shape();
+  }
+
+  /** A dim argument normalized against a rank (negative counts from the end). */
+  public int dim(long d, int rank) {
+    long r = rank == 0 ? 1 : rank;
+    if (d < -r || d >= r) {
+      throw new LoweringException("dim " + d + " out of range for a " + rank + "-d tensor");
+    }
+    return (int) (d < 0 ? d + r : d);
+  }
+
+  public int scalar(double v, int dtype) {
+    return b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(canonical(v)), dtype});
+  }
+
+  /** A tensor of the given shape holding v everywhere. */
+  public int filled(double v, int dtype, long[] shape) {
+    int s = scalar(v, dtype);
+    return shape.length == 0 ? s : b.add(Op.EXPAND, shape, s);
+  }
+
+  public int expandTo(int h, long[] shape) {
+    return Arrays.equals(shape(h), shape) ? h : b.add(Op.EXPAND, shape, h);
+  }
+
+  public int cast(int h, int dtype) {
+    return dtype < 0 || type(h).dtype() == dtype ? h : b.add(Op.CAST, new long[] {dtype}, h);
+  }
+
+  public int reshape(int h, long[] shape) {
+    return Arrays.equals(shape(h), shape) ? h : b.add(Op.RESHAPE, shape, h);
+  }
+
+  public static double canonical(double v) {
+    return v == 0.0 ? 0.0 : v; // -0.0 and 0.0 are one constant
+  }
+
+  public static long[] broadcastShape(long[] x, long[] y) {
+    int n = Math.max(x.length, y.length);
+    long[] out = new long[n];
+    for (int i = 0; i < n; i++) {
+      long a = i - (n - x.length) >= 0 ? x[i - (n - x.length)] : 1;
+      long c = i - (n - y.length) >= 0 ? y[i - (n - y.length)] : 1;
+      if (a != c && a != 1 && c != 1) {
+        throw new ShapeException(
+            "cannot broadcast " + Arrays.toString(x) + " with " + Arrays.toString(y));
+      }
+      out[i] = a == 1 ? c : a;
+    }
+    return out;
+  }
+
+  public List<Integer> tensorList(int i, String key) {
+    List<Integer> out = new ArrayList<>();
+    for (Arg a : list(i, key)) {
+      if (!(a instanceof Arg.NodeRef r)) {
+        throw new LoweringException("argument " + describe(i, key) + " must be a list of tensors");
+      }
+      out.add(value(r));
+    }
+    return out;
+  }
+
+  private String describe(int i, String key) {
+    return key != null ? "'" + key + "' (position " + i + ")" : "at position " + i;
+  }
+
+  private static String show(Arg a) {
+    return a == null ? "nothing" : a.toString();
+  }
+}

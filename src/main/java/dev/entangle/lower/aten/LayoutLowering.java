@@ -1,0 +1,419 @@
+package dev.entangle.lower.aten;
+
+import dev.entangle.core.Dtype;
+import dev.entangle.core.Op;
+import dev.entangle.graph.Arg;
+import dev.entangle.lower.LoweringException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Calls that rearrange elements: views and reshapes, transposes and permutes, expand, concat,
+ * slices, selects, splits and constant padding. Returns null for calls it does not handle.
+ */
+public final class LayoutLowering {
+
+  int[] lower(String base, Call c) {
+    switch (base) {
+      case "aten.view",
+          "aten.reshape",
+          "aten._unsafe_view",
+          "aten._reshape_alias",
+          "aten.view_copy" -> {
+        int x = c.tensor(0, "self");
+        return one(c.reshape(x, inferShape(c.ints(1, "size"), c.type(x).numel())));
+      }
+      case "aten.flatten" -> {
+        int x = c.tensor(0, "self");
+        long[] s = c.shape(x);
+        if (s.length == 0) {
+          return one(c.reshape(x, new long[] {1}));
+        }
+        int a = c.dim(c.integer(1, "start_dim", 0L), s.length);
+        int e = c.dim(c.integer(2, "end_dim", -1L), s.length);
+        List<Long> out = new ArrayList<>();
+        long m = 1;
+        for (int i = 0; i < s.length; i++) {
+          if (i < a || i > e) {
+            out.add(s[i]);
+          } else {
+            m *= s[i];
+            if (i == e) {
+              out.add(m);
+            }
+          }
+        }
+        return one(c.reshape(x, out.stream().mapToLong(Long::longValue).toArray()));
+      }
+      case "aten.unsqueeze" -> {
+        int x = c.tensor(0, "self");
+        long[] s = c.shape(x);
+        int d = c.dim(c.integer(1, "dim", null), s.length + 1);
+        long[] out = new long[s.length + 1];
+        for (int i = 0, k = 0; i < out.length; i++) {
+          out[i] = i == d ? 1 : s[k++];
+        }
+        return one(c.reshape(x, out));
+      }
+      case "aten.squeeze" -> {
+        int x = c.tensor(0, "self");
+        long[] s = c.shape(x);
+        boolean[] drop = new boolean[s.length];
+        if (c.has(1, "dim")) {
+          Arg a = c.arg(1, "dim");
+          long[] ds =
+              a instanceof Arg.ListArg ? c.ints(1, "dim") : new long[] {c.integer(1, "dim", null)};
+          for (long d : ds) {
+            int k = c.dim(d, s.length);
+            drop[k] = s.length > 0 && s[k] == 1;
+          }
+        } else {
+          for (int i = 0; i < s.length; i++) {
+            drop[i] = s[i] == 1;
+          }
+        }
+        List<Long> out = new ArrayList<>();
+        for (int i = 0; i < s.length; i++) {
+          if (!drop[i]) {
+            out.add(s[i]);
+          }
+        }
+        return one(c.reshape(x, out.stream().mapToLong(Long::longValue).toArray()));
+      }
+      case "aten.t", "aten.numpy_T" -> {
+        int x = c.tensor(0, "self");
+        return one(c.type(x).rank() < 2 ? x : c.b.add(Op.PERMUTE, new long[] {1, 0}, x));
+      }
+      case "aten.transpose", "aten.swapaxes", "aten.swapdims" -> {
+        int x = c.tensor(0, "self");
+        int n = c.type(x).rank();
+        int d0 = c.dim(c.integer(1, "dim0", null), n);
+        int d1 = c.dim(c.integer(2, "dim1", null), n);
+        return one(permute(c, x, swap(n, d0, d1)));
+      }
+      case "aten.permute" -> {
+        int x = c.tensor(0, "self");
+        int n = c.type(x).rank();
+        long[] ds = c.ints(1, "dims");
+        for (int i = 0; i < ds.length; i++) {
+          ds[i] = c.dim(ds[i], n);
+        }
+        return one(permute(c, x, ds));
+      }
+      case "aten.expand" -> {
+        int x = c.tensor(0, "self");
+        long[] sizes = c.ints(1, "size");
+        long[] s = c.shape(x);
+        int off = sizes.length - s.length;
+        for (int i = 0; i < sizes.length; i++) {
+          if (sizes[i] == -1) {
+            if (i < off) {
+              throw new LoweringException("expand with -1 for a new leading dim");
+            }
+            sizes[i] = s[i - off];
+          }
+        }
+        return one(c.expandTo(x, sizes));
+      }
+      case "aten.expand_as" -> {
+        return one(c.expandTo(c.tensor(0, "self"), c.shape(c.tensor(1, "other"))));
+      }
+      case "aten.cat", "aten.concat", "aten.concatenate" -> {
+        List<Integer> parts = c.tensorList(0, "tensors");
+        List<Integer> kept = new ArrayList<>();
+        for (int p : parts) {
+          long[] s = c.shape(p);
+          if (!(s.length == 1 && s[0] == 0)) { // torch.cat skips legacy empty tensors
+            kept.add(p);
+          }
+        }
+        int rank = c.type(kept.get(0)).rank();
+        int d = c.dim(c.integer(1, "dim", 0L), rank);
+        int[] kids = kept.stream().mapToInt(Integer::intValue).toArray();
+        return one(kids.length == 1 ? kids[0] : c.b.add(Op.CONCAT, new long[] {d}, kids));
+      }
+      case "aten.slice" -> {
+        int x = c.tensor(0, "self");
+        long[] s = c.shape(x);
+        int d = c.dim(c.integer(1, "dim", 0L), s.length);
+        long start = c.has(2, "start") ? c.integer(2, "start", null) : 0;
+        long end = c.has(3, "end") ? c.integer(3, "end", null) : Long.MAX_VALUE;
+        long step = c.integer(4, "step", 1L);
+        return one(slice(c, x, d, start, end, step));
+      }
+      case "aten.narrow" -> {
+        int x = c.tensor(0, "self");
+        long[] s = c.shape(x);
+        int d = c.dim(c.integer(1, "dim", null), s.length);
+        long start = c.integer(2, "start", null);
+        start = start < 0 ? start + s[d] : start;
+        return one(slice(c, x, d, start, start + c.integer(3, "length", null), 1));
+      }
+      case "aten.select" -> {
+        int x = c.tensor(0, "self");
+        long[] s = c.shape(x);
+        int d = c.dim(c.integer(1, "dim", null), s.length);
+        long i = c.integer(2, "index", null);
+        i = i < 0 ? i + s[d] : i;
+        if (i < 0 || i >= s[d]) {
+          throw new LoweringException("select index " + i + " out of range for size " + s[d]);
+        }
+        int sl = slice(c, x, d, i, i + 1, 1);
+        long[] out = new long[s.length - 1];
+        for (int k = 0, j = 0; k < s.length; k++) {
+          if (k != d) {
+            out[j++] = s[k];
+          }
+        }
+        return one(c.reshape(sl, out));
+      }
+      case "aten.split",
+          "aten.split_with_sizes",
+          "aten.chunk",
+          "aten.unsafe_split",
+          "aten.unsafe_split_with_sizes",
+          "aten.tensor_split" -> {
+        if (base.equals("aten.tensor_split")) {
+          return null;
+        }
+        return split(base, c);
+      }
+      case "aten.unbind" -> {
+        int x = c.tensor(0, "self");
+        long[] s = c.shape(x);
+        int d = c.dim(c.integer(1, "dim", 0L), s.length);
+        int[] out = new int[(int) s[d]];
+        long[] itemShape = new long[s.length - 1];
+        for (int k = 0, j = 0; k < s.length; k++) {
+          if (k != d) {
+            itemShape[j++] = s[k];
+          }
+        }
+        for (int i = 0; i < out.length; i++) {
+          out[i] = c.reshape(slice(c, x, d, i, i + 1, 1), itemShape);
+        }
+        return out;
+      }
+      case "aten.slice_scatter" -> {
+        return sliceScatter(c);
+      }
+      case "aten.constant_pad_nd" -> {
+        return one(constantPad(c, c.number(2, "value", 0.0)));
+      }
+      case "aten.pad" -> {
+        Arg mode = c.arg(2, "mode");
+        if (mode != null && !(mode instanceof Arg.StrArg m && m.value().equals("constant"))) {
+          return null; // reflect, replicate and circular padding stay opaque
+        }
+        return one(constantPad(c, c.number(3, "value", 0.0)));
+      }
+      case "aten.native_dropout" -> {
+        int x = c.tensor(0, "input");
+        return new int[] {x, c.undefined(c.shape(x), Dtype.BOOL.code())};
+      }
+      default -> {
+        return null;
+      }
+    }
+  }
+
+  /** {@code slice_scatter(x, src, dim, start, end)}: x with that slice replaced by src (step 1). */
+  private static int[] sliceScatter(Call c) {
+    int x = c.tensor(0, "self");
+    int src = c.tensor(1, "src");
+    long[] s = c.shape(x);
+    int d = c.dim(c.integer(2, "dim", 0L), s.length);
+    long n = s[d];
+    long start = c.has(3, "start") ? c.integer(3, "start", null) : 0;
+    long end = c.has(4, "end") ? c.integer(4, "end", null) : Long.MAX_VALUE;
+    if (c.integer(5, "step", 1L) != 1) {
+      return null;
+    }
+    start = clamp(start < 0 ? start + n : start, n);
+    end = Math.max(start, clamp(end < 0 ? end + n : end, n));
+    List<Integer> parts = new ArrayList<>();
+    if (start > 0) {
+      parts.add(slice(c, x, d, 0, start, 1));
+    }
+    parts.add(src);
+    if (end < n) {
+      parts.add(slice(c, x, d, end, n, 1));
+    }
+    int[] kids = parts.stream().mapToInt(Integer::intValue).toArray();
+    return one(kids.length == 1 ? kids[0] : c.b.add(Op.CONCAT, new long[] {d}, kids));
+  }
+
+  /**
+   * {@code constant_pad_nd(x, pad, value)}: {@code pad} holds (before, after) counts for the last
+   * dim, then the one before it, and so on; each dim is cropped by a negative count and extended by
+   * a positive one with blocks of {@code value} (concat of a filled block, x and a filled block).
+   */
+  private static int constantPad(Call c, double value) {
+    int h = c.tensor(0, "self");
+    long[] pad = c.ints(1, "pad");
+    int rank = c.type(h).rank();
+    if (pad.length % 2 != 0 || pad.length > 2 * rank) {
+      throw new LoweringException(
+          "padding "
+              + Arrays.toString(pad)
+              + " does not fit a "
+              + rank
+              + "-d tensor: it needs a (before, after) pair per padded dim");
+    }
+    int dtype = c.type(h).dtype();
+    for (int i = 0; i < pad.length / 2; i++) {
+      int d = rank - 1 - i;
+      long before = pad[2 * i];
+      long after = pad[2 * i + 1];
+      long n = c.shape(h)[d];
+      if (before < 0 || after < 0) {
+        long start = Math.max(0, -before);
+        long end = n - Math.max(0, -after);
+        if (end < start) {
+          throw new LoweringException(
+              "padding "
+                  + Arrays.toString(pad)
+                  + " crops dim "
+                  + d
+                  + " of size "
+                  + n
+                  + " below nothing");
+        }
+        h = slice(c, h, d, start, end, 1);
+      }
+      List<Integer> parts = new ArrayList<>();
+      if (before > 0) {
+        parts.add(c.filled(value, dtype, withSize(c.shape(h), d, before)));
+      }
+      parts.add(h);
+      if (after > 0) {
+        parts.add(c.filled(value, dtype, withSize(c.shape(h), d, after)));
+      }
+      if (parts.size() > 1) {
+        h =
+            c.b.add(
+                Op.CONCAT, new long[] {d}, parts.stream().mapToInt(Integer::intValue).toArray());
+      }
+    }
+    return h;
+  }
+
+  private static long[] withSize(long[] shape, int d, long size) {
+    long[] out = shape.clone();
+    out[d] = size;
+    return out;
+  }
+
+  private static int[] one(int h) {
+    return new int[] {h};
+  }
+
+  public static long[] swap(int n, int d0, int d1) {
+    long[] p = new long[n];
+    for (int i = 0; i < n; i++) {
+      p[i] = i;
+    }
+    p[d0] = d1;
+    p[d1] = d0;
+    return p;
+  }
+
+  private static int permute(Call c, int x, long[] p) {
+    for (int i = 0; i < p.length; i++) {
+      if (p[i] != i) {
+        return c.b.add(Op.PERMUTE, p, x);
+      }
+    }
+    return x;
+  }
+
+  /** A slice with Python's clamping; the full range is the tensor itself. */
+  public static int slice(Call c, int x, int d, long start, long end, long step) {
+    long n = c.shape(x)[d];
+    if (step < 1) {
+      throw new LoweringException("slice step must be positive, got " + step);
+    }
+    start = clamp(start < 0 ? start + n : start, n);
+    end = clamp(end < 0 ? end + n : end, n);
+    end = Math.max(start, end);
+    if (start == 0 && end == n && step == 1) {
+      return x;
+    }
+    return c.b.add(Op.SLICE, new long[] {d, start, end, step}, x);
+  }
+
+  private static long clamp(long v, long n) {
+    return Math.max(0, Math.min(v, n));
+  }
+
+  private static int[] split(String base, Call c) {
+    int x = c.tensor(0, "self");
+    long[] s = c.shape(x);
+    int d = c.dim(c.integer(2, "dim", 0L), s.length);
+    long n = s[d];
+    long[] sizes;
+    if (base.endsWith("with_sizes")) {
+      sizes = c.ints(1, "split_sizes");
+    } else if (base.equals("aten.chunk")) {
+      long chunks = c.integer(1, "chunks", null);
+      long each = (n + chunks - 1) / chunks;
+      sizes = evenSizes(n, each);
+    } else {
+      sizes = evenSizes(n, c.integer(1, "split_size", null));
+    }
+    long total = 0;
+    for (long v : sizes) {
+      total += v;
+    }
+    if (total != n) {
+      throw new LoweringException(
+          "split sizes add up to " + total + " but dim " + d + " has size " + n);
+    }
+    int[] out = new int[sizes.length];
+    long off = 0;
+    for (int i = 0; i < sizes.length; i++) {
+      out[i] = slice(c, x, d, off, off + sizes[i], 1);
+      off += sizes[i];
+    }
+    return out;
+  }
+
+  private static long[] evenSizes(long n, long each) {
+    if (each <= 0) {
+      throw new LoweringException("split size must be positive");
+    }
+    int k = (int) Math.max(1, (n + each - 1) / each);
+    long[] sizes = new long[k];
+    for (int i = 0; i < k; i++) {
+      sizes[i] = Math.min(each, n - i * each);
+    }
+    return sizes;
+  }
+
+  /** Resolves one -1 in a view size. */
+  public static long[] inferShape(long[] sizes, long numel) {
+    long known = 1;
+    int free = -1;
+    for (int i = 0; i < sizes.length; i++) {
+      if (sizes[i] == -1) {
+        if (free >= 0) {
+          throw new LoweringException("view size has more than one -1");
+        }
+        free = i;
+      } else {
+        known *= sizes[i];
+      }
+    }
+    if (free < 0) {
+      return sizes;
+    }
+    long[] out = sizes.clone();
+    if (known == 0 || numel % known != 0) {
+      throw new LoweringException(
+          "view size " + Arrays.toString(sizes) + " does not fit " + numel + " elements");
+    }
+    out[free] = numel / known;
+    return out;
+  }
+}

@@ -1,0 +1,248 @@
+package dev.entangle.lower.aten;
+
+import dev.entangle.core.Dtype;
+import dev.entangle.core.Op;
+import dev.entangle.graph.Arg;
+import dev.entangle.graph.TensorType;
+import dev.entangle.lower.LoweringException;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Reductions along dims (sum, mean, max, min, argmax) and the row-wise operators (softmax,
+ * log-softmax, layer norm). Returns null for calls it does not handle.
+ */
+final class ReductionLowering {
+
+  int[] lower(String base, Call c) {
+    switch (base) {
+      case "aten.sum", "aten.mean", "aten.amax", "aten.amin" -> {
+        Op op =
+            switch (base) {
+              case "aten.sum" -> Op.RSUM;
+              case "aten.mean" -> Op.RMEAN;
+              case "aten.amax" -> Op.RAMAX;
+              default -> Op.RAMIN;
+            };
+        int x = c.tensor(0, "self");
+        int dt = c.dtypeArg(-1, "dtype");
+        if (base.equals("aten.sum")
+            && dt < 0
+            && c.outDtype >= 0
+            && c.outDtype != c.type(x).dtype()) {
+          dt = c.outDtype; // sum of bool/int promotes to int64
+        }
+        x = c.cast(x, dt);
+        int rank = c.type(x).rank();
+        Arg dimArg = c.arg(1, "dim");
+        long[] dims;
+        if (dimArg == null
+            || dimArg instanceof Arg.NoneArg
+            || dimArg instanceof Arg.DtypeArg
+            || (dimArg instanceof Arg.ListArg l && l.items().isEmpty())) {
+          dims = allDims(rank);
+        } else {
+          dims = AtenNormalizer.dims(c.ints(1, "dim"), rank, c);
+        }
+        boolean keep = !(dimArg instanceof Arg.DtypeArg) && c.bool(2, "keepdim", false);
+        return one(reduce(c, op, x, dims, keep));
+      }
+      case "aten.max", "aten.min" -> {
+        int x = c.tensor(0, "self");
+        int rank = c.type(x).rank();
+        Op op = base.equals("aten.max") ? Op.RAMAX : Op.RAMIN;
+        if (!c.has(1, "dim")) {
+          if (c.isTensor(1, "other")) {
+            return null; // max.other is maximum; rare in traced graphs
+          }
+          return one(reduce(c, op, x, allDims(rank), false));
+        }
+        long d = c.dim(c.integer(1, "dim", null), rank);
+        boolean keep = c.bool(2, "keepdim", false);
+        int values = reduce(c, op, x, new long[] {d}, keep);
+        if (op != Op.RAMAX) {
+          return null; // indices of min are not in the core language; stay opaque
+        }
+        int idx = c.b.add(Op.ARGMAX, new long[] {keep ? 1 : 0, d}, x);
+        return new int[] {values, idx};
+      }
+      case "aten.argmax" -> {
+        int x = c.tensor(0, "self");
+        if (!c.has(1, "dim")) {
+          return null;
+        }
+        long d = c.dim(c.integer(1, "dim", null), c.type(x).rank());
+        return one(c.b.add(Op.ARGMAX, new long[] {c.bool(2, "keepdim", false) ? 1 : 0, d}, x));
+      }
+      case "aten._softmax", "aten.softmax", "aten._log_softmax", "aten.log_softmax" -> {
+        int x = c.tensor(0, "self");
+        long d = c.dim(c.integer(1, "dim", null), c.type(x).rank());
+        Op op = base.contains("log") ? Op.LOG_SOFTMAX : Op.SOFTMAX;
+        int dt = c.dtypeArg(2, "dtype");
+        if (base.startsWith("aten._") && c.bool(2, "half_to_float", false)) {
+          dt = Dtype.FLOAT32.code();
+        }
+        return one(c.b.add(op, new long[] {d}, c.cast(x, dt)));
+      }
+      case "aten._softmax_backward_data", "aten._log_softmax_backward_data" -> {
+        int grad = c.tensor(0, "grad_output");
+        int out = c.tensor(1, "output");
+        long d = c.dim(c.integer(2, "dim", null), c.type(out).rank());
+        Op op = base.contains("log") ? Op.LOG_SOFTMAX_BACKWARD : Op.SOFTMAX_BACKWARD;
+        return one(c.cast(c.b.add(op, new long[] {d}, grad, out), c.outDtype));
+      }
+      case "aten.native_layer_norm", "aten.layer_norm" -> {
+        return layerNorm(base, c, 1, 2, 3, 4);
+      }
+      case "apex.fused_layer_norm_affine_fwd" -> {
+        // apex's fused kernel: (input, weight, bias, normalized_shape, eps) -> (out, mean, invvar)
+        return layerNorm(base, c, 3, 1, 2, 4);
+      }
+      case "aten.native_layer_norm_backward" -> {
+        // (grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask) -> (dx, dw,
+        // db)
+        return layerNormBackward(c, 0, 1, 3, 4, 2, 5);
+      }
+      case "apex.fused_layer_norm_affine_bwd" -> {
+        // (grad_output, mean, invvar, input, normalized_shape, weight, bias, eps) -> (dx, dw, db)
+        return layerNormBackward(c, 0, 3, 1, 2, 4, 5);
+      }
+      case "apex.fused_layer_norm_bwd" -> {
+        // (grad_output, mean, invvar, input, normalized_shape, eps) -> dx
+        return layerNormBackward(c, 0, 3, 1, 2, 4, -1);
+      }
+      case "apex.fused_layer_norm_fwd" -> {
+        // without affine parameters: (input, normalized_shape, eps) -> (out, mean, invvar)
+        return layerNorm(base, c, 1, -1, -1, 2);
+      }
+      default -> {
+        return null;
+      }
+    }
+  }
+
+  private static int[] one(int h) {
+    return new int[] {h};
+  }
+
+  static long[] allDims(int rank) {
+    long[] d = new long[rank];
+    for (int i = 0; i < rank; i++) {
+      d[i] = i;
+    }
+    return d;
+  }
+
+  private static int reduce(Call c, Op op, int x, long[] dims, boolean keep) {
+    if (dims.length == 0) {
+      return x;
+    }
+    long[] attrs = new long[dims.length + 1];
+    attrs[0] = keep ? 1 : 0;
+    System.arraycopy(dims, 0, attrs, 1, dims.length);
+    return c.b.add(op, attrs, x);
+  }
+
+  /**
+   * Layer-norm backward from the upstream gradient, the input and the saved statistics, as its
+   * formulas: with {@code xhat = (x - mean) * rstd} and {@code g = dy * w}, {@code dx = rstd * (g -
+   * mean(g) - xhat * mean(g * xhat))} (means over the normalized dims), {@code dw} the sum of
+   * {@code dy * xhat} and {@code db} the sum of {@code dy} over the other dims; computed in float32
+   * (as the kernels accumulate) and cast to each result's dtype. The statistics are used as given,
+   * never recomputed, so a graph that passes the wrong ones is not taken for a right one.
+   */
+  private static int[] layerNormBackward(
+      Call c, int dyAt, int xAt, int meanAt, int rstdAt, int shapeAt, int weightAt) {
+    int f32 = Dtype.FLOAT32.code();
+    int x = c.cast(c.tensor(xAt, "input"), f32);
+    int dy = c.cast(c.tensor(dyAt, "grad_output"), f32);
+    long[] shape = c.shape(x);
+    int k = c.ints(shapeAt, "normalized_shape").length;
+    int rank = shape.length;
+    if (k < 1 || k > rank || !Arrays.equals(shape, c.shape(dy))) {
+      throw new LoweringException(
+          "a layer-norm gradient needs an input and a gradient of one shape, normalized over"
+              + " its last dims");
+    }
+    long[] stat = shape.clone();
+    long[] normalized = new long[k];
+    long[] leading = new long[rank - k];
+    for (int i = 0; i < rank; i++) {
+      if (i >= rank - k) {
+        stat[i] = 1;
+        normalized[i - rank + k] = i;
+      } else {
+        leading[i] = i;
+      }
+    }
+    int mean = c.expandTo(c.reshape(c.cast(c.tensor(meanAt, "mean"), f32), stat), shape);
+    int rstd = c.expandTo(c.reshape(c.cast(c.tensor(rstdAt, "rstd"), f32), stat), shape);
+    int xhat = c.b.add(Op.MUL, new long[0], c.b.add(Op.SUB, new long[0], x, mean), rstd);
+    boolean affine = weightAt >= 0 && c.has(weightAt, "weight");
+    int g =
+        affine
+            ? c.b.add(
+                Op.MUL,
+                new long[0],
+                dy,
+                c.expandTo(c.cast(c.tensor(weightAt, "weight"), f32), shape))
+            : dy;
+    int meanG = c.expandTo(reduce(c, Op.RMEAN, g, normalized, true), shape);
+    int meanGx =
+        c.expandTo(
+            reduce(c, Op.RMEAN, c.b.add(Op.MUL, new long[0], g, xhat), normalized, true), shape);
+    int centered =
+        c.b.add(
+            Op.SUB,
+            new long[0],
+            c.b.add(Op.SUB, new long[0], g, meanG),
+            c.b.add(Op.MUL, new long[0], xhat, meanGx));
+    int dx = c.b.add(Op.MUL, new long[0], rstd, centered);
+    var types = c.node.meta().types();
+    int[] out = new int[] {c.cast(dx, dtypeOf(types, 0, c.outDtype))};
+    if (weightAt < 0) {
+      return out;
+    }
+    int dw = reduce(c, Op.RSUM, c.b.add(Op.MUL, new long[0], dy, xhat), leading, false);
+    int db = reduce(c, Op.RSUM, dy, leading, false);
+    return new int[] {
+      out[0], c.cast(dw, dtypeOf(types, 1, f32)), c.cast(db, dtypeOf(types, 2, f32))
+    };
+  }
+
+  private static int dtypeOf(List<TensorType> types, int i, int dflt) {
+    return types.size() > i && types.get(i) != null ? Dtype.code(types.get(i).dtype()) : dflt;
+  }
+
+  /**
+   * Layer norm as normalize-then-affine: {@code ln_normalize(x) * w + b}, with the mean and rstd
+   * results of {@code native_layer_norm} as their own row-wise terms.
+   */
+  private static int[] layerNorm(
+      String base, Call c, int shapeAt, int weightAt, int biasAt, int epsAt) {
+    int x = c.tensor(0, "input");
+    long[] shape = c.shape(x);
+    long k = c.ints(shapeAt, "normalized_shape").length;
+    double eps = c.number(epsAt, "eps", 1e-5);
+    long epsBits = Double.doubleToLongBits(eps);
+    int y = c.b.add(Op.LN_NORMALIZE, new long[] {k, epsBits}, x);
+    if (weightAt >= 0 && c.has(weightAt, "weight")) {
+      y = c.b.add(Op.MUL, new long[0], y, c.expandTo(c.tensor(weightAt, "weight"), shape));
+    }
+    if (biasAt >= 0 && c.has(biasAt, "bias")) {
+      y = c.b.add(Op.ADD, new long[0], y, c.expandTo(c.tensor(biasAt, "bias"), shape));
+    }
+    if (base.equals("aten.layer_norm")) {
+      return one(y);
+    }
+    int mean = c.b.add(Op.LN_MEAN, new long[] {k}, x);
+    int rstd = c.b.add(Op.LN_RSTD, new long[] {k, epsBits}, x);
+    var t = c.node.meta().types();
+    if (t.size() == 3 && t.get(1) != null) {
+      long[] statShape = t.get(1).sizes();
+      mean = c.reshape(mean, statShape);
+      rstd = c.reshape(rstd, statShape);
+    }
+    return new int[] {y, mean, rstd};
+  }
+}

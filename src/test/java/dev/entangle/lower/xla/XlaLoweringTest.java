@@ -1,0 +1,338 @@
+package dev.entangle.lower.xla;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.entangle.importer.hlo.HloImporter;
+import dev.entangle.lower.LoweredTerms;
+import dev.entangle.lower.LoweringException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Each HLO opcode's lowering into the core language, as terms, with shapes checked against the
+ * types.
+ */
+class XlaLoweringTest {
+  @TempDir Path dir;
+
+  /** Lowers an ENTRY computation of these instruction lines (the last is the ROOT). */
+  private Map<String, String> lower(String... lines) throws IOException {
+    String text =
+        "HloModule m\n\n"
+            + "%add (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n"
+            + "  ROOT %s = f32[] add(%a, %b)\n}\n\n"
+            + "%max (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n"
+            + "  ROOT %s = f32[] maximum(%b, %a)\n}\n\n"
+            + "%min (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n"
+            + "  ROOT %s = f32[] minimum(%a, %b)\n}\n\n"
+            + "%mul (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n"
+            + "  ROOT %s = f32[] multiply(%a, %b)\n}\n\n"
+            + "ENTRY %main () -> f32[] {\n  "
+            + String.join("\n  ", lines)
+            + "\n}\n";
+    Path f = Files.writeString(dir.resolve("m.hlo"), text);
+    return LoweredTerms.of(HloImporter.importGraph(f));
+  }
+
+  @Test
+  void dotMovesContractingDimsInnerAndBatchDimsFirst() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = f16[8,6]{1,0} parameter(0)",
+            "%w = f16[8,4]{1,0} parameter(1)",
+            "%d = f16[6,4]{1,0} dot(%x, %w), lhs_contracting_dims={0}, rhs_contracting_dims={0}",
+            "%e = f16[8,8]{1,0} dot(%x, %x), lhs_contracting_dims={1}, rhs_contracting_dims={1}");
+    assertEquals("(matmul (permute[1 0] x) w)", t.get("d"));
+    assertEquals("(matmul x (permute[1 0] x))", t.get("e"));
+    Map<String, String> b =
+        lower(
+            "%q = f16[5,2,3,4]{3,2,1,0} parameter(0)",
+            "%k = f16[7,2,3,4]{3,2,1,0} parameter(1)",
+            "%s = f16[2,3,5,7]{3,2,1,0} dot(%q, %k), lhs_batch_dims={1,2}, lhs_contracting_dims={3}, rhs_batch_dims={1,2},"
+                + " rhs_contracting_dims={3}");
+    assertEquals("(matmul (permute[1 2 0 3] q) (permute[1 2 3 0] k))", b.get("s"));
+  }
+
+  @Test
+  void dotFlattensSeveralFreeAndContractingDimsAndConvertsToTheResultType() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = bf16[2,3,4]{2,1,0} parameter(0)",
+            "%w = bf16[3,4,5]{2,1,0} parameter(1)",
+            "%d = f32[2,5]{1,0} dot(%x, %w), lhs_contracting_dims={1,2}, rhs_contracting_dims={0,1}");
+    assertEquals("(matmul (cast[0] (reshape[2 12] x)) (cast[0] (reshape[12 5] w)))", t.get("d"));
+    Map<String, String> v =
+        lower(
+            "%x = f32[3]{0} parameter(0)",
+            "%w = f32[3,5]{1,0} parameter(1)",
+            "%d = f32[5]{0} dot(%x, %w), lhs_contracting_dims={0}, rhs_contracting_dims={0}");
+    assertEquals("(reshape[5] (matmul (reshape[1 3] x) w))", v.get("d"));
+  }
+
+  @Test
+  void broadcastPlacesTheOperandDimsAndRepeatsTheOthers() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = f16[6,4]{1,0} parameter(0)",
+            "%b = f16[6,2,3,4]{3,2,1,0} broadcast(%x), dimensions={0,3}",
+            "%c = f16[4,6]{1,0} broadcast(%x), dimensions={1,0}",
+            "%s = f16[] parameter(1)",
+            "%f = f16[2,2]{1,0} broadcast(%s), dimensions={}");
+    assertEquals("(expand[6 2 3 4] (reshape[6 1 1 4] x))", t.get("b"));
+    assertEquals("(permute[1 0] x)", t.get("c"));
+    assertEquals("(expand[2 2] s)", t.get("f"));
+  }
+
+  @Test
+  void layoutOperations() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = f32[4,6]{1,0} parameter(0)",
+            "%y = f32[4,6]{1,0} parameter(1)",
+            "%r = f32[2,12]{1,0} reshape(%x)",
+            "%t = f32[6,4]{1,0} transpose(%x), dimensions={1,0}",
+            "%s = f32[2,3]{1,0} slice(%x), slice={[1:3], [0:6:2]}",
+            "%whole = f32[4,6]{1,0} slice(%x), slice={[0:4], [0:6]}",
+            "%c = f32[4,12]{1,0} concatenate(%x, %y), dimensions={1}",
+            "%k = f32[4,6]{1,0} copy(%x)",
+            "%v = f16[4,6]{1,0} convert(%x)");
+    assertEquals("(reshape[2 12] x)", t.get("r"));
+    assertEquals("(permute[1 0] x)", t.get("t"));
+    assertEquals("(slice[1 0 6 2] (slice[0 1 3 1] x))", t.get("s"));
+    assertEquals("x", t.get("whole"));
+    assertEquals("(concat[1] x y)", t.get("c"));
+    assertEquals("x", t.get("k"));
+    assertEquals("(cast[1] x)", t.get("v"));
+  }
+
+  @Test
+  void elementwiseArithmeticAndEveryComparison() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = f32[3]{0} parameter(0)",
+            "%y = f32[3]{0} parameter(1)",
+            "%i = s32[3]{0} parameter(2)",
+            "%j = s32[3]{0} parameter(3)",
+            "%p = pred[3]{0} parameter(4)",
+            "%add = f32[3]{0} add(%x, %y)",
+            "%sub = f32[3]{0} subtract(%x, %y)",
+            "%mul = f32[3]{0} multiply(%x, %y)",
+            "%div = f32[3]{0} divide(%x, %y)",
+            "%idiv = s32[3]{0} divide(%i, %j)",
+            "%max = f32[3]{0} maximum(%x, %y)",
+            "%min = f32[3]{0} minimum(%x, %y)",
+            "%and = pred[3]{0} and(%p, %p)",
+            "%or = pred[3]{0} or(%p, %p)",
+            "%eq = pred[3]{0} compare(%x, %y), direction=EQ",
+            "%ne = pred[3]{0} compare(%x, %y), direction=NE",
+            "%lt = pred[3]{0} compare(%x, %y), direction=LT",
+            "%le = pred[3]{0} compare(%x, %y), direction=LE",
+            "%gt = pred[3]{0} compare(%x, %y), direction=GT",
+            "%ge = pred[3]{0} compare(%x, %y), direction=GE",
+            "%total = pred[3]{0} compare(%x, %y), direction=LT, type=TOTALORDER",
+            "%sel = f32[3]{0} select(%p, %x, %y)");
+    assertEquals("(add x y)", t.get("add"));
+    assertEquals("(sub x y)", t.get("sub"));
+    assertEquals("(mul x y)", t.get("mul"));
+    assertEquals("(div x y)", t.get("div"));
+    assertEquals(
+        "(ew2[xla.divide] i j)", t.get("idiv"), "integer division truncates: not the core div");
+    assertEquals("(maximum x y)", t.get("max"));
+    assertEquals("(minimum x y)", t.get("min"));
+    assertEquals("(and p p)", t.get("and"));
+    assertEquals("(or p p)", t.get("or"));
+    for (String d : new String[] {"eq", "ne", "lt", "le", "gt", "ge"}) {
+      assertEquals("(" + d + " x y)", t.get(d));
+    }
+    assertEquals(
+        "(ew2[xla.compare] x y)", t.get("total"), "a total order is not the core comparison");
+    assertEquals("(where p x y)", t.get("sel"));
+  }
+
+  @Test
+  void unaryFunctionsAndClamp() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = f32[3]{0} parameter(0)",
+            "%lo = f32[] parameter(1)",
+            "%hi = f32[] parameter(2)",
+            "%exp = f32[3]{0} exponential(%x)",
+            "%log = f32[3]{0} log(%x)",
+            "%sig = f32[3]{0} logistic(%x)",
+            "%sin = f32[3]{0} sine(%x)",
+            "%cos = f32[3]{0} cosine(%x)",
+            "%sqrt = f32[3]{0} sqrt(%x)",
+            "%rsqrt = f32[3]{0} rsqrt(%x)",
+            "%tanh = f32[3]{0} tanh(%x)",
+            "%neg = f32[3]{0} negate(%x)",
+            "%clamp = f32[3]{0} clamp(%lo, %x, %hi)");
+    assertEquals("(exp x)", t.get("exp"));
+    assertEquals("(log x)", t.get("log"));
+    assertEquals("(sigmoid x)", t.get("sig"));
+    assertEquals("(ew1[xla.sine] x)", t.get("sin"));
+    assertEquals("(ew1[xla.cosine] x)", t.get("cos"));
+    assertEquals("(sqrt x)", t.get("sqrt"));
+    assertEquals("(rsqrt x)", t.get("rsqrt"));
+    assertEquals("(tanh x)", t.get("tanh"));
+    assertEquals("(neg x)", t.get("neg"));
+    assertEquals("(minimum (maximum x (expand[3] lo)) (expand[3] hi))", t.get("clamp"));
+  }
+
+  @Test
+  void iotaAndLiterals() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%i = s32[2,3]{1,0} iota(), iota_dimension=1",
+            "%one = f32[] constant(1e-05)",
+            "%inf = f16[] constant(-inf)",
+            "%t = pred[] constant(true)",
+            "%list = s32[3]{0} constant({4, 5, 6})",
+            "%same = f32[2,2]{1,0} constant({ {2, 2}, {2, 2} })",
+            "%elided = f32[32]{0} constant({...})");
+    assertEquals("(expand[2 3] (reshape[1 3] (arange[0 3 1 5])))", t.get("i"));
+    assertEquals("(scalar[1.0E-5 float32])", t.get("one"));
+    assertEquals("(scalar[-Infinity float16])", t.get("inf"));
+    assertEquals("(scalar[1.0 bool])", t.get("t"));
+    assertEquals(
+        "(concat[0] (expand[1] (scalar[4.0 int32])) (expand[1] (scalar[5.0 int32])) (expand[1] (scalar[6.0"
+            + " int32])))",
+        t.get("list"));
+    assertEquals("(expand[2 2] (scalar[2.0 float32]))", t.get("same"));
+    assertEquals("(xla.constant)", t.get("elided"), "an elided literal is a value of its own");
+  }
+
+  @Test
+  void reducesFromTheirIdentityAreTheCoreReductions() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = f32[2,3]{1,0} parameter(0)",
+            "%zero = f32[] constant(0)",
+            "%ninf = f32[] constant(-inf)",
+            "%pinf = f32[] constant(inf)",
+            "%one = f32[] constant(1)",
+            "%sum = f32[2]{0} reduce(%x, %zero), dimensions={1}, to_apply=%add",
+            "%max = f32[3]{0} reduce(%x, %ninf), dimensions={0}, to_apply=%max",
+            "%min = f32[] reduce(%x, %pinf), dimensions={0,1}, to_apply=%min",
+            "%plus1 = f32[2]{0} reduce(%x, %one), dimensions={1}, to_apply=%add",
+            "%prod = f32[2]{0} reduce(%x, %one), dimensions={1}, to_apply=%mul");
+    assertEquals("(rsum[0 1] x)", t.get("sum"));
+    assertEquals("(ramax[0 0] x)", t.get("max"));
+    assertEquals("(ramin[0 0 1] x)", t.get("min"));
+    assertEquals(
+        "(xla.reduce x (scalar[1.0 float32]))",
+        t.get("plus1"),
+        "XLA may apply a non-identity initial value any number of times: opaque");
+    assertEquals("(xla.reduce x (scalar[1.0 float32]))", t.get("prod"));
+  }
+
+  @Test
+  void aGatherOfWholeRowsIsAnEmbeddingLookup() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = f16[6,4,2]{2,1,0} parameter(0)",
+            "%i = s32[1]{0} parameter(1)",
+            "%g = f16[1,4,2]{2,1,0} gather(%x, %i), offset_dims={1,2}, collapsed_slice_dims={0}, start_index_map={0},"
+                + " index_vector_dim=1, slice_sizes={1,4,2}",
+            "%h = f16[1,2,2]{2,1,0} gather(%x, %i), offset_dims={1,2}, collapsed_slice_dims={0}, start_index_map={0},"
+                + " index_vector_dim=1, slice_sizes={1,2,2}");
+    assertEquals("(reshape[1 4 2] (embedding (reshape[6 8] x) i))", t.get("g"));
+    assertEquals("(xla.gather x i)", t.get("h"), "a gather of part of a row stays opaque");
+  }
+
+  @Test
+  void padsAndUpdatesAtKnownOffsetsAreConcats() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = f32[2,3]{1,0} parameter(0)",
+            "%u = f32[1,3]{1,0} parameter(1)",
+            "%z = f32[] constant(0)",
+            "%p = f32[3,5]{1,0} pad(%x, %z), padding=1_0x0_2",
+            "%n = f32[2,2]{1,0} pad(%x, %z), padding=0_0x-1_0",
+            "%one = s32[] constant(1)",
+            "%zero = s32[] constant(0)",
+            "%ds = f32[1,3]{1,0} dynamic-slice(%x, %one, %zero), dynamic_slice_sizes={1,3}",
+            "%dus = f32[2,3]{1,0} dynamic-update-slice(%x, %u, %one, %zero)",
+            "%i = s32[] parameter(2)",
+            "%dyn = f32[1,3]{1,0} dynamic-slice(%x, %i, %zero), dynamic_slice_sizes={1,3}");
+    assertEquals(
+        "(concat[1] (concat[0] (expand[1 3] (scalar[0.0 float32])) x) (expand[3 2] (scalar[0.0 float32])))",
+        t.get("p"));
+    assertEquals("(slice[1 1 3 1] x)", t.get("n"));
+    assertEquals("(slice[0 1 2 1] x)", t.get("ds"));
+    assertEquals("(concat[0] (slice[0 0 1 1] x) u)", t.get("dus"));
+    assertEquals(
+        "(xla.dynamic_slice x i (scalar[0.0 int32]))",
+        t.get("dyn"),
+        "an offset known only at run time");
+  }
+
+  @Test
+  void theNeuronCustomCalls() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = f32[4,3,2]{2,1,0} parameter(0)",
+            "%w = f32[4]{0} parameter(1)",
+            "%eps = f32[] constant(1e-05)",
+            "%n = f16[4,3,2]{2,1,0} custom-call(%x, %w, %eps), custom_call_target=\"AwsNeuronRmsNorm\","
+                + " api_version=API_VERSION_UNSPECIFIED, backend_config=\"0\"",
+            "%c = f32[4]{0} custom-call(%w), custom_call_target=\"AwsNeuronTransferWithStaticRing\"",
+            "%s = f32[4,3,2]{2,1,0} custom-call(%x), custom_call_target=\"AwsNeuronSoftmax\", backend_config=\"1\"",
+            "%g = f32[4,3,2]{2,1,0} custom-call(%x), custom_call_target=\"AwsNeuronGelu\"",
+            "%o = f32[4,3,2]{2,1,0} custom-call(%x), custom_call_target=\"SomethingElse\"");
+    long eps = Double.doubleToLongBits(1e-05);
+    assertEquals(
+        "(cast[1] (mul (permute[2 0 1] (rms_normalize[1 "
+            + eps
+            + "] (permute[1 2 0] x))) (expand[4 3 2]"
+            + " (reshape[4 1 1] w))))",
+        t.get("n"));
+    assertEquals("w", t.get("c"));
+    assertEquals("(softmax[1] x)", t.get("s"));
+    assertEquals("(gelu[1] x)", t.get("g"));
+    assertEquals("(xla.custom_call x)", t.get("o"), "an unknown custom call stays opaque");
+  }
+
+  @Test
+  void anRmsNormWhoseEpsilonIsComputedIsItsFormula() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = f32[2,4]{1,0} parameter(0)",
+            "%w = f32[4]{0} parameter(1)",
+            "%e = f32[] parameter(2)",
+            "%n = f32[2,4]{1,0} custom-call(%x, %w, %e), custom_call_target=\"AwsNeuronRmsNorm\", backend_config=\"1\"");
+    assertEquals(
+        "(mul (mul x (expand[2 4] (rsqrt (add (rmean[1 1] (mul x x)) (expand[2 1] e))))) (expand[2 4] w))",
+        t.get("n"));
+  }
+
+  @Test
+  void tuplesAndTheirElements() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = f32[2]{0} parameter(0)",
+            "%y = f32[3]{0} parameter(1)",
+            "%t = (f32[2]{0}, f32[3]{0}) tuple(%x, %y)",
+            "%b = f32[3]{0} get-tuple-element(%t), index=1",
+            "ROOT %r = (f32[3]{0}) tuple(%b)");
+    assertEquals("x | y", t.get("t"));
+    assertEquals("y", t.get("b"));
+  }
+
+  @Test
+  void aBroadcastThatDoesNotFitItsTypeIsAnError() {
+    LoweringException e =
+        assertThrows(
+            LoweringException.class,
+            () ->
+                lower(
+                    "%x = f32[3]{0} parameter(0)",
+                    "%b = f32[2,3]{1,0} broadcast(%x), dimensions={0,1}"));
+    assertTrue(e.getMessage().contains("broadcast"), e.getMessage());
+  }
+}

@@ -21,7 +21,7 @@ if support.TORCH_MISSING is None:
     import torch
 
 JAR = os.path.join(ROOT, "target", "entangle.jar")
-MAIN = "dev.entangle.eval.tool.EvaluateGraphs"
+MAIN = "dev.entangle.numbers.tool.EvaluateGraphs"
 TIMEOUT = int(os.environ.get("ENTANGLE_TEST_TIMEOUT", "900"))
 WAIT = {"_c10d_functional.wait_tensor.default", "c10d_functional.wait_tensor.default"}
 # float32 results computed in float32 by PyTorch and in double by the evaluator

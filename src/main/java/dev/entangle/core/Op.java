@@ -1,5 +1,14 @@
 package dev.entangle.core;
 
+import dev.entangle.core.semantics.Attention;
+import dev.entangle.core.semantics.Elementwise;
+import dev.entangle.core.semantics.Indexing;
+import dev.entangle.core.semantics.Layout;
+import dev.entangle.core.semantics.Leaves;
+import dev.entangle.core.semantics.Matmul;
+import dev.entangle.core.semantics.Reductions;
+import dev.entangle.core.semantics.Rowwise;
+import dev.entangle.core.semantics.Tuples;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
@@ -21,158 +30,160 @@ import java.util.Map;
  */
 public enum Op {
   /** A G_d tensor. attrs: [tensor id]. */
-  TENSOR(0, Kind.LEAF),
+  TENSOR(0, Kind.LEAF, Leaves.SEMANTICS),
   /** A 0-d constant. attrs: [value bits, dtype]. */
-  SCALAR(0, Kind.LEAF),
+  SCALAR(0, Kind.LEAF, Leaves.SEMANTICS),
   /** A tensor filled with one value. attrs: [value bits, dtype, sizes...]. */
-  FULL(0, Kind.LEAF),
+  FULL(0, Kind.LEAF, Leaves.SEMANTICS),
   /** {@code arange(start, end, step)} over integers. attrs: [start, end, step, dtype]. */
-  ARANGE(0, Kind.LEAF),
+  ARANGE(0, Kind.LEAF, Leaves.SEMANTICS),
   /**
    * Uninitialized memory ({@code empty}); never equal to anything else. attrs: [unique id, dtype,
    * sizes...].
    */
-  UNDEF(0, Kind.LEAF),
+  UNDEF(0, Kind.LEAF, Leaves.SEMANTICS),
 
   /** Element-wise negation; linear in its operand. */
-  NEG(1, Kind.UNARY, true),
-  EXP(1, Kind.UNARY),
-  LOG(1, Kind.UNARY),
-  RELU(1, Kind.UNARY),
+  NEG(1, Kind.UNARY, Elementwise.SEMANTICS, true),
+  EXP(1, Kind.UNARY, Elementwise.SEMANTICS),
+  LOG(1, Kind.UNARY, Elementwise.SEMANTICS),
+  RELU(1, Kind.UNARY, Elementwise.SEMANTICS),
   /** attrs: [1 for the tanh approximation, else 0]. */
-  GELU(1, Kind.UNARY),
-  SILU(1, Kind.UNARY),
-  TANH(1, Kind.UNARY),
-  SIGMOID(1, Kind.UNARY),
-  RSQRT(1, Kind.UNARY),
-  SQRT(1, Kind.UNARY),
-  ABS(1, Kind.UNARY),
-  RECIPROCAL(1, Kind.UNARY),
+  GELU(1, Kind.UNARY, Elementwise.SEMANTICS),
+  SILU(1, Kind.UNARY, Elementwise.SEMANTICS),
+  TANH(1, Kind.UNARY, Elementwise.SEMANTICS),
+  SIGMOID(1, Kind.UNARY, Elementwise.SEMANTICS),
+  RSQRT(1, Kind.UNARY, Elementwise.SEMANTICS),
+  SQRT(1, Kind.UNARY, Elementwise.SEMANTICS),
+  ABS(1, Kind.UNARY, Elementwise.SEMANTICS),
+  RECIPROCAL(1, Kind.UNARY, Elementwise.SEMANTICS),
   /** Logical/bitwise not. */
-  NOT(1, Kind.UNARY),
+  NOT(1, Kind.UNARY, Elementwise.SEMANTICS),
   /** Conversion to another dtype. attrs: [dtype]. */
-  CAST(1, Kind.UNARY),
+  CAST(1, Kind.UNARY, Elementwise.SEMANTICS),
   /**
    * Another element-wise ATen operator of one tensor (e.g. {@code erf}, {@code sin}). attrs: [the
    * operator's id in the {@link OpTable}, naming its target and non-tensor arguments].
    */
-  EW1(1, Kind.UNARY),
+  EW1(1, Kind.UNARY, Elementwise.SEMANTICS),
 
-  ADD(2, Kind.BINARY),
-  SUB(2, Kind.BINARY),
-  MUL(2, Kind.BINARY),
-  DIV(2, Kind.BINARY),
-  POW(2, Kind.BINARY),
-  MAXIMUM(2, Kind.BINARY),
-  MINIMUM(2, Kind.BINARY),
-  EQ(2, Kind.COMPARE),
-  NE(2, Kind.COMPARE),
-  LT(2, Kind.COMPARE),
-  LE(2, Kind.COMPARE),
-  GT(2, Kind.COMPARE),
-  GE(2, Kind.COMPARE),
-  AND(2, Kind.BINARY),
-  OR(2, Kind.BINARY),
-  XOR(2, Kind.BINARY),
+  ADD(2, Kind.BINARY, Elementwise.SEMANTICS),
+  SUB(2, Kind.BINARY, Elementwise.SEMANTICS),
+  MUL(2, Kind.BINARY, Elementwise.SEMANTICS),
+  DIV(2, Kind.BINARY, Elementwise.SEMANTICS),
+  POW(2, Kind.BINARY, Elementwise.SEMANTICS),
+  MAXIMUM(2, Kind.BINARY, Elementwise.SEMANTICS),
+  MINIMUM(2, Kind.BINARY, Elementwise.SEMANTICS),
+  EQ(2, Kind.COMPARE, Elementwise.SEMANTICS),
+  NE(2, Kind.COMPARE, Elementwise.SEMANTICS),
+  LT(2, Kind.COMPARE, Elementwise.SEMANTICS),
+  LE(2, Kind.COMPARE, Elementwise.SEMANTICS),
+  GT(2, Kind.COMPARE, Elementwise.SEMANTICS),
+  GE(2, Kind.COMPARE, Elementwise.SEMANTICS),
+  AND(2, Kind.BINARY, Elementwise.SEMANTICS),
+  OR(2, Kind.BINARY, Elementwise.SEMANTICS),
+  XOR(2, Kind.BINARY, Elementwise.SEMANTICS),
   /**
    * Another element-wise ATen operator of two tensors of one shape (e.g. {@code gelu_backward},
    * {@code threshold_backward}). attrs: [its id in the {@link OpTable}].
    */
-  EW2(2, Kind.BINARY),
+  EW2(2, Kind.BINARY, Elementwise.SEMANTICS),
   /** {@code where(cond, a, b)}, all three of one shape. */
-  WHERE(3, Kind.TERNARY),
+  WHERE(3, Kind.TERNARY, Elementwise.SEMANTICS),
 
   /** Broadcast to a shape (input dims right-aligned, each 1 or equal). attrs: [sizes...]. */
-  EXPAND(1, Kind.LAYOUT),
+  EXPAND(1, Kind.LAYOUT, Layout.SEMANTICS),
   /** Same elements in row-major order, another shape. attrs: [sizes...]. */
-  RESHAPE(1, Kind.LAYOUT),
+  RESHAPE(1, Kind.LAYOUT, Layout.SEMANTICS),
   /** attrs: [dims...]: output dim i is input dim dims[i]. */
-  PERMUTE(1, Kind.LAYOUT),
+  PERMUTE(1, Kind.LAYOUT, Layout.SEMANTICS),
   /** attrs: [dim, start, end, step], start/end already clamped to [0, size]. */
-  SLICE(1, Kind.LAYOUT),
+  SLICE(1, Kind.LAYOUT, Layout.SEMANTICS),
   /** Concatenation of one or more tensors. attrs: [dim]. */
-  CONCAT(-1, Kind.LAYOUT),
+  CONCAT(-1, Kind.LAYOUT, Layout.SEMANTICS),
 
   /** Element-wise sum of one or more tensors of one shape (what a sum all-reduce computes). */
-  SUMN(-1, Kind.COMBINE),
+  SUMN(-1, Kind.COMBINE, Elementwise.SEMANTICS),
   /** Element-wise max of one or more tensors of one shape. */
-  MAXN(-1, Kind.COMBINE),
+  MAXN(-1, Kind.COMBINE, Elementwise.SEMANTICS),
   /** Element-wise min of one or more tensors of one shape. */
-  MINN(-1, Kind.COMBINE),
+  MINN(-1, Kind.COMBINE, Elementwise.SEMANTICS),
 
   /** Sum over dims. attrs: [keepdim, dims...] (dims sorted, non-negative). */
-  RSUM(1, Kind.REDUCE),
+  RSUM(1, Kind.REDUCE, Reductions.SEMANTICS),
   /** Mean over dims. attrs: [keepdim, dims...]. */
-  RMEAN(1, Kind.REDUCE),
+  RMEAN(1, Kind.REDUCE, Reductions.SEMANTICS),
   /** Max over dims. attrs: [keepdim, dims...]. */
-  RAMAX(1, Kind.REDUCE),
+  RAMAX(1, Kind.REDUCE, Reductions.SEMANTICS),
   /** Min over dims. attrs: [keepdim, dims...]. */
-  RAMIN(1, Kind.REDUCE),
+  RAMIN(1, Kind.REDUCE, Reductions.SEMANTICS),
   /** Index of the max along one dim. attrs: [keepdim, dim]. */
-  ARGMAX(1, Kind.REDUCE),
+  ARGMAX(1, Kind.REDUCE, Reductions.SEMANTICS),
 
   /** attrs: [dim]. */
-  SOFTMAX(1, Kind.ALONG_DIM),
+  SOFTMAX(1, Kind.ALONG_DIM, Rowwise.SEMANTICS),
   /** attrs: [dim]. */
-  LOG_SOFTMAX(1, Kind.ALONG_DIM),
+  LOG_SOFTMAX(1, Kind.ALONG_DIM, Rowwise.SEMANTICS),
   /** Gradient of softmax from (grad, softmax output) along one dim. attrs: [dim]. */
-  SOFTMAX_BACKWARD(2, Kind.ALONG_DIM_2),
+  SOFTMAX_BACKWARD(2, Kind.ALONG_DIM_2, Rowwise.SEMANTICS),
   /** Gradient of log-softmax from (grad, log-softmax output) along one dim. attrs: [dim]. */
-  LOG_SOFTMAX_BACKWARD(2, Kind.ALONG_DIM_2),
+  LOG_SOFTMAX_BACKWARD(2, Kind.ALONG_DIM_2, Rowwise.SEMANTICS),
   /** (x - mean) * rstd over the last k dims. attrs: [k, eps bits]. */
-  LN_NORMALIZE(1, Kind.LAST_DIMS),
+  LN_NORMALIZE(1, Kind.LAST_DIMS, Rowwise.SEMANTICS),
   /** Mean over the last k dims, kept as size-1 dims. attrs: [k]. */
-  LN_MEAN(1, Kind.LAST_DIMS),
+  LN_MEAN(1, Kind.LAST_DIMS, Rowwise.SEMANTICS),
   /** 1/sqrt(var + eps) over the last k dims, kept as size-1 dims. attrs: [k, eps bits]. */
-  LN_RSTD(1, Kind.LAST_DIMS),
+  LN_RSTD(1, Kind.LAST_DIMS, Rowwise.SEMANTICS),
   /** x * rsqrt(mean(x^2) + eps) over the last k dims. attrs: [k, eps bits]. */
-  RMS_NORMALIZE(1, Kind.LAST_DIMS),
+  RMS_NORMALIZE(1, Kind.LAST_DIMS, Rowwise.SEMANTICS),
 
   /** Matrix product a[..., m, k] @ b[k, n] or a[B..., m, k] @ b[B..., k, n]. */
-  MATMUL(2, Kind.OTHER),
+  MATMUL(2, Kind.OTHER, Matmul.SEMANTICS),
   /** Rows of the table w[V, H] selected by integer ids: result ids.shape + [H]. */
-  EMBEDDING(2, Kind.OTHER),
+  EMBEDDING(2, Kind.OTHER, Indexing.SEMANTICS),
   /**
    * Vocabulary-range embedding: rows of ids in [lo, hi) looked up as (id - lo) in the shard w, zero
    * rows elsewhere. attrs: [lo, hi].
    */
-  EMBEDDING_RANGE(2, Kind.OTHER),
+  EMBEDDING_RANGE(2, Kind.OTHER, Indexing.SEMANTICS),
   /** {@code x[i0, i1]}: advanced indexing of a 2-d x by two index tensors of one shape. */
-  INDEX2(3, Kind.OTHER),
+  INDEX2(3, Kind.OTHER, Indexing.SEMANTICS),
   /** {@code x[..., idx]}: for each position of idx, the element of x's last dim it names. */
-  PICK(2, Kind.OTHER),
+  PICK(2, Kind.OTHER, Indexing.SEMANTICS),
   /**
    * A vocabulary shard's pick: where lo <= idx < hi, {@code x[..., idx - lo]}; elsewhere 0. attrs:
    * [lo, hi].
    */
-  PICK_RANGE(2, Kind.OTHER),
+  PICK_RANGE(2, Kind.OTHER, Indexing.SEMANTICS),
   /**
    * The gradient of a table's rows [lo, hi) from an embedding lookup: row v is the sum of the
    * gradient rows g[p] at the positions p where ids[p] = lo + v (embedding_dense_backward of a [hi
    * - lo, H] table when lo = 0). grad[..., H], ids[...]; result [hi - lo, H]. attrs: [lo, hi].
    */
-  EMBEDDING_GRAD(2, Kind.OTHER),
+  EMBEDDING_GRAD(2, Kind.OTHER, Indexing.SEMANTICS),
   /**
    * Whether each integer id lies outside [lo, hi): the mask of a vocabulary shard. attrs: [lo, hi].
    */
-  OUT_OF_RANGE(1, Kind.OTHER),
+  OUT_OF_RANGE(1, Kind.OTHER, Indexing.SEMANTICS),
   /**
    * Rotary position embedding of x[tokens, heads * head_size] by positions and a cos/sin cache,
    * applied to each head alike. attrs: [head_size, 1 for the GPT-NeoX layout else 0].
    */
-  ROPE(3, Kind.OTHER),
+  ROPE(3, Kind.OTHER, Attention.SEMANTICS),
   /**
    * Attention of q[tokens, q_heads, d] over k, v[tokens, kv_heads, d] (grouped when q_heads is a
    * multiple of kv_heads); each group of heads is independent. Result: q's shape.
    */
-  ATTENTION(3, Kind.OTHER),
+  ATTENTION(3, Kind.OTHER, Attention.SEMANTICS),
   /** Item i of an opaque operator's tuple result. attrs: [i]. */
-  ITEM(1, Kind.OTHER);
+  ITEM(1, Kind.OTHER, Tuples.SEMANTICS);
 
   /** Number of children, or -1 for one or more. */
   public final int arity;
 
   public final Kind kind;
+
+  private final Semantics semantics;
 
   /** Whether the operator is linear in its operand: f(sum x) = sum f(x). */
   public final boolean linear;
@@ -189,14 +200,20 @@ public enum Op {
     }
   }
 
-  Op(int arity, Kind kind) {
-    this(arity, kind, false);
+  Op(int arity, Kind kind, Semantics semantics) {
+    this(arity, kind, semantics, false);
   }
 
-  Op(int arity, Kind kind, boolean linear) {
+  Op(int arity, Kind kind, Semantics semantics, boolean linear) {
     this.arity = arity;
     this.kind = kind;
+    this.semantics = semantics;
     this.linear = linear;
+  }
+
+  /** Its meaning: shape rule and reference kernel ({@link Semantics}). */
+  public Semantics semantics() {
+    return semantics;
   }
 
   /** The name used in lemma files and debug output, e.g. {@code matmul}, {@code log_softmax}. */

@@ -1,5 +1,7 @@
 package dev.entangle.eval;
 
+import dev.entangle.core.numeric.EvalException;
+
 /**
  * The work or memory budget of an evaluation does not cover the next step; the message says which.
  */

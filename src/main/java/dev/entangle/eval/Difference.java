@@ -1,5 +1,7 @@
 package dev.entangle.eval;
 
+import dev.entangle.core.numeric.Tensor;
+import dev.entangle.core.numeric.Tolerance;
 import java.util.Arrays;
 
 /**
@@ -40,7 +42,7 @@ public record Difference(
   }
 
   /** Compares {@code c} (row-major in the target's order) with {@code t} under {@code tol}. */
-  static Difference between(double[] c, Tensor t, Tolerance tol) {
+  public static Difference between(double[] c, Tensor t, Tolerance tol) {
     double[] v = t.raw();
     int first = -1;
     int largest = -1;

@@ -3,6 +3,8 @@ package dev.entangle.eval;
 import dev.entangle.core.Op;
 import dev.entangle.core.TermBuilder;
 import dev.entangle.core.TypeInfo;
+import dev.entangle.core.numeric.EvalException;
+import dev.entangle.core.numeric.Tensor;
 import dev.entangle.lower.LoweringException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.entangle.eval;
 
+import dev.entangle.core.numeric.Tensor;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

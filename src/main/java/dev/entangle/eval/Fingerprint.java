@@ -1,11 +1,13 @@
 package dev.entangle.eval;
 
+import dev.entangle.core.numeric.Tolerance;
+
 /**
  * Sums over a tensor's elements that no permutation or reshape changes, so that a candidate whose
  * fingerprint is too far from the target's cannot equal it under any of them: counts of NaN and
  * infinities, and the sum, sum of magnitudes and sum of squares of the finite elements.
  */
-record Fingerprint(
+public record Fingerprint(
     long count,
     long nan,
     long posInf,
@@ -16,7 +18,7 @@ record Fingerprint(
     double maxAbs) {
   private static final double EPS = Math.ulp(1.0);
 
-  static Fingerprint of(double[] v) {
+  public static Fingerprint of(double[] v) {
     long nan = 0;
     long pos = 0;
     long neg = 0;
@@ -47,7 +49,7 @@ record Fingerprint(
    * sum|b|)} and that of the sums of squares by {@code (atol + rtol max|.|) (sum|a| + sum|b|)};
    * rounding of the sums themselves is allowed for.
    */
-  boolean mayEqual(Fingerprint o, Tolerance tol) {
+  public boolean mayEqual(Fingerprint o, Tolerance tol) {
     if (count != o.count || nan != o.nan || posInf != o.posInf || negInf != o.negInf) {
       return false;
     }

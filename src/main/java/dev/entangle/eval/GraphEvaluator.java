@@ -5,9 +5,7 @@ import dev.entangle.core.CoreProgram;
 import dev.entangle.core.CoreValue;
 import dev.entangle.core.OpTable;
 import dev.entangle.core.TypeInfo;
-import dev.entangle.graph.DistributedGraph;
-import dev.entangle.graph.Graph;
-import dev.entangle.lower.Lowering;
+import dev.entangle.core.numeric.Tensor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,22 +40,6 @@ public final class GraphEvaluator {
     Run run = new Run(p, given);
     ProgramWalker.walk(p, run.builder, run);
     return run.result();
-  }
-
-  /** Evaluates G_s on {@code given} values by node name (lowering it first). */
-  public Evaluation evaluate(Graph gs, Map<String, Tensor> given) {
-    return evaluate(Lowering.sequential(gs, table), k -> given);
-  }
-
-  /**
-   * Evaluates every rank of G_d (lowering it first); {@code given.get(k)} holds rank k's values.
-   */
-  public Evaluation evaluate(DistributedGraph gd, List<Map<String, Tensor>> given) {
-    if (given.size() != gd.worldSize()) {
-      throw new IllegalArgumentException(
-          "values for " + given.size() + " ranks, but G_d has " + gd.worldSize());
-    }
-    return evaluate(Lowering.distributed(gd, table), given::get);
   }
 
   /** One evaluation: its builder, the values kept so far, and where the budget stopped it. */

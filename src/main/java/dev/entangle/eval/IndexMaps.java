@@ -1,10 +1,13 @@
 package dev.entangle.eval;
 
+import dev.entangle.core.numeric.Tensor;
+import dev.entangle.core.semantics.Layout;
+
 /**
  * Where each element of a view comes from: for an output of a slice, permute or a concat's part,
  * the row-major position it reads, found by running the layout kernel on the positions themselves.
  */
-final class IndexMaps {
+public final class IndexMaps {
   private IndexMaps() {}
 
   /** Positions 0..n-1 of a shape, as a tensor. */
@@ -28,14 +31,14 @@ final class IndexMaps {
    * For each element of {@code slice[dim, start, end, step]} of a tensor of shape {@code in}, its
    * position there.
    */
-  static int[] slice(long[] in, int dim, long start, long end, long step) {
-    return ints(LayoutKernels.slice(iota(in), new long[] {dim, start, end, step}));
+  public static int[] slice(long[] in, int dim, long start, long end, long step) {
+    return ints(Layout.slice(iota(in), new long[] {dim, start, end, step}));
   }
 
   /**
    * For each element of {@code permute[dims]} of a tensor of shape {@code in}, its position there.
    */
-  static int[] permute(long[] in, long[] dims) {
-    return ints(LayoutKernels.permute(iota(in), dims));
+  public static int[] permute(long[] in, long[] dims) {
+    return ints(Layout.permute(iota(in), dims));
   }
 }

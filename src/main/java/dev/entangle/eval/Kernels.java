@@ -3,24 +3,30 @@ package dev.entangle.eval;
 import dev.entangle.core.Dtype;
 import dev.entangle.core.Op;
 import dev.entangle.core.OpTable;
+import dev.entangle.core.Semantics;
 import dev.entangle.core.ShapeException;
 import dev.entangle.core.Shapes;
 import dev.entangle.core.TypeInfo;
+import dev.entangle.core.numeric.EvalException;
+import dev.entangle.core.numeric.Rounding;
+import dev.entangle.core.numeric.Tensor;
 import java.util.Arrays;
 import java.util.function.LongFunction;
 
 /**
- * The numeric meaning of every core operator ({@link Op}): {@link #apply} computes {@code op(attrs;
- * inputs)} on tensors. The result's shape and dtype are what {@link Shapes} infers, so operands
- * that do not fit are refused the same way; the work is charged to a {@link WorkBudget} first.
- * Opaque operators other than the element-wise ones named in {@link AtenPointwise} have no numeric
- * meaning here, and {@code undef} has no value at all: both are {@link EvalException}s.
+ * The interpreter's step: {@link #apply} computes {@code op(attrs; inputs)} on tensors with the
+ * operator's reference kernel ({@link Op#semantics()}). The result's shape and dtype are what
+ * {@link Shapes} infers, so operands that do not fit are refused the same way; the work is charged
+ * to a {@link WorkBudget} first. Opaque operators other than the element-wise ones named in {@code
+ * AtenPointwise} have no numeric meaning here, and {@code undef} has no value at all: both are
+ * {@link EvalException}s.
  */
 public final class Kernels {
   private final OpTable table;
   private final Shapes shapes;
   private final WorkBudget budget;
   private final LongFunction<Tensor> tensors;
+  private final Semantics.Context context;
 
   /** Kernels over a run's operator table; {@code tensor[id]} leaves have no value. */
   public Kernels(OpTable table, WorkBudget budget) {
@@ -40,6 +46,23 @@ public final class Kernels {
     this.budget = budget;
     this.tensors = tensors;
     this.shapes = new Shapes(table, id -> typeOf(tensors.apply(id)));
+    this.context =
+        new Semantics.Context() {
+          @Override
+          public OpTable table() {
+            return table;
+          }
+
+          @Override
+          public TypeInfo tensorType(long id) {
+            return typeOf(tensors.apply(id));
+          }
+
+          @Override
+          public Tensor tensorValue(long id) {
+            return tensors.apply(id);
+          }
+        };
   }
 
   public OpTable table() {
@@ -105,116 +128,21 @@ public final class Kernels {
               + Dtype.name(out.dtype())
               + " value; the evaluator has numbers for float, int and bool dtypes only");
     }
-    budget.work(cost(op, attrs, inputs, out), op.symbol() + " of " + shapesOf(inputs));
-    double[] data = compute(op, attrs, inputs, out);
+    budget.work(cost(op, inputs, out), op.symbol() + " of " + shapesOf(inputs));
+    double[] data = op.semantics().compute(op, attrs, inputs, out, context);
     return new Tensor(out.shape().clone(), out.dtype(), data);
   }
 
-  private double[] compute(Op op, long[] a, Tensor[] in, TypeInfo out) {
-    long[] shape = out.shape();
-    switch (op.kind) {
-      case LEAF:
-        return constant(op, a, shape);
-      case UNARY:
-        if (op == Op.CAST) {
-          return PointwiseKernels.cast(in[0].raw(), (int) a[0]);
-        }
-        if (op == Op.EW1) {
-          AtenPointwise.Fn f = pointwise((int) a[0]);
-          return PointwiseKernels.map(in[0].raw(), v -> f.apply(v, 0));
-        }
-        return PointwiseKernels.map(in[0].raw(), PointwiseKernels.unary(op, a, in[0].dtype()));
-      case BINARY:
-      case COMPARE:
-        if (op == Op.EW2) {
-          AtenPointwise.Fn f = pointwise((int) a[0]);
-          return PointwiseKernels.zip(in[0].raw(), in[1].raw(), f::apply);
-        }
-        return PointwiseKernels.zip(
-            in[0].raw(), in[1].raw(), PointwiseKernels.binary(op, in[0].dtype()));
-      case TERNARY:
-        return PointwiseKernels.where(in[0].raw(), in[1].raw(), in[2].raw());
-      case COMBINE:
-        double[][] xs = new double[in.length][];
-        for (int i = 0; i < in.length; i++) {
-          xs[i] = in[i].raw();
-        }
-        return PointwiseKernels.combine(op, xs);
-      case LAYOUT:
-        return switch (op) {
-          case EXPAND -> LayoutKernels.expand(in[0], a);
-          case RESHAPE -> in[0].raw().clone();
-          case PERMUTE -> LayoutKernels.permute(in[0], a);
-          case SLICE -> LayoutKernels.slice(in[0], a);
-          default -> LayoutKernels.concat(in, (int) a[0], shape);
-        };
-      case REDUCE:
-        return op == Op.ARGMAX
-            ? ReductionKernels.argmax(in[0], (int) a[1])
-            : ReductionKernels.reduce(op, in[0], a);
-      case ALONG_DIM:
-      case ALONG_DIM_2:
-      case LAST_DIMS:
-        return switch (op) {
-          case SOFTMAX, LOG_SOFTMAX -> RowwiseKernels.softmax(op, in[0], (int) a[0]);
-          case SOFTMAX_BACKWARD, LOG_SOFTMAX_BACKWARD ->
-              RowwiseKernels.softmaxBackward(op, in[0], in[1], (int) a[0]);
-          default -> RowwiseKernels.lastDims(op, in[0], a);
-        };
-      default:
-        return other(op, a, in, shape);
-    }
-  }
-
-  private double[] other(Op op, long[] a, Tensor[] in, long[] shape) {
-    return switch (op) {
-      case MATMUL -> MatmulKernel.matmul(in[0], in[1], shape);
-      case EMBEDDING -> IndexKernels.embedding(in[0], in[1]);
-      case EMBEDDING_RANGE -> IndexKernels.embeddingRange(in[0], in[1], a[0], a[1]);
-      case INDEX2 -> IndexKernels.index2(in[0], in[1], in[2]);
-      case PICK -> IndexKernels.pick(in[0], in[1]);
-      case PICK_RANGE -> IndexKernels.pickRange(in[0], in[1], a[0], a[1]);
-      case EMBEDDING_GRAD -> IndexKernels.embeddingGrad(in[0], in[1], a[0], a[1]);
-      case OUT_OF_RANGE -> IndexKernels.outOfRange(in[0], a[0], a[1]);
-      case ROPE -> AttentionKernels.rope(in[0], in[1], in[2], a[0], a[1] != 0);
-      case ATTENTION -> AttentionKernels.attention(in[0], in[1], in[2]);
-      default -> throw new IllegalStateException("no kernel for " + op.symbol());
-    };
-  }
-
-  /** {@code scalar}, {@code full} and {@code arange}, their values rounded to their dtype. */
-  private static double[] constant(Op op, long[] a, long[] shape) {
-    double[] out = new double[Tensor.checkedNumel(shape)];
-    switch (op) {
-      case SCALAR, FULL -> Arrays.fill(out, Rounding.to((int) a[1], Double.longBitsToDouble(a[0])));
-      case ARANGE -> {
-        for (int i = 0; i < out.length; i++) {
-          out[i] = Rounding.to((int) a[3], a[0] + (double) i * a[2]);
-        }
-      }
-      default -> throw new IllegalStateException("no kernel for " + op.symbol());
-    }
-    return out;
-  }
-
-  private AtenPointwise.Fn pointwise(int id) {
-    return AtenPointwise.of(
-        table.opaqueTarget(id), table.opaqueArguments(id), table.opaqueType(id).dtype());
-  }
-
   /**
-   * Work units: one per element written or read, plus the multiply-adds of products and attention.
+   * Work units: one per element written or read, plus what the operator's family adds (the
+   * multiply-adds of products and attention).
    */
-  private static long cost(Op op, long[] a, Tensor[] in, TypeInfo out) {
+  private static long cost(Op op, Tensor[] in, TypeInfo out) {
     long n = Tensor.numel(out.shape());
     for (Tensor t : in) {
       n += t.numel();
     }
-    return switch (op) {
-      case MATMUL -> n + MatmulKernel.cost(in[0].rawShape(), in[1].rawShape());
-      case ATTENTION -> n + AttentionKernels.attentionCost(in[0].rawShape());
-      default -> n;
-    };
+    return op.semantics().cost(op, in, n);
   }
 
   private static String shapesOf(Tensor[] in) {

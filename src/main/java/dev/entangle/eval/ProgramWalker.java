@@ -5,6 +5,7 @@ import dev.entangle.core.CoreProgram;
 import dev.entangle.core.CoreValue;
 import dev.entangle.core.ShapeException;
 import dev.entangle.core.TermBuilder;
+import dev.entangle.core.numeric.EvalException;
 import dev.entangle.lower.LoweringException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,9 +18,9 @@ import java.util.List;
  * facts are left out (they only state equalities). It knows nothing of values: what a handle holds
  * is the builder's business.
  */
-final class ProgramWalker {
+public final class ProgramWalker {
   /** What the walk asks of its user. */
-  interface Handler {
+  public interface Handler {
     /** The handle of a value given from outside (an input, or a cut point), or -1. */
     int given(CoreValue v);
 
@@ -43,7 +44,7 @@ final class ProgramWalker {
 
   private ProgramWalker() {}
 
-  static void walk(CoreProgram p, TermBuilder b, Handler handler) {
+  public static void walk(CoreProgram p, TermBuilder b, Handler handler) {
     int[] handles = new int[p.size()];
     Arrays.fill(handles, Integer.MIN_VALUE);
     for (CoreValue v : p.values()) {

@@ -1,6 +1,7 @@
 package dev.entangle.eval;
 
 import dev.entangle.core.TypeInfo;
+import dev.entangle.core.numeric.Tensor;
 
 /**
  * What evaluation knows of one value: its tensor, or why it has none. Every value has a type (shape

@@ -7,6 +7,9 @@ import dev.entangle.core.Op;
 import dev.entangle.core.Steps;
 import dev.entangle.core.TypeInfo;
 import dev.entangle.core.ValueKind;
+import dev.entangle.core.numeric.Tensor;
+import dev.entangle.core.semantics.Attention;
+import dev.entangle.core.semantics.Matmul;
 
 /**
  * What evaluating a program once will cost, from its types alone, before any number is drawn: the
@@ -56,10 +59,10 @@ public record WorkEstimate(long work, long inputElements) {
     }
     Op op = Op.of(opId);
     if (op == Op.MATMUL && in.length == 2) {
-      return saturatingAdd(n, MatmulKernel.cost(in[0].shape(), in[1].shape()));
+      return saturatingAdd(n, Matmul.cost(in[0].shape(), in[1].shape()));
     }
     if (op == Op.ATTENTION && in.length == 3) {
-      return saturatingAdd(n, AttentionKernels.attentionCost(in[0].shape()));
+      return saturatingAdd(n, Attention.attentionCost(in[0].shape()));
     }
     return n;
   }

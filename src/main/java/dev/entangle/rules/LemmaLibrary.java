@@ -1,8 +1,8 @@
 package dev.entangle.rules;
 
 import dev.entangle.core.Op;
-import dev.entangle.graph.JsonFiles;
 import dev.entangle.util.InputException;
+import dev.entangle.util.IoReason;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,7 +47,7 @@ public final class LemmaLibrary {
             "cannot read lemma directory "
                 + dir
                 + ": "
-                + JsonFiles.reason(e)
+                + IoReason.of(e)
                 + "; check that the folder is readable.");
       }
     }

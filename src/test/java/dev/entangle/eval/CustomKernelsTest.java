@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import dev.entangle.core.Op;
 import dev.entangle.core.OpTable;
+import dev.entangle.core.numeric.Tensor;
+import dev.entangle.core.semantics.Elementwise;
 import dev.entangle.graph.Graph;
 import java.util.Arrays;
 import java.util.List;
@@ -26,7 +28,7 @@ class CustomKernelsTest {
   private static final Tensor X = f32(shape(2, 4), 1, -2, 3, 0.5, -1, 2, 0.25, 4);
 
   private static Evaluation evaluate(Graph g, Map<String, Tensor> in) {
-    return new GraphEvaluator(new OpTable(), WorkBudget.defaults()).evaluate(g, in);
+    return new LoweredEvaluator(new OpTable(), WorkBudget.defaults()).evaluate(g, in);
   }
 
   @Test
@@ -67,10 +69,10 @@ class CustomKernelsTest {
       }
     }
     assertArrayEquals(want, e.tensor(-1, "normed").orElseThrow().values(), 1e-12);
-    double s1 = PointwiseKernels.sigmoid(1);
-    double s2 = PointwiseKernels.sigmoid(-2);
-    double s3 = PointwiseKernels.sigmoid(-1);
-    double s4 = PointwiseKernels.sigmoid(2);
+    double s1 = Elementwise.sigmoid(1);
+    double s2 = Elementwise.sigmoid(-2);
+    double s3 = Elementwise.sigmoid(-1);
+    double s4 = Elementwise.sigmoid(2);
     assertTensor(
         e.tensor(-1, "gated").orElseThrow(),
         F32,

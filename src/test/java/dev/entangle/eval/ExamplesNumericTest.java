@@ -7,10 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.entangle.core.OpTable;
+import dev.entangle.core.numeric.Tensor;
 import dev.entangle.graph.Arg;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.GraphJson;
+import dev.entangle.numbers.CleanSearch;
+import dev.entangle.numbers.SearchResult;
+import dev.entangle.numbers.sampling.InputSampler;
+import dev.entangle.numbers.sampling.SampledInputs;
 import dev.entangle.relation.ExprPrinter;
 import dev.entangle.relation.RelationReader;
 import java.io.IOException;
@@ -43,7 +48,7 @@ class ExamplesNumericTest {
           new InputSampler(
                   gs, gd, RelationReader.read(dir.resolve("ri.json"), gd.worldSize()), table)
               .sample(seed, WorkBudget.defaults());
-      GraphEvaluator evaluator = new GraphEvaluator(table, WorkBudget.defaults());
+      LoweredEvaluator evaluator = new LoweredEvaluator(table, WorkBudget.defaults());
       return new Run(gs, evaluator.evaluate(gs, in.gs()), gd, evaluator.evaluate(gd, in.gd()));
     }
 

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.entangle.core.OpTable;
+import dev.entangle.core.numeric.Tensor;
 import dev.entangle.graph.Arg;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
@@ -26,8 +27,8 @@ class GraphEvaluatorTest {
   private static final String C10D = "_c10d_functional.";
   private static final String WAIT = C10D + "wait_tensor.default";
 
-  private static GraphEvaluator evaluator() {
-    return new GraphEvaluator(new OpTable(), WorkBudget.defaults());
+  private static LoweredEvaluator evaluator() {
+    return new LoweredEvaluator(new OpTable(), WorkBudget.defaults());
   }
 
   /** One rank's graph: every functional collective of x [2, 2], each followed by its wait. */
@@ -238,7 +239,7 @@ class GraphEvaluatorTest {
             .call("c", "aten.neg.default", type("float32", 4, 4), ref("b"))
             .build("c");
     Evaluation e =
-        new GraphEvaluator(new OpTable(), new WorkBudget(50, Long.MAX_VALUE))
+        new LoweredEvaluator(new OpTable(), new WorkBudget(50, Long.MAX_VALUE))
             .evaluate(gs, Map.of("x", f32(shape(4, 4), new double[16])));
     assertInstanceOf(Value.Known.class, e.value(-1, "a"));
     Evaluation.Stop stop = e.stopped().orElseThrow();

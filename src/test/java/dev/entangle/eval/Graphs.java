@@ -14,23 +14,23 @@ import java.util.List;
 import java.util.Map;
 
 /** Test fixture: graphs built node by node in Java, arguments written as plain Java values. */
-final class Graphs {
+public final class Graphs {
   private final List<Node> nodes = new ArrayList<>();
   private Map<String, Arg> pendingKwargs = new LinkedHashMap<>();
 
   /** A reference to another node's value. */
-  static Arg ref(String name) {
+  public static Arg ref(String name) {
     return new Arg.NodeRef(name);
   }
 
-  static TensorType type(String dtype, long... shape) {
+  public static TensorType type(String dtype, long... shape) {
     return TensorType.of(dtype, shape);
   }
 
   /**
    * Converts a Java value: Arg as is, integers, doubles, strings, booleans, null, lists and long[].
    */
-  static Arg arg(Object v) {
+  public static Arg arg(Object v) {
     if (v instanceof Arg a) {
       return a;
     } else if (v == null) {
@@ -57,12 +57,12 @@ final class Graphs {
     throw new IllegalArgumentException("no argument for " + v);
   }
 
-  Graphs input(String name, String dtype, long... shape) {
+  public Graphs input(String name, String dtype, long... shape) {
     return add(name, NodeOp.PLACEHOLDER, name, List.of(), List.of(type(dtype, shape)), false);
   }
 
   /** Keyword arguments for the next call. */
-  Graphs kwargs(Object... keyValues) {
+  public Graphs kwargs(Object... keyValues) {
     for (int i = 0; i < keyValues.length; i += 2) {
       pendingKwargs.put((String) keyValues[i], arg(keyValues[i + 1]));
     }
@@ -70,17 +70,17 @@ final class Graphs {
   }
 
   /** A call with one result of the given type. */
-  Graphs call(String name, String target, TensorType result, Object... args) {
+  public Graphs call(String name, String target, TensorType result, Object... args) {
     return add(name, NodeOp.CALL_FUNCTION, target, Arrays.asList(args), List.of(result), false);
   }
 
   /** A call whose result is a tuple of these item types (null for a non-tensor item). */
-  Graphs tuple(String name, String target, List<TensorType> items, Object... args) {
+  public Graphs tuple(String name, String target, List<TensorType> items, Object... args) {
     return add(name, NodeOp.CALL_FUNCTION, target, Arrays.asList(args), items, true);
   }
 
   /** Item i of a tuple node. */
-  Graphs item(String name, String tuple, int i, TensorType type) {
+  public Graphs item(String name, String tuple, int i, TensorType type) {
     return call(name, "getitem", type, ref(tuple), i);
   }
 
@@ -109,7 +109,7 @@ final class Graphs {
   }
 
   /** The graph, returning the named nodes. */
-  Graph build(String... outputs) {
+  public Graph build(String... outputs) {
     List<Arg> outs = new ArrayList<>();
     for (String o : outputs) {
       outs.add(ref(o));
@@ -128,7 +128,7 @@ final class Graphs {
   }
 
   /** G_d of these ranks, all in group {@code tp}. */
-  static DistributedGraph distributed(Graph... ranks) {
+  public static DistributedGraph distributed(Graph... ranks) {
     List<Integer> members = new ArrayList<>();
     for (int r = 0; r < ranks.length; r++) {
       members.add(r);

@@ -7,10 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.entangle.core.OpTable;
+import dev.entangle.core.numeric.Tensor;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.importer.GraphCodeImporter;
 import dev.entangle.importer.ImportOptions;
+import dev.entangle.numbers.CleanSearch;
+import dev.entangle.numbers.SearchResult;
+import dev.entangle.numbers.sampling.InputSampler;
+import dev.entangle.numbers.sampling.SampledInputs;
 import dev.entangle.relation.RelationFile;
 import dev.entangle.relation.RelationReader;
 import java.nio.file.Files;
@@ -55,7 +60,7 @@ class RealWorldNumericTest {
     RelationFile rel = RelationReader.read(dir.resolve("ri.json"), 1);
     OpTable table = new OpTable();
     SampledInputs in = new InputSampler(gs, gd, rel, table).sample(1, WorkBudget.defaults());
-    GraphEvaluator evaluator = new GraphEvaluator(table, WorkBudget.defaults());
+    LoweredEvaluator evaluator = new LoweredEvaluator(table, WorkBudget.defaults());
     Tensor loss = evaluator.evaluate(gs, in.gs()).tensor(-1, "add_1").orElseThrow();
     Evaluation d = evaluator.evaluate(gd, in.gd());
     Tensor accumulated = d.tensor(0, "add_3").orElseThrow();

@@ -6,52 +6,53 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.entangle.core.Dtype;
 import dev.entangle.core.Op;
 import dev.entangle.core.OpTable;
+import dev.entangle.core.numeric.Tensor;
 
 /** Test fixture: tensors written inline, kernels applied, results compared. */
-final class Tensors {
-  static final int F32 = Dtype.FLOAT32.code();
-  static final int I64 = Dtype.INT64.code();
-  static final int BOOL = Dtype.BOOL.code();
-  static final int F16 = Dtype.code("float16");
-  static final int BF16 = Dtype.code("bfloat16");
-  static final int F64 = Dtype.code("float64");
+public final class Tensors {
+  public static final int F32 = Dtype.FLOAT32.code();
+  public static final int I64 = Dtype.INT64.code();
+  public static final int BOOL = Dtype.BOOL.code();
+  public static final int F16 = Dtype.code("float16");
+  public static final int BF16 = Dtype.code("bfloat16");
+  public static final int F64 = Dtype.code("float64");
 
   private Tensors() {}
 
-  static long[] shape(long... s) {
+  public static long[] shape(long... s) {
     return s;
   }
 
-  static long[] attrs(long... a) {
+  public static long[] attrs(long... a) {
     return a;
   }
 
-  static Tensor f32(long[] shape, double... v) {
+  public static Tensor f32(long[] shape, double... v) {
     return Tensor.of(F32, shape, v);
   }
 
-  static Tensor i64(long[] shape, double... v) {
+  public static Tensor i64(long[] shape, double... v) {
     return Tensor.of(I64, shape, v);
   }
 
-  static Tensor bool(long[] shape, double... v) {
+  public static Tensor bool(long[] shape, double... v) {
     return Tensor.of(BOOL, shape, v);
   }
 
-  static long bits(double v) {
+  public static long bits(double v) {
     return Double.doubleToLongBits(v);
   }
 
-  static Kernels kernels() {
+  public static Kernels kernels() {
     return new Kernels(new OpTable(), WorkBudget.unlimited());
   }
 
-  static Tensor apply(Op op, long[] attrs, Tensor... in) {
+  public static Tensor apply(Op op, long[] attrs, Tensor... in) {
     return kernels().apply(op.id(), attrs, in);
   }
 
   /** Asserts shape, dtype and elements (within 1e-12, NaN equal to NaN). */
-  static void assertTensor(Tensor t, int dtype, long[] shape, double... values) {
+  public static void assertTensor(Tensor t, int dtype, long[] shape, double... values) {
     assertArrayEquals(shape, t.shape(), "shape of " + t);
     assertEquals(Dtype.name(dtype), Dtype.name(t.dtype()), "dtype of " + t);
     assertArrayEquals(values, t.values(), 1e-12, "elements of " + t);

@@ -1,0 +1,91 @@
+package dev.entangle.numbers.tool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The developer's entry point: its output file, its inputs file, and its messages. */
+class EvaluateGraphsTest {
+  private static final String CASE = "examples/mlp-tp2/";
+
+  @TempDir Path tmp;
+
+  private record Result(int code, String out, String err) {}
+
+  private static Result run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        EvaluateGraphs.run(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void writesTheInputsAndEveryValue() throws Exception {
+    Path out = tmp.resolve("values.json");
+    Result r =
+        run(
+            CASE + "gs.json",
+            CASE + "gd.json",
+            "--rel",
+            CASE + "ri.json",
+            "--seed",
+            "5",
+            "-o",
+            out.toString());
+    assertEquals(0, r.code(), r.err());
+    assertEquals("wrote " + out + System.lineSeparator(), r.out());
+    JsonNode root = new ObjectMapper().readTree(out.toFile());
+    assertEquals(5, root.get("seed").asLong());
+    assertEquals(64, root.get("inputs").get("gs").get("x").get("data").size());
+    assertEquals("[4,16]", root.get("values").get("gs").get("addmm_1").get("shape").toString());
+    assertEquals(2, root.get("values").get("gd").size());
+    assertTrue(root.get("values").get("gd").get(1).get("add").has("data"));
+  }
+
+  @Test
+  void evaluatesGivenInputsToTheSameValues() throws Exception {
+    Path first = tmp.resolve("first.json");
+    run(CASE + "gs.json", CASE + "gd.json", "--rel", CASE + "ri.json", "-o", first.toString());
+    JsonNode drawn = new ObjectMapper().readTree(first.toFile());
+    Path inputs = Files.writeString(tmp.resolve("inputs.json"), drawn.get("inputs").toString());
+    Path second = tmp.resolve("second.json");
+    Result r =
+        run(
+            CASE + "gs.json",
+            CASE + "gd.json",
+            "--inputs",
+            inputs.toString(),
+            "-o",
+            second.toString());
+    assertEquals(0, r.code(), r.err());
+    assertEquals(drawn.get("values"), new ObjectMapper().readTree(second.toFile()).get("values"));
+  }
+
+  @Test
+  void badArgumentsExitWithTwoAndSayHow() {
+    Result r = run(CASE + "gs.json", "-o", "x.json");
+    assertEquals(2, r.code());
+    assertEquals(
+        "usage: EvaluateGraphs GS GD (--rel RI [--seed N] | --inputs FILE) -o OUT"
+            + System.lineSeparator(),
+        r.err());
+    Result missing =
+        run("nowhere/gs.json", CASE + "gd.json", "--rel", CASE + "ri.json", "-o", "x.json");
+    assertEquals(2, missing.code());
+    assertTrue(missing.err().startsWith("nowhere/gs.json"), missing.err());
+  }
+}

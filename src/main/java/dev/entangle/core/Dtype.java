@@ -73,6 +73,36 @@ public enum Dtype {
     return canonical;
   }
 
+  /** Whether the interpreter holds its values exactly as integers: the integer dtypes and bool. */
+  public boolean isIntegral() {
+    return switch (this) {
+      case INT64, INT32, INT16, INT8, UINT8, BOOL -> true;
+      default -> false;
+    };
+  }
+
+  /** Whether the interpreter has numbers for it: 16- to 64-bit floats, integers and bool. */
+  public boolean hasNumbers() {
+    return isIntegral() || isFloatingWithNumbers();
+  }
+
+  private boolean isFloatingWithNumbers() {
+    return switch (this) {
+      case FLOAT32, FLOAT16, BFLOAT16, FLOAT64 -> true;
+      default -> false;
+    };
+  }
+
+  /** The largest finite value of a floating dtype; {@link Double#MAX_VALUE} for the others. */
+  public double maxFinite() {
+    return switch (this) {
+      case FLOAT16 -> 65504.0;
+      case BFLOAT16 -> 0x1.FEp127;
+      case FLOAT32 -> Float.MAX_VALUE;
+      default -> Double.MAX_VALUE;
+    };
+  }
+
   /** The code stored in e-node attributes. */
   public int code() {
     return ordinal();

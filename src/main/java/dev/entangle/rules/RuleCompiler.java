@@ -127,7 +127,7 @@ final class RuleCompiler {
               ? "operator family '"
                   + name.text()
                   + "' is built in (derived from the "
-                  + "operators' declared kinds in ops/Op.java); choose another name"
+                  + "operators' declared kinds in core/Op.java); choose another name"
               : "operator set '" + name.text() + "' is declared twice");
     }
     opSets.put(name.text(), ids.stream().mapToInt(Integer::intValue).toArray());

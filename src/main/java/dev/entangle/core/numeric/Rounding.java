@@ -8,50 +8,37 @@ import dev.entangle.core.Dtype;
  * integers truncate toward zero and wrap to their width; booleans are whether the value is not 0.
  */
 public final class Rounding {
-  private static final double FLOAT16_MAX = 65504.0;
-  private static final double BFLOAT16_MAX = 0x1.FEp127;
-
   private Rounding() {}
 
   /** Whether values of this dtype are held exactly as rounded integers (ints and bool). */
   public static boolean isIntegral(int dtype) {
-    return switch (Dtype.name(dtype)) {
-      case "int64", "int32", "int16", "int8", "uint8", "bool" -> true;
-      default -> false;
-    };
+    Dtype d = Dtype.of(dtype);
+    return d != null && d.isIntegral();
   }
 
   /** Whether the evaluator has numbers for this dtype (not complex, not float8). */
   public static boolean isSupported(int dtype) {
-    return switch (Dtype.name(dtype)) {
-      case "float32",
-          "float16",
-          "bfloat16",
-          "float64",
-          "int64",
-          "int32",
-          "int16",
-          "int8",
-          "uint8",
-          "bool" ->
-          true;
-      default -> false;
-    };
+    Dtype d = Dtype.of(dtype);
+    return d != null && d.hasNumbers();
   }
 
   /** {@code v} converted to {@code dtype}. */
   public static double to(int dtype, double v) {
-    return switch (Dtype.name(dtype)) {
-      case "float64" -> v;
-      case "float32" -> (double) (float) v;
-      case "float16" -> toBinary(v, 10, -14, FLOAT16_MAX);
-      case "bfloat16" -> toBinary(v, 7, -126, BFLOAT16_MAX);
-      case "bool" -> v != 0 ? 1 : 0;
-      case "int64" -> integral(v, dtype);
-      case "int32" -> (int) integral(v, dtype);
-      case "int16" -> (short) integral(v, dtype);
-      case "int8" -> (byte) integral(v, dtype);
-      case "uint8" -> integral(v, dtype) & 0xFF;
+    Dtype d = Dtype.of(dtype);
+    if (d == null) {
+      throw new EvalException("the evaluator has no numbers for dtype " + Dtype.name(dtype));
+    }
+    return switch (d) {
+      case FLOAT64 -> v;
+      case FLOAT32 -> (double) (float) v;
+      case FLOAT16 -> toBinary(v, 10, -14, Dtype.FLOAT16.maxFinite());
+      case BFLOAT16 -> toBinary(v, 7, -126, Dtype.BFLOAT16.maxFinite());
+      case BOOL -> v != 0 ? 1 : 0;
+      case INT64 -> integral(v, dtype);
+      case INT32 -> (int) integral(v, dtype);
+      case INT16 -> (short) integral(v, dtype);
+      case INT8 -> (byte) integral(v, dtype);
+      case UINT8 -> integral(v, dtype) & 0xFF;
       default ->
           throw new EvalException("the evaluator has no numbers for dtype " + Dtype.name(dtype));
     };
@@ -59,12 +46,8 @@ public final class Rounding {
 
   /** The largest finite value of a floating dtype. */
   public static double maxFinite(int dtype) {
-    return switch (Dtype.name(dtype)) {
-      case "float16" -> FLOAT16_MAX;
-      case "bfloat16" -> BFLOAT16_MAX;
-      case "float32" -> Float.MAX_VALUE;
-      default -> Double.MAX_VALUE;
-    };
+    Dtype d = Dtype.of(dtype);
+    return d == null ? Double.MAX_VALUE : d.maxFinite();
   }
 
   /** Truncation toward zero of a finite value; NaN and infinities have no integer value. */

@@ -1308,12 +1308,21 @@ class LlamaAttention(nn.Module):
     rotated by the model's cos/sin tables [max_seq, head_dim], sliced to the sequence
     (``cos[:seq]``, as HF Llama's rotary cache). With ``world_size > 1`` a rank holds heads/n query
     and kv_heads/n key/value heads (q/k/v column-parallel) and the matching columns of o_proj
-    (row-parallel), whose partial results ``reduce`` sums (see ``_sum_partials``)."""
+    (row-parallel), whose partial results ``reduce`` sums (see ``_sum_partials``). With fewer
+    key/value heads than ranks, each rank holds one key/value head, replicated on
+    ``world_size // kv_heads`` consecutive ranks."""
 
     def __init__(self, hidden, heads, kv_heads, head_dim, rank=0, world_size=1, reduce=None):
         super().__init__()
         self.heads, _ = _shard(heads, rank, world_size, "heads")
-        self.kv_heads, _ = _shard(kv_heads, rank, world_size, "kv_heads")
+        if kv_heads >= world_size:
+            self.kv_heads, _ = _shard(kv_heads, rank, world_size, "kv_heads")
+        elif world_size % kv_heads == 0:
+            # fewer key/value heads than ranks (Megatron, vLLM): rank r holds key/value head
+            # r // (world_size // kv_heads), replicated on that many consecutive ranks
+            self.kv_heads = 1
+        else:
+            raise ValueError(f"{kv_heads} key/value heads do not split over {world_size} ranks")
         self.head_dim = head_dim
         self.q_proj = Linear(hidden, self.heads * head_dim, bias=False)
         self.k_proj = Linear(hidden, self.kv_heads * head_dim, bias=False)
@@ -1353,11 +1362,15 @@ class LlamaMLP(nn.Module):
         self.gate_proj = Linear(hidden, part, bias=False)
         self.up_proj = Linear(hidden, part, bias=False)
         self.down_proj = Linear(part, hidden, bias=False)
+        self.rank = rank
         self.world_size = world_size
         self.reduce = reduce
 
     def forward(self, x):
         y = self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+        if self.reduce == "own_rows":
+            # a bug: the rank's rows of its own partial result, never summed over the ranks
+            return y.chunk(self.world_size)[self.rank]
         return _sum_partials(y, self.reduce, self.world_size)
 
 
@@ -1382,10 +1395,11 @@ class Llama(nn.Module):
     ``sequence_parallel`` the activations are replicated and the row-parallel results (and the
     embedding) all-reduced; with it they are sequence shards: RMSNorms on the rank's rows, an
     all-gather before each column-parallel block, reduce-scatters after the row-parallel ones.
+    ``bug_layer`` drops the reduction after that layer's MLP on every rank.
     """
 
     def __init__(self, vocab, hidden, heads, kv_heads, head_dim, ffn, layers, rank=0, world_size=1,
-                 sequence_parallel=False):
+                 sequence_parallel=False, bug_layer=None):
         super().__init__()
         self.world_size = world_size
         self.sequence_parallel = sequence_parallel and world_size > 1
@@ -1398,6 +1412,9 @@ class Llama(nn.Module):
             self.embed = VocabParallelEmbedding(vocab, hidden, rank, world_size, reduce=reduce)
         self.layers = nn.ModuleList(LlamaLayer(hidden, heads, kv_heads, head_dim, ffn, rank, world_size, reduce)
                                     for _ in range(layers))
+        if bug_layer is not None and world_size > 1:
+            # the bug: that layer's MLP leaves its row-parallel partial results unreduced
+            self.layers[bug_layer].mlp.reduce = "own_rows" if self.sequence_parallel else None
         self.norm = RMSNorm(hidden)
         part, self.vocab_start = _shard(vocab, rank, world_size, "vocab")
         self.lm_head = nn.Parameter(torch.empty(part, hidden))

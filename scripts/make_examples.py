@@ -234,7 +234,7 @@ def gpt(n, layers, seq=24, vocab=48, hidden=24, heads=12, ffn=48):
 
 
 def llama(n, layers, sequence_parallel=False, seq=16, vocab=64, hidden=32, heads=16, kv_heads=8,
-          head_dim=4, ffn=64, max_seq=32):
+          head_dim=4, ffn=64, max_seq=32, bug_layer=None):
     """The Llama-style decoder of ``example_models.Llama`` at TP=n: ``llama-tpN-lL``, or with
     sequence parallelism ``llama-sp-tpN-lL``. The default sizes let 2, 4, 8 and 16 ranks divide
     the query and key/value heads, the vocabulary, the MLP and the sequence."""
@@ -242,7 +242,8 @@ def llama(n, layers, sequence_parallel=False, seq=16, vocab=64, hidden=32, heads
                   sin=t(max_seq, head_dim))
 
     def model(rank=0, world_size=1):
-        return m.Llama(vocab, hidden, heads, kv_heads, head_dim, ffn, layers, rank, world_size, sequence_parallel)
+        return m.Llama(vocab, hidden, heads, kv_heads, head_dim, ffn, layers, rank, world_size, sequence_parallel,
+                       bug_layer if world_size > 1 else None)
 
     gs = tag_outputs(trace(model(), **inputs), "loss")
     gd = [tag_outputs(g, "loss") for g in trace_ranks(n, lambda r: model(r, n), lambda r: inputs)]
@@ -251,23 +252,41 @@ def llama(n, layers, sequence_parallel=False, seq=16, vocab=64, hidden=32, heads
     for i in range(layers):
         p = f"layers.{i}."
         relations += [replicate(p + "input_layernorm.weight"), replicate(p + "post_attention_layernorm.weight")]
-        relations += [shard(p + f"self_attn.{x}_proj.weight", 0) for x in "qkv"]
+        relations.append(shard(p + "self_attn.q_proj.weight", 0))
+        for x in "kv":
+            relations += kv_relation(p + f"self_attn.{x}_proj.weight", n, kv_heads)
         relations += [shard(p + "self_attn.o_proj.weight", 1), shard(p + "mlp.gate_proj.weight", 0),
                       shard(p + "mlp.up_proj.weight", 0), shard(p + "mlp.down_proj.weight", 1)]
+    tag = "" if (heads, kv_heads) == (16, 8) else f"-h{heads}-kv{kv_heads}"
+    tag += "" if bug_layer is None else f"-bug{bug_layer}"
     if sequence_parallel:
-        name, how = f"llama-sp-tp{n}-l{layers}", (
+        name, how = f"llama-sp-tp{n}-l{layers}{tag}", (
             " with sequence parallelism: the embedding reduce-scattered to sequence shards, RMSNorms on"
             " the shards, an all-gather before and a reduce-scatter after each parallel block")
     else:
-        name, how = f"llama-tp{n}-l{layers}", (
+        name, how = f"llama-tp{n}-l{layers}{tag}", (
             ": activations replicated, the embedding and each row-parallel result all-reduced")
     return Case(
         name, f"a Llama-style decoder, {layers} layer(s), TP={n}{how}; per layer RMSNorms, rotary"
         f" embedding from one cos/sin table [{max_seq}, {head_dim}] that every layer slices to the"
         f" sequence, grouped-query attention ({heads} query, {kv_heads} key/value heads; q/k/v"
         " column-parallel, o_proj row-parallel), SwiGLU MLP (gate/up column-parallel, down"
-        " row-parallel); vocabulary-parallel embedding, logits and cross-entropy",
-        gs, gd, relations, "refines", "the loss equals the loss on any rank")
+        " row-parallel); vocabulary-parallel embedding, logits and cross-entropy"
+        + ("" if kv_heads >= n else f"; each key/value head replicated on {n // kv_heads} ranks")
+        + ("" if bug_layer is None else f"; the bug: layer {bug_layer}'s MLP output is not reduced"),
+        gs, gd, relations, "refines" if bug_layer is None else "not-refined",
+        "the loss equals the loss on any rank" if bug_layer is None
+        else f"layer {bug_layer}'s MLP output is a rank's partial sum")
+
+
+def kv_relation(name, n, kv_heads):
+    """A key/value projection's weight: sharded by heads over the ranks, or with fewer heads than
+    ranks the concatenation of one rank of each replica group (every such choice is an entry)."""
+    if kv_heads >= n:
+        return [shard(name, 0)]
+    group = n // kv_heads
+    return [relate(name, "concat(" + ", ".join(f"r{o + group * j}.{name}" for j in range(kv_heads))
+                      + ", dim=0)") for o in range(group)]
 
 
 def sp_layernorm_grad(name, reduce_grads):
@@ -1006,9 +1025,21 @@ def main(argv=None):
                         " divide it")
     parser.add_argument("--sp", action="store_true",
                         help="with --llama-sizes: with sequence parallelism, into llama-sp-tpN-lL")
+    parser.add_argument("--heads", type=int, default=16,
+                        help="with --llama-sizes: query heads (default 16; a multiple of TP)")
+    parser.add_argument("--kv-heads", type=int, default=8,
+                        help="with --llama-sizes: key/value heads (default 8); fewer than TP"
+                        " replicates each on TP/K ranks; the name gains -hH-kvK when not 16/8")
+    parser.add_argument("--bug", type=int, metavar="LAYER",
+                        help="with --llama-sizes: drop the reduction after that layer's MLP on every"
+                        " rank (the name gains -bugLAYER; expected not-refined)")
     args = parser.parse_args(argv)
-    if args.sp and not args.llama_sizes:
-        parser.error("--sp goes with --llama-sizes")
+    llama_only = [o for o, v in (("--sp", args.sp), ("--heads", args.heads != 16),
+                                 ("--kv-heads", args.kv_heads != 8), ("--bug", args.bug is not None)) if v]
+    if llama_only and not args.llama_sizes:
+        parser.error(f"{', '.join(llama_only)} go(es) with --llama-sizes")
+    if args.heads < 1 or args.kv_heads < 1 or args.heads % args.kv_heads:
+        parser.error("--heads must be a positive multiple of --kv-heads")
     fx_collectives.ensure_registered()
     if args.gpt_sizes or args.llama_sizes:
         if args.cases:
@@ -1016,7 +1047,16 @@ def main(argv=None):
         gpt_sizes = sizes_option(parser, "--gpt-sizes", args.gpt_sizes)
         llama_sizes = sizes_option(parser, "--llama-sizes", args.llama_sizes)
         cases = [gpt(n, layers, 48, 96, 48, 24, 96) for n, layers in gpt_sizes]
-        cases += [llama(n, layers, args.sp) for n, layers in llama_sizes]
+        for n, layers in llama_sizes:
+            if args.heads % n or (args.kv_heads % n and n % args.kv_heads):
+                parser.error(f"TP={n} must divide --heads {args.heads}, and divide or be a multiple of"
+                             f" --kv-heads {args.kv_heads}")
+            if args.bug is not None and not 0 <= args.bug < layers:
+                parser.error(f"--bug {args.bug} is not a layer of a {layers}-layer model")
+        hidden = max(32, args.heads * 4 // 2)
+        cases += [llama(n, layers, args.sp, heads=args.heads, kv_heads=args.kv_heads,
+                        hidden=hidden if args.heads != 16 else 32, bug_layer=args.bug)
+                  for n, layers in llama_sizes]
         os.makedirs(args.out, exist_ok=True)
         write(cases, args.out)
         print(f"wrote {len(cases)} cases to {os.path.relpath(args.out)}")

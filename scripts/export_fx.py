@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Writes torch.fx graphs in entangle's graph format (FORMATS.md sections 1 and 2).
+"""Writes torch.fx graphs in entangle's graph format.
+
+The format is specified in docs/formats.md, Graph files and Distributed graph files.
 
 Library use::
 
@@ -98,7 +100,7 @@ def _torch():
 
 
 def target_name(node):
-    """The ``target`` string of a node, as FORMATS.md section 1 spells it."""
+    """The ``target`` string of a node, as spelled in docs/formats.md, Nodes."""
     torch = _torch()
     t = node.target
     if node.op != "call_function":
@@ -156,7 +158,7 @@ def _enum_name(v):
 
 
 def encode_arg(v, where="argument"):
-    """Encodes one argument value (FORMATS.md section 1, argument encoding)."""
+    """Encodes one argument value (docs/formats.md, Argument encoding)."""
     torch = _torch()
     from torch.fx import Node
 
@@ -416,7 +418,7 @@ def _stack_trace(node):
 
 
 def graph_to_json(gm, name=None):
-    """The graph-file object (FORMATS.md section 1) of a GraphModule (or a torch.fx Graph)."""
+    """The graph-file object of a GraphModule or torch.fx Graph (docs/formats.md, Graph files)."""
     graph = getattr(gm, "graph", gm)
     out = {"format": FORMAT}
     if name is not None:
@@ -486,7 +488,9 @@ def export_graph(gm, path, name=None):
 
 
 def ranks_to_json(graphs, process_groups=None):
-    """The G_d object (FORMATS.md section 2) of one graph per rank, rank 0 first.
+    """The G_d object of one graph per rank, rank 0 first.
+
+    The format is docs/formats.md, Distributed graph files.
 
     Each item is a GraphModule or an already converted graph object (whose
     ``format`` is dropped inside ``ranks``).

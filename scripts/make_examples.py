@@ -6,9 +6,9 @@ traced with ``make_fx`` (fake tensors; G_d one trace per rank, the model code
 given that rank's ``rank`` and ``world_size``), plus an input relation and the
 verdict the checker must reach::
 
-    examples/<case>/gs.json        G_s (FORMATS.md section 1)
-    examples/<case>/gd.json        G_d (section 2)
-    examples/<case>/ri.json        the input relation (section 3)
+    examples/<case>/gs.json        G_s (docs/formats.md, Graph files)
+    examples/<case>/gd.json        G_d (docs/formats.md, Distributed graph files)
+    examples/<case>/ri.json        the input relation (docs/formats.md, Relation files)
     examples/<case>/expected.json  {"verdict", "note"[, "operator"]}
     examples/README.md             the table of cases
 
@@ -939,8 +939,9 @@ Python that has torch 1.13 or later (on Debian, `python3-torch` for `/usr/bin/py
 
 The files need no torch to be used.
 
-Each folder holds `gs.json` and `gd.json` (graph files, FORMATS.md sections 1
-and 2), `ri.json` (the input relation, section 3) and
+Each folder holds `gs.json` and `gd.json` (graph files: docs/formats.md, Graph files
+and Distributed graph files), `ri.json` (the input relation: docs/formats.md, Relation
+files) and
 `expected.json` (the verdict; for a bug, `operator` is the G_s node the checker
 should report when the bug clearly breaks one). Check a case with:
 

@@ -1,8 +1,8 @@
 """Shared test helpers: project paths, the torch check, and a checker of the file formats.
 
-The format checks follow FORMATS.md sections 1-3 and are written independently
-of the exporter, so that exporter output is judged against the contract, not
-against itself.
+The format checks follow docs/formats.md, Graph files and Distributed graph files and
+Relation files; they are written independently of the exporter, so that exporter
+output is judged against the contract, not against itself.
 """
 
 import importlib
@@ -68,7 +68,7 @@ def hlo_case_names():
 
 
 # ---------------------------------------------------------------------------
-# FORMATS.md sections 1 and 2
+# docs/formats.md, Graph files and Distributed graph files
 
 OPS = {"placeholder", "get_attr", "call_function", "call_method", "call_module", "output"}
 DTYPES = {"float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8",
@@ -141,7 +141,7 @@ def check_type(t, where):
 
 
 def check_graph(graph, where="graph", require_format=True):
-    """A graph object (section 1); returns {name: node}."""
+    """A graph object (docs/formats.md, Graph files); returns {name: node}."""
     if require_format and graph.get("format") != "entangle-fx/1":
         _fail(where, f"format {graph.get('format')!r}")
     nodes = graph.get("nodes")
@@ -211,7 +211,7 @@ def _check_meta(meta, at, defined, node):
 
 
 def check_distributed(gd, where="gd"):
-    """A G_d object (section 2); returns one {name: node} per rank."""
+    """A G_d object (docs/formats.md, Distributed graph files); one {name: node} per rank."""
     if gd.get("format") != "entangle-fx/1":
         _fail(where, f"format {gd.get('format')!r}")
     ranks = gd.get("ranks")
@@ -225,7 +225,7 @@ def check_distributed(gd, where="gd"):
 
 
 def resolve(nodes, name):
-    """A relation name: a node name first, then a tag (FORMATS.md section 3)."""
+    """A relation name: a node name first, then a tag (docs/formats.md, Name resolution)."""
     if name in nodes:
         return nodes[name]
     for node in nodes.values():

@@ -5,7 +5,7 @@ in double precision, on inputs it draws from the case's input relation. This tes
 runs the same graphs node by node with PyTorch's own ATen operators, in the dtypes
 the graphs record, on the same inputs, and requires the same values within float
 tolerance. The collectives of G_d are computed here from their documented meaning
-(FORMATS.md section 2), independently of the checker's Java code.
+(docs/formats.md, Collectives), independently of the checker's Java code.
 """
 
 import operator

@@ -1,4 +1,4 @@
-"""export_fx: traced graphs written in the contract's JSON (FORMATS.md sections 1-2)."""
+"""export_fx: traced graphs written in the contract's JSON (docs/formats.md, Graph files and Distributed graph files)."""
 
 import io
 import json

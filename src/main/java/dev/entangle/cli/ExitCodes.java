@@ -2,7 +2,7 @@ package dev.entangle.cli;
 
 import dev.entangle.refine.Verdict;
 
-/** The command line's exit codes (FORMATS.md section 4), decided in one place. */
+/** The command line's exit codes (docs/formats.md, Exit codes), decided in one place. */
 final class ExitCodes {
   static final int REFINES = 0;
   static final int NOT_REFINED = 1;

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 
-/** The {@code --json} report (FORMATS.md section 4) and the {@code --write-relation} file. */
+/**
+ * The {@code --json} report (docs/formats.md, JSON report) and the {@code --write-relation} file.
+ */
 final class JsonReport {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 

@@ -39,7 +39,7 @@ public record CoreTerm(int op, long[] attrs, List<CoreTerm> children) {
     return (int) attrs[0];
   }
 
-  /** Whether every node is a clean operator (FORMATS.md "clean functions"). */
+  /** Whether every node is a clean operator (docs/formats.md, Clean functions). */
   public boolean isClean() {
     Op o = Op.of(op);
     if (o == null || !o.isClean()) {

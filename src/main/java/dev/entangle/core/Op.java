@@ -244,7 +244,7 @@ public enum Op {
     return this == CONCAT || this == SUMN || this == MAXN || this == MINN;
   }
 
-  /** Whether an output relation may contain this operator (FORMATS.md "clean functions"). */
+  /** Whether an output relation may contain this operator (docs/formats.md, Clean functions). */
   public boolean isClean() {
     return this == TENSOR
         || this == CONCAT

@@ -7,10 +7,10 @@ import dev.entangle.graph.JsonFiles;
 import java.io.PrintWriter;
 
 /**
- * A draft as a relation file (FORMATS.md section 3) that says what it is: every entry carries its
- * {@code _confidence} and a {@code note}, the file a {@code _draft} remark, and the inputs it could
- * not relate are listed under {@code _undecided} (the relation reader ignores remarks). Also the
- * same on screen.
+ * A draft as a relation file (docs/formats.md, Relation files) that says what it is: every entry
+ * carries its {@code _confidence} and a {@code note}, the file a {@code _draft} remark, and the
+ * inputs it could not relate are listed under {@code _undecided} (the relation reader ignores
+ * remarks). Also the same on screen.
  */
 public final class DraftWriter {
   private static final ObjectMapper MAPPER = JsonFiles.mapper();

@@ -2,7 +2,9 @@ package dev.entangle.graph;
 
 import java.util.List;
 
-/** An argument of a node, encoded in graph files as described in FORMATS.md section 1. */
+/**
+ * An argument of a node, encoded in graph files as described in docs/formats.md, Argument encoding.
+ */
 public sealed interface Arg {
 
   /** The value of another node: {@code {"node": NAME}}. */

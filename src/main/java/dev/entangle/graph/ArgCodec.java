@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Decodes and encodes node arguments (FORMATS.md section 1, "Argument encoding"). */
+/** Decodes and encodes node arguments (docs/formats.md, Argument encoding). */
 final class ArgCodec {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
   private static final String KINDS =

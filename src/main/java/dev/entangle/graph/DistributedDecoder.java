@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Turns a G_d file (FORMATS.md section 2) into a {@link DistributedGraph}; a plain graph file
- * becomes a one-rank G_d.
+ * Turns a G_d file (docs/formats.md, Distributed graph files) into a {@link DistributedGraph}; a
+ * plain graph file becomes a one-rank G_d.
  */
 final class DistributedDecoder {
   private DistributedDecoder() {}

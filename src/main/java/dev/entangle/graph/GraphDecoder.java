@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns the JSON object of one graph (FORMATS.md section 1) into a {@link Graph}, checking every
- * rule of the format: known ops, unique names, references to earlier nodes only, result types
+ * Turns the JSON object of one graph (docs/formats.md, Graph files) into a {@link Graph}, checking
+ * every rule of the format: known ops, unique names, references to earlier nodes only, result types
  * present, well-formed {@code getitem} and {@code output} nodes.
  */
 final class GraphDecoder {

@@ -8,7 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Reads and writes graph files (FORMATS.md section 1) and G_d files (section 2).
+ * Reads and writes graph files (docs/formats.md, Graph files) and G_d files (docs/formats.md,
+ * Distributed graph files).
  *
  * <p>Reading validates the whole file and reports the first problem as an {@link InputException}
  * naming the file, the rank, the node and the field. Writing produces exactly the contract format,

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Decodes and encodes a node's {@code meta} object (FORMATS.md section 1). */
+/** Decodes and encodes a node's {@code meta} object (docs/formats.md, Result types). */
 final class MetaCodec {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 

@@ -16,13 +16,13 @@ import java.util.TreeSet;
  * graph dumps into the graph model, reading the Python as data (it is never executed).
  *
  * <p>Each placeholder, assignment and the return become one node, in order, as a graph file would
- * describe them (FORMATS.md sections 1 and 2): {@code torch.ops.NS.OP.OVERLOAD(...)} is a {@code
- * call_function} node with target {@code NS.OP.OVERLOAD} ({@code torch.ops.aten.add(...)} without
- * an overload is {@code aten.add.default}); {@code x = y[0]} is a {@code getitem} node; {@code x =
- * self.attr} is a {@code get_attr} node; {@code # File:} comments become the stack traces of the
- * nodes that follow. How {@code auto_functionalized} calls and tagging operators are normalized is
- * described in {@link AutoFunctionalizedLowering}. Anything the importer cannot read is an {@link
- * InputException} naming the file and line.
+ * describe them (docs/formats.md, Graph files and Distributed graph files): {@code
+ * torch.ops.NS.OP.OVERLOAD(...)} is a {@code call_function} node with target {@code NS.OP.OVERLOAD}
+ * ({@code torch.ops.aten.add(...)} without an overload is {@code aten.add.default}); {@code x =
+ * y[0]} is a {@code getitem} node; {@code x = self.attr} is a {@code get_attr} node; {@code #
+ * File:} comments become the stack traces of the nodes that follow. How {@code auto_functionalized}
+ * calls and tagging operators are normalized is described in {@link AutoFunctionalizedLowering}.
+ * Anything the importer cannot read is an {@link InputException} naming the file and line.
  */
 public final class GraphCodeImporter {
   private GraphCodeImporter() {}

@@ -1,6 +1,6 @@
 package dev.entangle.refine;
 
-/** The outcome of a check, with its name in reports (FORMATS.md section 4). */
+/** The outcome of a check, with its name in reports (docs/formats.md, Verdicts). */
 public enum Verdict {
   REFINES("refines"),
   NOT_REFINED("not-refined"),

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * An expression of the relation syntax (FORMATS.md section 3): a tensor reference or a clean
- * function of expressions. Dims are kept as written (they may be negative); {@link ExprShapes}
- * resolves them against shapes.
+ * An expression of the relation syntax (docs/formats.md, Expression syntax): a tensor reference or
+ * a clean function of expressions. Dims are kept as written (they may be negative); {@link
+ * ExprShapes} resolves them against shapes.
  */
 public sealed interface Expr {
 

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.regex.Matcher;
 
 /**
- * Parses the expression syntax of relation files (FORMATS.md section 3): tensor references ({@code
- * name}, {@code rK.name}, backquoted names) and the clean functions with keyword or positional
- * arguments. Errors are {@link ParseError}s carrying the offset of the problem.
+ * Parses the expression syntax of relation files (docs/formats.md, Expression syntax): tensor
+ * references ({@code name}, {@code rK.name}, backquoted names) and the clean functions with keyword
+ * or positional arguments. Errors are {@link ParseError}s carrying the offset of the problem.
  */
 public final class ExprParser {
   private final String text;

@@ -3,8 +3,8 @@ package dev.entangle.relation;
 import java.util.List;
 
 /**
- * A relation file (FORMATS.md section 3) with its sugar ({@code shard}, {@code replicate}, {@code
- * as}) already expanded into plain entries.
+ * A relation file (docs/formats.md, Relation files) with its sugar ({@code shard}, {@code
+ * replicate}, {@code as}) already expanded into plain entries.
  *
  * @param source the file path, for messages
  * @param relations the input relation R_i

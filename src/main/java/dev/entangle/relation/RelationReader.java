@@ -11,11 +11,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Reads a relation file (FORMATS.md section 3), parsing every expression and expanding the sugar:
- * {@code {"gs": N, "shard": D}} becomes {@code concat(r0.N, ..., r{W-1}.N, dim=D)} and {@code
- * {"gs": N, "replicate": true}} one entry {@code rK.N} per rank, with {@code "as": M} naming the
- * G_d tensors M instead of N. Names are not resolved here; see {@link RelationValidator}. Unknown
- * keys are errors, except remarks: {@code comment}, {@code note} and keys starting with {@code _}.
+ * Reads a relation file (docs/formats.md, Relation files), parsing every expression and expanding
+ * the sugar: {@code {"gs": N, "shard": D}} becomes {@code concat(r0.N, ..., r{W-1}.N, dim=D)} and
+ * {@code {"gs": N, "replicate": true}} one entry {@code rK.N} per rank, with {@code "as": M} naming
+ * the G_d tensors M instead of N. Names are not resolved here; see {@link RelationValidator}.
+ * Unknown keys are errors, except remarks: {@code comment}, {@code note} and keys starting with
+ * {@code _}.
  */
 public final class RelationReader {
   static final String FORMAT = "entangle-relation/1";

@@ -14,7 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The command line's exit codes, report keys and limits (FORMATS.md section 4). */
+/**
+ * The command line's exit codes, report keys and limits (docs/formats.md, Exit codes and JSON
+ * report).
+ */
 class CheckContractTest {
   @TempDir Path tmp;
 

@@ -94,7 +94,7 @@ public record CliRun(String args, int exitCode, String out, String err) {
     return this;
   }
 
-  /** The exit code the contract gives a verdict (FORMATS.md section 4). */
+  /** The exit code the contract gives a verdict (docs/formats.md, Exit codes). */
   public static int exitCodeOf(String verdict) {
     return switch (verdict) {
       case "refines" -> 0;

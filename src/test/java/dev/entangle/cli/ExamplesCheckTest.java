@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs {@code entangle check} on every case under {@code examples/} and holds the result to the
- * case's {@code expected.json} and to the report contract of FORMATS.md section 4.
+ * case's {@code expected.json} and to the report contract of docs/formats.md, JSON report.
  */
 class ExamplesCheckTest {
   @TempDir Path tmp;

@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * HLO's collectives on one rank as torch's functional collectives (FORMATS.md section 2), each
- * followed by its {@code wait_tensor}; the value users read keeps the instruction's name, the call
- * is {@code NAME.start}. The ids in {@code replica_groups} and {@code source_target_pairs} are
+ * HLO's collectives on one rank as torch's functional collectives (docs/formats.md, Collectives),
+ * each followed by its {@code wait_tensor}; the value users read keeps the instruction's name, the
+ * call is {@code NAME.start}. The ids in {@code replica_groups} and {@code source_target_pairs} are
  * taken as ranks (an SPMD program run once per rank); each group is a process group named by its
  * ranks ({@code 0,1}). Where HLO differs from torch:
  *

@@ -33,9 +33,9 @@
  *       run time, reduces whose initial value is not the reducer's identity, and unknown custom
  *       calls stay opaque: they map only when G_d computes the same instruction on related
  *       operands.
- *   <li><b>Collectives</b> become torch's functional collectives (FORMATS.md section 2); a reducer
- *       must be add, maximum or minimum. Tuple-form all-to-all, collectives of several operands,
- *       tuple parameters and token values are reported as not supported yet.
+ *   <li><b>Collectives</b> become torch's functional collectives (docs/formats.md, Collectives); a
+ *       reducer must be add, maximum or minimum. Tuple-form all-to-all, collectives of several
+ *       operands, tuple parameters and token values are reported as not supported yet.
  * </ul>
  */
 package dev.entangle.importer.hlo;

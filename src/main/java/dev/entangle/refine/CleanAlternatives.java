@@ -6,7 +6,9 @@ import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.egraph.Extractor;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The clean expressions R keeps for a G_s value: several, not just the cheapest, since later
@@ -25,19 +27,18 @@ final class CleanAlternatives {
       return List.of();
     }
     List<long[]> ranked = new ArrayList<>();
-    List<CoreTerm> exprs = new ArrayList<>();
-    List<CoreTerm> leaves = new ArrayList<>();
+    List<ENode> candidates = new ArrayList<>();
+    List<CoreTerm> out = new ArrayList<>();
     int root = g.find(c);
     for (ENode n : g.nodes(c)) {
       if (!CleanCost.isClean(n) || refersTo(g, n, root)) {
         continue;
       }
       if (n.op() == Op.TENSOR.id()) {
-        leaves.add(CoreTerm.tensor((int) n.attr(0)));
+        out.add(CoreTerm.tensor((int) n.attr(0)));
         continue;
       }
       long cost = 1;
-      List<CoreTerm> kids = new ArrayList<>();
       boolean ok = true;
       for (int i = 0; i < n.arity(); i++) {
         if (ex.bestNode(n.child(i)) == null) {
@@ -45,24 +46,29 @@ final class CleanAlternatives {
           break;
         }
         cost += ex.cost(n.child(i));
-        kids.add(CoreTerm.of(ex.extract(n.child(i))));
       }
-      if (!ok) {
-        continue;
-      }
-      CoreTerm e = new CoreTerm(n.op(), n.attrs(), kids);
-      if (!exprs.contains(e)) {
-        ranked.add(new long[] {cost, exprs.size()});
-        exprs.add(e);
+      if (ok) {
+        ranked.add(new long[] {cost, candidates.size()});
+        candidates.add(n);
       }
     }
+    // cheapest first, then in node order; terms are built only for what is kept
     ranked.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
-    List<CoreTerm> out = new ArrayList<>(leaves);
+    int limit = k + out.size();
+    Set<CoreTerm> seen = new HashSet<>();
     for (long[] r : ranked) {
-      if (out.size() >= k + leaves.size()) {
+      if (out.size() >= limit) {
         break;
       }
-      out.add(exprs.get((int) r[1]));
+      ENode n = candidates.get((int) r[1]);
+      List<CoreTerm> kids = new ArrayList<>(n.arity());
+      for (int i = 0; i < n.arity(); i++) {
+        kids.add(CoreTerm.of(ex.extract(n.child(i))));
+      }
+      CoreTerm e = new CoreTerm(n.op(), n.attrs(), kids);
+      if (seen.add(e)) {
+        out.add(e);
+      }
     }
     return out;
   }

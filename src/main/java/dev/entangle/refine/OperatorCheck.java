@@ -45,7 +45,21 @@ import java.util.Set;
  * own definitions are the only sources of equalities, so what is extracted is a certificate.
  */
 final class OperatorCheck {
-  /** What the check found. */
+  /**
+   * What the check found.
+   *
+   * @param undefined the outputs that have no defined value
+   * @param found per output, its clean expressions (cheapest first; none when not found)
+   * @param overOutputs per required output, a clean expression over G_d's outputs (and inputs)
+   * @param limit the limit that ended the search, or null when none did
+   * @param missingInput an input related to no G_d tensor (the check did not run), or -1
+   * @param explored the G_d values brought in, in order
+   * @param hints per output without a clean expression, what it equals in G_d's terms
+   * @param violated the expectations on the outputs that were not proved
+   * @param nodes e-nodes of the e-graph
+   * @param cleanLeaves the G_d tensors the outputs' clean expressions use
+   * @param learned groups of G_d terms the e-graph proved equal, for later operations
+   */
   record Outcome(
       Set<Integer> undefined,
       Map<Integer, List<CoreTerm>> found,
@@ -58,6 +72,33 @@ final class OperatorCheck {
       int nodes,
       Set<Integer> cleanLeaves,
       List<List<CoreTerm>> learned) {
+    /** The check could not start: {@code input} is related to no G_d tensor. */
+    static Outcome missingInput(int input, int nodes) {
+      return new Outcome(
+          Set.of(), Map.of(), Map.of(), null, input, List.of(), Map.of(), List.of(), nodes,
+          Set.of(), List.of());
+    }
+
+    /**
+     * The operation's one output is one of its inputs: it is related to that input's terms {@code
+     * relation}, whose G_d tensors are {@code leaves}; nothing was searched.
+     */
+    static Outcome sameAsInput(
+        int output, List<CoreTerm> relation, Set<Integer> leaves, int nodes) {
+      return new Outcome(
+          Set.of(),
+          Map.of(output, relation),
+          Map.of(),
+          null,
+          -1,
+          List.of(),
+          Map.of(),
+          List.of(),
+          nodes,
+          leaves,
+          List.of());
+    }
+
     boolean mapped(List<Integer> outputs) {
       for (int o : outputs) {
         if (!undefined.contains(o) && found.getOrDefault(o, List.of()).isEmpty()) {
@@ -150,18 +191,7 @@ final class OperatorCheck {
     try {
       outs = ctx.gs.program.replay(op, new GsInputs(rb, CONTEXT_DEPTH, true), rb);
     } catch (MissingRelation m) {
-      return new Outcome(
-          Set.of(),
-          Map.of(),
-          Map.of(),
-          null,
-          m.value,
-          List.of(),
-          Map.of(),
-          List.of(),
-          g.nodeCount(),
-          Set.of(),
-          List.of());
+      return Outcome.missingInput(m.value, g.nodeCount());
     }
     Map<Integer, Integer> outClass = new LinkedHashMap<>();
     List<Integer> termClasses = new ArrayList<>(rb.handles);
@@ -255,18 +285,7 @@ final class OperatorCheck {
       if (g.find(in.getValue()) == out && rel != null && !rel.isEmpty()) {
         Set<Integer> leaves = new HashSet<>();
         rel.forEach(e -> e.leaves(leaves));
-        return new Outcome(
-            Set.of(),
-            Map.of(outputs.get(0), rel),
-            Map.of(),
-            null,
-            -1,
-            List.of(),
-            Map.of(),
-            List.of(),
-            g.nodeCount(),
-            leaves,
-            List.of());
+        return Outcome.sameAsInput(outputs.get(0), rel, leaves, g.nodeCount());
       }
     }
     return null;

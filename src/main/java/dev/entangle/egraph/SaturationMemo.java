@@ -66,7 +66,7 @@ public final class SaturationMemo<D> {
     }
     int start = j.length();
     RunReport report = Runner.run(g, rewrites, limits, () -> false);
-    if (report.stopReason() != StopReason.TIME_LIMIT && j.factCount() == probe.facts) {
+    if (!(report.stopReason() instanceof StopReason.TimeLimit) && j.factCount() == probe.facts) {
       remember(
           new Key(j.records(0, start), j.facts(probe.facts), probe.hash, limits),
           new Replay<>(EGraphImage.of(g), j.records(start, j.length()), j.hash(), report));

@@ -51,7 +51,8 @@ final class OperatorCheck {
    * @param undefined the outputs that have no defined value
    * @param found per output, its clean expressions (cheapest first; none when not found)
    * @param overOutputs per required output, a clean expression over G_d's outputs (and inputs)
-   * @param limit the limit that ended the search, or null when none did
+   * @param limit the limit that ended the search ({@link StopReason#isLimit}), or null when none
+   *     did
    * @param missingInput an input related to no G_d tensor (the check did not run), or -1
    * @param explored the G_d values brought in, in order
    * @param hints per output without a clean expression, what it equals in G_d's terms
@@ -64,7 +65,7 @@ final class OperatorCheck {
       Set<Integer> undefined,
       Map<Integer, List<CoreTerm>> found,
       Map<Integer, CoreTerm> overOutputs,
-      Limit limit,
+      StopReason limit,
       int missingInput,
       List<Integer> explored,
       Map<Integer, CoreTerm> hints,
@@ -209,7 +210,7 @@ final class OperatorCheck {
     for (CoreRelation.Expect e : expects) {
       expectClass.put(e, e.gd().add(b));
     }
-    Limit limit = explore(termClasses);
+    StopReason limit = explore(termClasses);
 
     Extractor clean = new Extractor(g, CleanCost.clean(id -> true));
     Map<Integer, List<CoreTerm>> found = new HashMap<>();
@@ -399,25 +400,20 @@ final class OperatorCheck {
   }
 
   /**
-   * Steps 2 and 3, repeated until no G_d value is left to bring in. Returns the limit hit, or null.
+   * Steps 2 and 3, repeated until no G_d value is left to bring in. Returns the limit hit (the last
+   * saturation's iteration limit, which does not end exploration, or the one that did), or null.
    */
-  private Limit explore(List<Integer> termClasses) {
-    Limit limited = null;
+  private StopReason explore(List<Integer> termClasses) {
+    StopReason limited = null;
     while (true) {
       RunReport report = saturate();
       listener.saturated(op, report, g.nodeCount(), g.classCount(), broughtIn.size());
       for (int i = 0; i < fired.length; i++) {
         fired[i] += report.applied(i);
       }
-      if (report.stopReason() != StopReason.SATURATED
-          && report.stopReason() != StopReason.GOAL_REACHED) {
-        limited =
-            switch (report.stopReason()) {
-              case NODE_LIMIT -> Limit.NODES;
-              case TIME_LIMIT -> Limit.TIME;
-              default -> Limit.ITERATIONS;
-            };
-        if (report.stopReason() != StopReason.ITERATION_LIMIT) {
+      if (report.stopReason().isLimit()) {
+        limited = report.stopReason();
+        if (!(limited instanceof StopReason.IterationLimit)) {
           return limited;
         }
       }
@@ -429,7 +425,9 @@ final class OperatorCheck {
       }
       if (broughtIn.size() > ctx.options.exploreLimit() || System.nanoTime() > ctx.deadline) {
         saturate();
-        return broughtIn.size() > ctx.options.exploreLimit() ? Limit.EXPLORATION : Limit.TIME;
+        return broughtIn.size() > ctx.options.exploreLimit()
+            ? new StopReason.ExplorationLimit(ctx.options.exploreLimit())
+            : StopReason.TIME_LIMIT;
       }
     }
   }

@@ -1,11 +1,13 @@
 package dev.entangle.rules;
 
 import dev.entangle.core.Op;
-import dev.entangle.graph.JsonFiles;
 import dev.entangle.util.InputException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,7 +49,7 @@ public final class LemmaLibrary {
             "cannot read lemma directory "
                 + dir
                 + ": "
-                + JsonFiles.reason(e)
+                + reason(e)
                 + "; check that the folder is readable.");
       }
     }
@@ -108,5 +110,19 @@ public final class LemmaLibrary {
       k++;
     }
     return line.substring(k);
+  }
+
+  /** A short human reason for an I/O failure, without exception class names. */
+  private static String reason(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file or folder";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof FileSystemException fs && fs.getReason() != null) {
+      return fs.getReason();
+    }
+    return e.getMessage() == null ? "input/output error" : e.getMessage();
   }
 }

@@ -37,7 +37,7 @@ final class Trace implements CheckListener {
     err.printf(
         "  [%s] %s after %d iterations, %d nodes, %d classes, %d explored:%s%n",
         op == null ? "-" : op.name(),
-        report.stopReason(),
+        report.stopReason().name(),
         report.iterations(),
         nodes,
         classes,

@@ -20,7 +20,7 @@ final class EClass<D> {
     this.data = data;
   }
 
-  /** A class with the given nodes, fact and parents (an {@link EGraph.Image}'s). */
+  /** A class with the given nodes, fact and parents (an {@link EGraphImage}'s). */
   EClass(int id, ENode[] nodes, D data, ENode[] parentNodes, int[] parentClasses) {
     this.id = id;
     this.nodes.addAll(Arrays.asList(nodes));

@@ -1,7 +1,6 @@
 package dev.entangle.egraph;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashMap;
@@ -29,23 +28,30 @@ import java.util.stream.IntStream;
  */
 public final class EGraph<D> {
   private final Analysis<D> analysis;
-  private final UnionFind uf = new UnionFind();
+
+  /*
+   * The union-find, the class store, the hashcons and the operator index are read and put back by
+   * EGraphImage (the saturation memo's snapshots), hence package-private.
+   */
+
+  final UnionFind uf = new UnionFind();
 
   /** Index = class id; null once the class is absorbed by a union. */
-  private final ArrayList<EClass<D>> classes = new ArrayList<>();
+  final ArrayList<EClass<D>> classes = new ArrayList<>();
 
   /** The hashcons: canonical node -> class (possibly not canonical; use find). */
-  private final HashMap<ENode, Integer> memo = new HashMap<>();
+  final HashMap<ENode, Integer> memo = new HashMap<>();
 
   /** Operator id -> classes holding a node with that operator; exact and ascending when clean. */
-  private final ArrayList<IntList> byOp = new ArrayList<>();
+  final ArrayList<IntList> byOp = new ArrayList<>();
 
   private final ArrayList<ENode> pendingNodes = new ArrayList<>();
   private final IntList pendingClasses = new IntList();
   private final ArrayList<ENode> analysisNodes = new ArrayList<>();
   private final IntList analysisClasses = new IntList();
 
-  private int classCount;
+  /** The number of canonical classes (read by {@link EGraphImage}). */
+  int classCount;
 
   /** A union happened since the last rebuild. */
   private boolean dirty;
@@ -53,8 +59,11 @@ public final class EGraph<D> {
   /** Counts changes (new classes and unions), so snapshots can tell they are stale. */
   private long version;
 
-  /** Classes (possibly absorbed ids) that are new or gained nodes or facts since the last take. */
-  private final BitSet touched = new BitSet();
+  /**
+   * Classes (possibly absorbed ids) that are new or gained nodes or facts since the last take (read
+   * by {@link EGraphImage}).
+   */
+  final BitSet touched = new BitSet();
 
   /** Where changes are written, or null. */
   private Journal journal;
@@ -369,125 +378,19 @@ public final class EGraph<D> {
   }
 
   /**
-   * The state of a clean e-graph that keeps a journal, to be put back ({@link #restore}) into one
-   * whose journal names the same values in the same order. Named nodes hold their journal ordinals
-   * in place of their names. Immutable.
+   * After an {@link EGraphImage} put back the class store, the index and the union-find: sets the
+   * counters and the changed classes it holds, and empties the worklists (the image is clean).
    */
-  static final class Image<D> {
-    final int[] parents;
-    final ENode[][] nodes;
-    final Object[] data;
-    final ENode[][] parentNodes;
-    final int[][] parentClasses;
-    final int[][] byOp;
-    final int classCount;
-    final long version;
-    final BitSet touched;
-
-    private Image(EGraph<D> g) {
-      int n = g.classes.size();
-      parents = g.uf.parents();
-      nodes = new ENode[n][];
-      data = new Object[n];
-      parentNodes = new ENode[n][];
-      parentClasses = new int[n][];
-      for (int i = 0; i < n; i++) {
-        EClass<D> c = g.classes.get(i);
-        if (c != null) {
-          nodes[i] = g.renamed(c.nodes, true);
-          data[i] = c.data;
-          parentNodes[i] = g.renamed(c.parentNodes, true);
-          parentClasses[i] = c.parentClasses.toArray();
-        }
-      }
-      byOp = new int[g.byOp.size()][];
-      for (int i = 0; i < byOp.length; i++) {
-        byOp[i] = g.byOp.get(i).toArray();
-      }
-      classCount = g.classCount;
-      version = g.version;
-      touched = (BitSet) g.touched.clone();
-    }
-
-    /**
-     * How many entries its arrays hold: ids, nodes, parents and index entries (a measure of its
-     * memory: an entry and its share of the nodes kept alive take some tens of bytes).
-     */
-    long size() {
-      long s = parents.length;
-      for (int i = 0; i < nodes.length; i++) {
-        if (nodes[i] != null) {
-          s += 2L * nodes[i].length + 2L * parentNodes[i].length;
-        }
-      }
-      for (int[] l : byOp) {
-        s += l.length;
-      }
-      return s;
-    }
-  }
-
-  /** This clean e-graph's state, for {@link #restore}; needs a journal. */
-  Image<D> image() {
-    if (!isClean() || journal == null) {
-      throw new IllegalStateException("an image is taken of a clean e-graph with a journal");
-    }
-    return new Image<>(this);
-  }
-
-  /**
-   * Puts back the state an image holds, with this e-graph's journal's names in place of ordinals.
-   * The journal itself is the caller's to bring up to date.
-   */
-  @SuppressWarnings("unchecked")
-  void restore(Image<D> image) {
-    uf.restore(image.parents);
-    classes.clear();
-    memo.clear();
-    for (int i = 0; i < image.nodes.length; i++) {
-      if (image.nodes[i] == null) {
-        classes.add(null);
-        continue;
-      }
-      ENode[] ns = renamed(Arrays.asList(image.nodes[i]), false);
-      for (ENode n : ns) {
-        memo.put(n, i);
-      }
-      classes.add(
-          new EClass<>(
-              i,
-              ns,
-              (D) image.data[i],
-              renamed(Arrays.asList(image.parentNodes[i]), false),
-              image.parentClasses[i]));
-    }
-    byOp.clear();
-    for (int[] l : image.byOp) {
-      byOp.add(IntList.of(l));
-    }
+  void restored(int classCount, long version, BitSet touched) {
     pendingNodes.clear();
     pendingClasses.clear();
     analysisNodes.clear();
     analysisClasses.clear();
-    classCount = image.classCount;
+    this.classCount = classCount;
     dirty = false;
-    version = image.version;
-    touched.clear();
-    touched.or(image.touched);
-  }
-
-  /** The nodes with each named node's name written as its journal ordinal, or back. */
-  private ENode[] renamed(List<ENode> from, boolean toOrdinals) {
-    ENode[] out = from.toArray(new ENode[0]);
-    for (int i = 0; i < out.length; i++) {
-      ENode n = out[i];
-      if (n.attrs.length > 0 && journal.names(n.op)) {
-        long[] attrs = n.attrs.clone();
-        attrs[0] = toOrdinals ? journal.ordinalOf(attrs[0]) : journal.name((int) attrs[0]);
-        out[i] = ENode.owning(n.op, attrs, n.children);
-      }
-    }
-    return out;
+    this.version = version;
+    this.touched.clear();
+    this.touched.or(touched);
   }
 
   /** Changes with every new class and every union. */

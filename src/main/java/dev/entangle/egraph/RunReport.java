@@ -20,12 +20,12 @@ public record RunReport(StopReason stopReason, int iterations, int[] applied, Li
 
   /** Whether the run saturated: the rewrites can prove nothing more. */
   public boolean saturated() {
-    return stopReason == StopReason.SATURATED;
+    return stopReason instanceof StopReason.Saturated;
   }
 
   /** Whether a resource limit (iterations, nodes, time) ended the run. */
   public boolean hitLimit() {
-    return stopReason != StopReason.SATURATED && stopReason != StopReason.GOAL_REACHED;
+    return stopReason.isLimit();
   }
 
   /** How often rewrite {@code i} merged classes. */

@@ -81,7 +81,9 @@ public final class Runner {
       g.rebuild();
       reason = StopReason.TIME_LIMIT;
     }
-    if (reason == StopReason.NODE_LIMIT || reason == StopReason.TIME_LIMIT || run.heldBack()) {
+    if (reason instanceof StopReason.NodeLimit
+        || reason instanceof StopReason.TimeLimit
+        || run.heldBack()) {
       g.touchAll(); // matches were found but not applied: the next run must find them again
     }
     return new RunReport(reason, run.iterations, run.applied, names(rewrites));
@@ -145,7 +147,7 @@ public final class Runner {
           return StopReason.GOAL_REACHED;
         }
         if (iterations >= limits.iterations()) {
-          return StopReason.ITERATION_LIMIT;
+          return new StopReason.IterationLimit(limits.iterations());
         }
         if (System.nanoTime() > limits.deadlineNanos()) {
           return StopReason.TIME_LIMIT;
@@ -157,7 +159,7 @@ public final class Runner {
         changed = false;
         if (!applyAll(found)) {
           g.rebuild();
-          return StopReason.NODE_LIMIT;
+          return new StopReason.NodeLimit(limits.nodes());
         }
         g.rebuild();
         if (!changed && g.nodeCount() == before && capped) {
@@ -172,7 +174,7 @@ public final class Runner {
           g.rebuild();
           Arrays.fill(skip, 0);
           if (!withinLimit || g.nodeCount() > limits.nodes()) {
-            return StopReason.NODE_LIMIT;
+            return new StopReason.NodeLimit(limits.nodes());
           }
         }
         if (!changed && g.nodeCount() == before) {

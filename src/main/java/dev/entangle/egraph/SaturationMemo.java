@@ -16,7 +16,7 @@ import java.util.Map;
  * than time. Equal journals mean equal states up to the names, and no rewrite tells names apart
  * beyond equality (no pattern or template names a naming operator; the caller checks), so a run on
  * either e-graph makes the same changes, names aside, and leaves the same state. The memo keeps
- * that state ({@link EGraph.Image}) and the records the run added to the journal; a replay puts the
+ * that state ({@link EGraphImage}) and the records the run added to the journal; a replay puts the
  * state back with this e-graph's names and writes the records, so the e-graph and its journal are
  * exactly what the run would have left, and every later step sees no difference.
  *
@@ -66,10 +66,10 @@ public final class SaturationMemo<D> {
     }
     int start = j.length();
     RunReport report = Runner.run(g, rewrites, limits, () -> false);
-    if (report.stopReason() != StopReason.TIME_LIMIT && j.factCount() == probe.facts) {
+    if (!(report.stopReason() instanceof StopReason.TimeLimit) && j.factCount() == probe.facts) {
       remember(
           new Key(j.records(0, start), j.facts(probe.facts), probe.hash, limits),
-          new Replay<>(g.image(), j.records(start, j.length()), j.hash(), report));
+          new Replay<>(EGraphImage.of(g), j.records(start, j.length()), j.hash(), report));
     }
     return report;
   }
@@ -185,10 +185,9 @@ public final class SaturationMemo<D> {
    * What a run left: the e-graph's state, the records the run added to the journal, the journal's
    * hash after them, and the run's report.
    */
-  private record Replay<D>(
-      EGraph.Image<D> image, long[] changes, long hashAfter, RunReport report) {
+  private record Replay<D>(EGraphImage<D> image, long[] changes, long hashAfter, RunReport report) {
     void apply(EGraph<D> g, Journal j) {
-      g.restore(image);
+      image.restoreInto(g);
       j.append(changes);
       if (j.hash() != hashAfter) {
         throw new IllegalStateException(

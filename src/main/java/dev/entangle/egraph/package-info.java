@@ -10,8 +10,14 @@
  *   <li>{@link dev.entangle.egraph.Rewrite}: a name, a {@link dev.entangle.egraph.Searcher} and an
  *       {@link dev.entangle.egraph.Applier}. The pattern language that searches is the lemma
  *       language's ({@code dev.entangle.rules}); the engine only runs what it is given.
- *   <li>{@link dev.entangle.egraph.Runner}: owns the loop and the limits, and returns a {@link
- *       dev.entangle.egraph.RunReport} saying why it stopped and how often each rewrite fired.
+ *   <li>{@link dev.entangle.egraph.Runner}: owns the loop and the limits, searches a {@link
+ *       dev.entangle.egraph.RootedSearcher} only near the classes that changed, and returns a
+ *       {@link dev.entangle.egraph.RunReport} saying why it stopped (a {@link
+ *       dev.entangle.egraph.StopReason}, each limit with its bound) and how often each rewrite
+ *       fired.
+ *   <li>{@link dev.entangle.egraph.SaturationMemo}: remembers what runs left of e-graphs that keep
+ *       a {@link dev.entangle.egraph.Journal}, as snapshots ({@code EGraphImage}), and puts that
+ *       back into an e-graph whose journal is equal up to names instead of running again.
  *   <li>{@link dev.entangle.egraph.Extractor}: cheapest {@link dev.entangle.egraph.Term} per class
  *       under a {@link dev.entangle.egraph.CostModel}.
  * </ul>

@@ -71,8 +71,20 @@ final class CheckRun {
     this.start = start;
   }
 
-  /** Why the walk stopped short: a verdict and where. */
-  private record Stop(Verdict verdict, Failure failure) {}
+  /** Where a stretch of the walk ended. */
+  private sealed interface Step {
+    /** Nothing stopped the stretch: every operation was checked, or no chain is left open. */
+    Step DONE = new Done();
+
+    /** See {@link #DONE}. */
+    record Done() implements Step {}
+
+    /** A step was taken on numbers: the walk goes on from the operation at index {@code from}. */
+    record Resume(int from) implements Step {}
+
+    /** The walk stopped short: a verdict and where. */
+    record Stop(Verdict verdict, Failure failure) implements Step {}
+  }
 
   CheckResult go() {
     IntFunction<Speculation.Task> tasks =
@@ -108,31 +120,25 @@ final class CheckRun {
     }
     int from = 0;
     while (true) {
-      Object walked = walk(from);
-      if (walked instanceof Stop s) {
+      Step step = walk(from);
+      if (step instanceof Step.Done) {
+        step = chainsEndingInOutputs();
+      }
+      if (step instanceof Step.Resume r) {
+        from = r.from();
+      } else if (step instanceof Step.Stop s) {
         return result(s.verdict(), s.failure());
+      } else {
+        return finish();
       }
-      if (walked instanceof Integer resume) {
-        from = resume;
-        continue;
-      }
-      Object chains = chainsEndingInOutputs();
-      if (chains instanceof Integer resume) {
-        from = resume;
-        continue;
-      }
-      if (chains instanceof Stop s) {
-        return result(s.verdict(), s.failure());
-      }
-      return finish();
     }
   }
 
   /**
-   * Checks operations from index {@code from} on. Returns a {@link Stop}, the index to resume from
-   * after a step taken on numbers, or null when every operation was checked.
+   * Checks operations from index {@code from} on: where the walk stopped, where it resumes after a
+   * step taken on numbers, or {@link Step#DONE} when every operation was checked.
    */
-  private Object walk(int from) {
+  private Step walk(int from) {
     for (int i = from; i < ops.size(); i++) {
       CoreOp op = ops.get(i);
       List<Integer> outs = ctx.gs.outputs(op);
@@ -155,7 +161,7 @@ final class CheckRun {
           if (out.limited() || rootOut.missingInput() >= 0) {
             Verdict v = out.limited() ? Verdict.INCONCLUSIVE : Verdict.NOT_REFINED;
             Evidence e = out.limited() ? evidenceAbout(root, rootOut) : null;
-            return new Stop(v, failure(root, rootOut, chainEnd, e));
+            return new Step.Stop(v, failure(root, rootOut, chainEnd, e));
           }
           return takeOnNumbersOrStop(root, rootOut, chainEnd);
         }
@@ -179,7 +185,7 @@ final class CheckRun {
           new CheckListener.OperatorSummary(
               true, out.nodes(), out.explored().size(), millis, first, firstTerm));
     }
-    return null;
+    return Step.DONE;
   }
 
   private void mapped(CoreOp op, List<Integer> outs, OperatorCheck.Outcome out) {
@@ -198,9 +204,9 @@ final class CheckRun {
   /**
    * The walk would stop at {@code root}: asks the numbers about its outputs that no clean
    * expression was found for. When each equals a clean expression of G_d on every draw, takes that
-   * as their relation and returns the index to resume from; else the failure, with the numbers.
+   * as their relation and resumes after the root; else stops with the failure, with the numbers.
    */
-  private Object takeOnNumbersOrStop(CoreOp root, OperatorCheck.Outcome rootOut, int chainEnd) {
+  private Step takeOnNumbersOrStop(CoreOp root, OperatorCheck.Outcome rootOut, int chainEnd) {
     Map<Integer, Evidence.Candidate> candidates = new LinkedHashMap<>();
     Evidence against = null;
     for (int o : ctx.gs.outputs(root)) {
@@ -216,7 +222,7 @@ final class CheckRun {
       }
     }
     if (against != null || candidates.isEmpty()) {
-      return new Stop(Verdict.NOT_REFINED, failure(root, rootOut, chainEnd, against));
+      return new Step.Stop(Verdict.NOT_REFINED, failure(root, rootOut, chainEnd, against));
     }
     for (int o : ctx.gs.outputs(root)) {
       Evidence.Candidate c = candidates.get(o);
@@ -235,7 +241,7 @@ final class CheckRun {
     }
     assumedOutcome.put(root.id(), rootOut);
     forgetChain(root);
-    return ops.indexOf(root) + 1;
+    return new Step.Resume(ops.indexOf(root) + 1);
   }
 
   /**
@@ -271,9 +277,9 @@ final class CheckRun {
 
   /**
    * A required output whose deferred chain never mapped: the walk would stop at the chain's root.
-   * Returns a {@link Stop}, an index to resume from, or null when there is none.
+   * Returns where the walk stopped or resumes, or {@link Step#DONE} when there is no such output.
    */
-  private Object chainsEndingInOutputs() {
+  private Step chainsEndingInOutputs() {
     for (int o : required) {
       CoreOp root = chainRoot.get(o);
       if (root != null) {
@@ -282,7 +288,7 @@ final class CheckRun {
         return takeOnNumbersOrStop(root, rootOut, root == last ? -1 : last.id());
       }
     }
-    return null;
+    return Step.DONE;
   }
 
   /** After the walk: constants, cut points, outputs over G_d's outputs, expectations. */

@@ -2,6 +2,7 @@ package dev.entangle.refine;
 
 import dev.entangle.core.CoreRelation;
 import dev.entangle.core.CoreTerm;
+import dev.entangle.egraph.StopReason;
 import java.util.List;
 
 /**
@@ -57,7 +58,8 @@ public sealed interface Failure {
    * No clean expression of G_d tensors equals the operation's output(s).
    *
    * @param terms for outputs with no clean expression, what they equal in G_d's terms
-   * @param limit the limit reached first, or null when the search ended without one
+   * @param limit the limit reached first (nodes, time, iterations or exploration, with its bound),
+   *     or null when the search ended without one
    * @param chainEnd the last operation of a deferred chain that failed with it, or -1
    * @param evidence the numbers about the first output without a clean expression, or null
    */
@@ -65,7 +67,7 @@ public sealed interface Failure {
       int operator,
       int outputs,
       List<OutputTerm> terms,
-      Limit limit,
+      StopReason limit,
       int chainEnd,
       List<InputRelation> inputs,
       List<Integer> explored,

@@ -45,12 +45,27 @@ import java.util.Set;
  * own definitions are the only sources of equalities, so what is extracted is a certificate.
  */
 final class OperatorCheck {
-  /** What the check found. */
+  /**
+   * What the check found.
+   *
+   * @param undefined the outputs that have no defined value
+   * @param found per output, its clean expressions (cheapest first; none when not found)
+   * @param overOutputs per required output, a clean expression over G_d's outputs (and inputs)
+   * @param limit the limit that ended the search ({@link StopReason#isLimit}), or null when none
+   *     did
+   * @param missingInput an input related to no G_d tensor (the check did not run), or -1
+   * @param explored the G_d values brought in, in order
+   * @param hints per output without a clean expression, what it equals in G_d's terms
+   * @param violated the expectations on the outputs that were not proved
+   * @param nodes e-nodes of the e-graph
+   * @param cleanLeaves the G_d tensors the outputs' clean expressions use
+   * @param learned groups of G_d terms the e-graph proved equal, for later operations
+   */
   record Outcome(
       Set<Integer> undefined,
       Map<Integer, List<CoreTerm>> found,
       Map<Integer, CoreTerm> overOutputs,
-      Limit limit,
+      StopReason limit,
       int missingInput,
       List<Integer> explored,
       Map<Integer, CoreTerm> hints,
@@ -58,6 +73,33 @@ final class OperatorCheck {
       int nodes,
       Set<Integer> cleanLeaves,
       List<List<CoreTerm>> learned) {
+    /** The check could not start: {@code input} is related to no G_d tensor. */
+    static Outcome missingInput(int input, int nodes) {
+      return new Outcome(
+          Set.of(), Map.of(), Map.of(), null, input, List.of(), Map.of(), List.of(), nodes,
+          Set.of(), List.of());
+    }
+
+    /**
+     * The operation's one output is one of its inputs: it is related to that input's terms {@code
+     * relation}, whose G_d tensors are {@code leaves}; nothing was searched.
+     */
+    static Outcome sameAsInput(
+        int output, List<CoreTerm> relation, Set<Integer> leaves, int nodes) {
+      return new Outcome(
+          Set.of(),
+          Map.of(output, relation),
+          Map.of(),
+          null,
+          -1,
+          List.of(),
+          Map.of(),
+          List.of(),
+          nodes,
+          leaves,
+          List.of());
+    }
+
     boolean mapped(List<Integer> outputs) {
       for (int o : outputs) {
         if (!undefined.contains(o) && found.getOrDefault(o, List.of()).isEmpty()) {
@@ -150,18 +192,7 @@ final class OperatorCheck {
     try {
       outs = ctx.gs.program.replay(op, new GsInputs(rb, CONTEXT_DEPTH, true), rb);
     } catch (MissingRelation m) {
-      return new Outcome(
-          Set.of(),
-          Map.of(),
-          Map.of(),
-          null,
-          m.value,
-          List.of(),
-          Map.of(),
-          List.of(),
-          g.nodeCount(),
-          Set.of(),
-          List.of());
+      return Outcome.missingInput(m.value, g.nodeCount());
     }
     Map<Integer, Integer> outClass = new LinkedHashMap<>();
     List<Integer> termClasses = new ArrayList<>(rb.handles);
@@ -179,7 +210,7 @@ final class OperatorCheck {
     for (CoreRelation.Expect e : expects) {
       expectClass.put(e, e.gd().add(b));
     }
-    Limit limit = explore(termClasses);
+    StopReason limit = explore(termClasses);
 
     Extractor clean = new Extractor(g, CleanCost.clean(id -> true));
     Map<Integer, List<CoreTerm>> found = new HashMap<>();
@@ -255,18 +286,7 @@ final class OperatorCheck {
       if (g.find(in.getValue()) == out && rel != null && !rel.isEmpty()) {
         Set<Integer> leaves = new HashSet<>();
         rel.forEach(e -> e.leaves(leaves));
-        return new Outcome(
-            Set.of(),
-            Map.of(outputs.get(0), rel),
-            Map.of(),
-            null,
-            -1,
-            List.of(),
-            Map.of(),
-            List.of(),
-            g.nodeCount(),
-            leaves,
-            List.of());
+        return Outcome.sameAsInput(outputs.get(0), rel, leaves, g.nodeCount());
       }
     }
     return null;
@@ -380,25 +400,20 @@ final class OperatorCheck {
   }
 
   /**
-   * Steps 2 and 3, repeated until no G_d value is left to bring in. Returns the limit hit, or null.
+   * Steps 2 and 3, repeated until no G_d value is left to bring in. Returns the limit hit (the last
+   * saturation's iteration limit, which does not end exploration, or the one that did), or null.
    */
-  private Limit explore(List<Integer> termClasses) {
-    Limit limited = null;
+  private StopReason explore(List<Integer> termClasses) {
+    StopReason limited = null;
     while (true) {
       RunReport report = saturate();
       listener.saturated(op, report, g.nodeCount(), g.classCount(), broughtIn.size());
       for (int i = 0; i < fired.length; i++) {
         fired[i] += report.applied(i);
       }
-      if (report.stopReason() != StopReason.SATURATED
-          && report.stopReason() != StopReason.GOAL_REACHED) {
-        limited =
-            switch (report.stopReason()) {
-              case NODE_LIMIT -> Limit.NODES;
-              case TIME_LIMIT -> Limit.TIME;
-              default -> Limit.ITERATIONS;
-            };
-        if (report.stopReason() != StopReason.ITERATION_LIMIT) {
+      if (report.stopReason().isLimit()) {
+        limited = report.stopReason();
+        if (!(limited instanceof StopReason.IterationLimit)) {
           return limited;
         }
       }
@@ -410,7 +425,9 @@ final class OperatorCheck {
       }
       if (broughtIn.size() > ctx.options.exploreLimit() || System.nanoTime() > ctx.deadline) {
         saturate();
-        return broughtIn.size() > ctx.options.exploreLimit() ? Limit.EXPLORATION : Limit.TIME;
+        return broughtIn.size() > ctx.options.exploreLimit()
+            ? new StopReason.ExplorationLimit(ctx.options.exploreLimit())
+            : StopReason.TIME_LIMIT;
       }
     }
   }

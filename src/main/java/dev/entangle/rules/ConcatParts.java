@@ -7,7 +7,6 @@ import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * Two concats along one dim that are equal, and whose parts have the same sizes along it, are equal
@@ -16,7 +15,7 @@ import java.util.function.Consumer;
  * key/value head on different ranks, say) tell which G_d pieces are equal. It only unions existing
  * classes, so it adds no term.
  */
-final class ConcatParts implements NativeRule {
+final class ConcatParts implements NativeRule<ConcatParts.Parts> {
   static final String NAME = "concat-parts";
 
   @Override
@@ -29,10 +28,13 @@ final class ConcatParts implements NativeRule {
     return "equal concats along one dim with parts of the same sizes are equal part by part";
   }
 
+  /** Two parts at one position of equal concats: classes to make equal. */
+  record Parts(int a, int b) {}
+
   @Override
-  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
-    List<Consumer<Unions>> out = new ArrayList<>();
+  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Parts> found) {
     for (int c : g.classesWithOp(Op.CONCAT.id())) {
+      deadline.poll();
       List<ENode> cats = new ArrayList<>();
       for (ENode n : g.nodes(c)) {
         if (n.op() == Op.CONCAT.id()) {
@@ -48,14 +50,18 @@ final class ConcatParts implements NativeRule {
               int x = a.child(k);
               int y = b.child(k);
               if (g.find(x) != g.find(y)) {
-                out.add(unions -> unions.union(x, y));
+                found.match(new Parts(x, y));
               }
             }
           }
         }
       }
     }
-    return out;
+  }
+
+  @Override
+  public void apply(EGraph<TypeInfo> g, Parts match, Unions unions) {
+    unions.union(match.a(), match.b());
   }
 
   private static boolean sameParts(EGraph<TypeInfo> g, ENode a, ENode b) {

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * {@code concat(a, b, c, d) = concat(concat(a, b), concat(c, d))} when those inner concats exist:
@@ -17,7 +16,7 @@ import java.util.function.Consumer;
  * each rank are a run of the parts of the sequential model's concat). Runs are matched left to
  * right, longest first; parts outside every run stay as they are.
  */
-final class ConcatRegroup implements NativeRule {
+final class ConcatRegroup implements NativeRule<EqualsNode> {
   static final String NAME = "concat-regroup";
 
   @Override
@@ -31,11 +30,12 @@ final class ConcatRegroup implements NativeRule {
   }
 
   @Override
-  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
+  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<EqualsNode> found) {
     List<ENode> cats = new ArrayList<>();
     Map<Long, List<ENode>> byFirst = new HashMap<>();
     List<Integer> classes = new ArrayList<>();
     for (EGraph.Held held : g.nodesWithOp(Op.CONCAT.id())) {
+      deadline.poll();
       int c = held.cls();
       ENode n = held.node();
       cats.add(n);
@@ -43,20 +43,22 @@ final class ConcatRegroup implements NativeRule {
       long key = ((long) g.find(n.child(0)) << 8) | n.attr(0);
       byFirst.computeIfAbsent(key, k -> new ArrayList<>()).add(n);
     }
-    List<Consumer<Unions>> out = new ArrayList<>();
     for (int i = 0; i < cats.size(); i++) {
+      deadline.poll();
       ENode n = cats.get(i);
       if (n.arity() < 3) {
         continue;
       }
       int[] parts = regrouped(g, n, byFirst);
       if (parts != null) {
-        int whole = classes.get(i);
-        long[] attrs = n.attrs();
-        out.add(unions -> unions.union(whole, g.add(new ENode(Op.CONCAT.id(), attrs, parts))));
+        found.match(new EqualsNode(classes.get(i), Op.CONCAT.id(), n.attrs(), parts));
       }
     }
-    return out;
+  }
+
+  @Override
+  public void apply(EGraph<TypeInfo> g, EqualsNode match, Unions unions) {
+    match.apply(g, unions);
   }
 
   /** The parts of n with runs replaced by existing concats of them; null when no run matches. */

@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * {@code expand(x, S) = concat(expand(x, S'), ..., expand(x, S'), dim=d)} (k copies) when {@code
@@ -20,7 +19,7 @@ import java.util.function.Consumer;
  * that the graphs themselves made are used, so it invents nothing. Broadcasts of 0-d values (filled
  * constants) are left alone: lemmas slice them where needed.
  */
-final class ExpandTiling implements NativeRule {
+final class ExpandTiling implements NativeRule<EqualsNode> {
   static final String NAME = "expand-tiling";
 
   /** More copies than this are not built. */
@@ -40,16 +39,16 @@ final class ExpandTiling implements NativeRule {
   private record Expand(int cls, long[] shape) {}
 
   @Override
-  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
+  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<EqualsNode> found) {
     Map<Integer, List<Expand>> byOperand = new LinkedHashMap<>();
     for (EGraph.Held held : g.nodesWithOp(Op.EXPAND.id())) {
+      deadline.poll();
       int c = held.cls();
       ENode n = held.node();
       byOperand
           .computeIfAbsent(g.find(n.child(0)), k -> new ArrayList<>())
           .add(new Expand(g.find(c), n.attrs()));
     }
-    List<Consumer<Unions>> out = new ArrayList<>();
     for (var e : byOperand.entrySet()) {
       if (e.getValue().size() < 2) {
         continue;
@@ -60,6 +59,7 @@ final class ExpandTiling implements NativeRule {
         // everywhere
       }
       for (Expand big : e.getValue()) {
+        deadline.poll();
         for (Expand small : e.getValue()) {
           int d = onlyDifference(big.shape(), small.shape());
           if (d < 0 || big.cls() == small.cls() || !repeats(x, big.shape(), d)) {
@@ -74,13 +74,15 @@ final class ExpandTiling implements NativeRule {
           }
           int[] parts = new int[(int) k];
           Arrays.fill(parts, small.cls());
-          out.add(
-              unions ->
-                  unions.union(big.cls(), g.add(new ENode(Op.CONCAT.id(), new long[] {d}, parts))));
+          found.match(new EqualsNode(big.cls(), Op.CONCAT.id(), new long[] {d}, parts));
         }
       }
     }
-    return out;
+  }
+
+  @Override
+  public void apply(EGraph<TypeInfo> g, EqualsNode match, Unions unions) {
+    match.apply(g, unions);
   }
 
   /** The one dim where two shapes of one rank differ, else -1. */

@@ -4,8 +4,6 @@ import dev.entangle.core.Op;
 import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
-import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code embedding_grad[lo, hi](g, ids) = concat(embedding_grad[lo, m1](g, ids), ...,
@@ -13,7 +11,7 @@ import java.util.function.Consumer;
  * whole table is the concat of its shards' gradients. Like {@link SliceTiling} it only uses cut
  * points the graphs made (each vocabulary shard's range).
  */
-final class GradRangeTiling implements NativeRule {
+final class GradRangeTiling implements NativeRule<EqualsNode> {
   static final String NAME = "embedding-grad-tiling";
 
   @Override
@@ -27,12 +25,19 @@ final class GradRangeTiling implements NativeRule {
   }
 
   @Override
-  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
-    return Tiling.ranges(
+  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<EqualsNode> found) {
+    Tiling.ranges(
         g,
         Op.EMBEDDING_GRAD.id(),
         n -> ((long) g.find(n.child(0)) << 32) | g.find(n.child(1)),
         Op.CONCAT.id(),
-        new long[] {0});
+        new long[] {0},
+        deadline,
+        found);
+  }
+
+  @Override
+  public void apply(EGraph<TypeInfo> g, EqualsNode match, Unions unions) {
+    match.apply(g, unions);
   }
 }

@@ -58,7 +58,7 @@ public final class LemmaLibrary {
   public static Lemmas parse(Map<String, String> sources) {
     List<RuleError> errors = new ArrayList<>();
     List<Rule> rules = new ArrayList<>();
-    List<NativeRule> natives = new ArrayList<>();
+    List<NativeRule<?>> natives = new ArrayList<>();
     Map<String, int[]> opSets = new HashMap<>();
     for (Op.Family f : Op.Family.values()) {
       opSets.put(f.lemmaName(), f.ids());

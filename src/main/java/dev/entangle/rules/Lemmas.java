@@ -1,18 +1,17 @@
 package dev.entangle.rules;
 
 import dev.entangle.core.TypeInfo;
-import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.Rewrite;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * A loaded lemma library: the rules written in lemma files and the native lemmas they enable, and
  * the same as rewrites for the {@link dev.entangle.egraph.Runner}.
  */
-public record Lemmas(List<Rule> rules, List<NativeRule> natives, List<Rewrite<TypeInfo>> rewrites) {
-  public Lemmas(List<Rule> rules, List<NativeRule> natives) {
+public record Lemmas(
+    List<Rule> rules, List<NativeRule<?>> natives, List<Rewrite<TypeInfo>> rewrites) {
+  public Lemmas(List<Rule> rules, List<NativeRule<?>> natives) {
     this(List.copyOf(rules), List.copyOf(natives), rewritesOf(rules, natives));
   }
 
@@ -44,7 +43,7 @@ public record Lemmas(List<Rule> rules, List<NativeRule> natives, List<Rewrite<Ty
    * Rules first, then natives: natives see the rules' additions of the same iteration. Rules are
    * searched incrementally ({@link RuleSearcher}); natives search the whole e-graph.
    */
-  private static List<Rewrite<TypeInfo>> rewritesOf(List<Rule> rules, List<NativeRule> natives) {
+  private static List<Rewrite<TypeInfo>> rewritesOf(List<Rule> rules, List<NativeRule<?>> natives) {
     List<Rewrite<TypeInfo>> out = new ArrayList<>();
     for (Rule r : rules) {
       out.add(
@@ -58,22 +57,8 @@ public record Lemmas(List<Rule> rules, List<NativeRule> natives, List<Rewrite<Ty
                 }
               }));
     }
-    for (NativeRule n : natives) {
-      out.add(
-          new Rewrite<>(
-              n.name(),
-              (g, deadline, sink) -> {
-                for (Consumer<Unions> action : n.search(g)) {
-                  if (!sink.match(-1, action)) {
-                    return;
-                  }
-                }
-              },
-              (g, cls, action, unions) -> {
-                @SuppressWarnings("unchecked")
-                Consumer<Unions> a = (Consumer<Unions>) action;
-                a.accept(unions);
-              }));
+    for (NativeRule<?> n : natives) {
+      out.add(n.rewrite());
     }
     return out;
   }

@@ -4,8 +4,6 @@ import dev.entangle.core.Op;
 import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
-import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code out_of_range[lo, hi](x) = min(out_of_range[lo, m1](x), ..., out_of_range[mk, hi](x))} when
@@ -13,7 +11,7 @@ import java.util.function.Consumer;
  * (for booleans, min is "and"). Relates a full-vocabulary mask to the masks of the vocabulary
  * shards; like {@link SliceTiling} it only uses cut points the graphs made.
  */
-final class RangeTiling implements NativeRule {
+final class RangeTiling implements NativeRule<EqualsNode> {
   static final String NAME = "range-tiling";
 
   @Override
@@ -27,8 +25,19 @@ final class RangeTiling implements NativeRule {
   }
 
   @Override
-  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
-    return Tiling.ranges(
-        g, Op.OUT_OF_RANGE.id(), n -> g.find(n.child(0)), Op.MINN.id(), new long[0]);
+  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<EqualsNode> found) {
+    Tiling.ranges(
+        g,
+        Op.OUT_OF_RANGE.id(),
+        n -> g.find(n.child(0)),
+        Op.MINN.id(),
+        new long[0],
+        deadline,
+        found);
+  }
+
+  @Override
+  public void apply(EGraph<TypeInfo> g, EqualsNode match, Unions unions) {
+    match.apply(g, unions);
   }
 }

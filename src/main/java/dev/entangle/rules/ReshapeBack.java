@@ -5,9 +5,6 @@ import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code x = reshape(flatten(x), shape(x))}, built toward flattenings that are also a concat of G_d
@@ -15,7 +12,7 @@ import java.util.function.Consumer;
  * the reshape of that concat, an expression over the shards. Other reshapes are left alone, since
  * undoing each would double them.
  */
-final class ReshapeBack implements NativeRule {
+final class ReshapeBack implements NativeRule<EqualsNode> {
   static final String NAME = "reshape-back";
 
   @Override
@@ -29,9 +26,9 @@ final class ReshapeBack implements NativeRule {
   }
 
   @Override
-  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
-    List<Consumer<Unions>> out = new ArrayList<>();
+  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<EqualsNode> found) {
     for (int c : g.classesWithOp(Op.RESHAPE.id())) {
+      deadline.poll();
       if (!holdsConcatOfValues(g, c)) {
         continue;
       }
@@ -43,13 +40,15 @@ final class ReshapeBack implements NativeRule {
         long[] shape = g.data(x).shape();
         int whole = g.find(c);
         if (g.lookup(new ENode(Op.RESHAPE.id(), shape, new int[] {whole})) < 0) {
-          out.add(
-              unions ->
-                  unions.union(x, g.add(new ENode(Op.RESHAPE.id(), shape, new int[] {whole}))));
+          found.match(new EqualsNode(x, Op.RESHAPE.id(), shape, new int[] {whole}));
         }
       }
     }
-    return out;
+  }
+
+  @Override
+  public void apply(EGraph<TypeInfo> g, EqualsNode match, Unions unions) {
+    match.apply(g, unions);
   }
 
   /** Whether the class holds a concat of G_d values (every part's class holds a G_d tensor). */

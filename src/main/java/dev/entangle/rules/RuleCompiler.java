@@ -33,7 +33,7 @@ final class RuleCompiler {
   private final String file;
   private final Map<String, int[]> opSets;
   private final List<Rule> rules = new ArrayList<>();
-  final List<NativeRule> natives = new ArrayList<>();
+  final List<NativeRule<?>> natives = new ArrayList<>();
   private final Map<String, String> ruleNames;
 
   // per-rule state
@@ -79,7 +79,7 @@ final class RuleCompiler {
       err(l, "expected (native NAME)");
       return;
     }
-    NativeRule r = NativeRule.REGISTRY.get(name.text());
+    NativeRule<?> r = NativeRule.REGISTRY.get(name.text());
     if (r == null) {
       err(
           name,

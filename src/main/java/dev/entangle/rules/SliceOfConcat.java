@@ -7,7 +7,6 @@ import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code slice(concat(x1, ..., xn, dim=d), dim=d, start=s, end=e)} is the concat of the parts the
@@ -15,7 +14,7 @@ import java.util.function.Consumer;
  * step; a range inside one part is a slice of that part. The rule language could state this only a
  * part at a time, building nested concats along the way.
  */
-final class SliceOfConcat implements NativeRule {
+final class SliceOfConcat implements NativeRule<SliceOfConcat.Overlap> {
   static final String NAME = "slice-of-concat";
 
   @Override
@@ -28,10 +27,19 @@ final class SliceOfConcat implements NativeRule {
     return "a slice of a concat along its dim is the concat of the overlapped parts, each sliced to its overlap";
   }
 
+  /**
+   * A slice of a concat along its dim.
+   *
+   * @param slice the slice's class
+   * @param dim the dim
+   * @param pieces the parts it overlaps ({@link #pieces})
+   */
+  record Overlap(int slice, long dim, long[][] pieces) {}
+
   @Override
-  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
-    List<Consumer<Unions>> out = new ArrayList<>();
+  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Overlap> found) {
     for (EGraph.Held held : g.nodesWithOp(Op.SLICE.id())) {
+      deadline.poll();
       int c = held.cls();
       ENode s = held.node();
       if (s.attr(3) != 1) {
@@ -43,12 +51,15 @@ final class SliceOfConcat implements NativeRule {
       for (ENode cat : g.nodes(s.child(0))) {
         if (cat.op() == Op.CONCAT.id() && cat.attr(0) == d) {
           long[][] pieces = pieces(g, cat, (int) d, from, to);
-          int target = g.find(c);
-          out.add(unions -> unions.union(target, build(g, pieces, d)));
+          found.match(new Overlap(g.find(c), d, pieces));
         }
       }
     }
-    return out;
+  }
+
+  @Override
+  public void apply(EGraph<TypeInfo> g, Overlap m, Unions unions) {
+    unions.union(m.slice(), build(g, m.pieces(), m.dim()));
   }
 
   /** For each overlapped part: {child class, start, end, whole (1) or not (0)}. */

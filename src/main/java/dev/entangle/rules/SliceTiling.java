@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * {@code x = concat(x[a0:a1], x[a1:a2], ..., dim=d)} when those slices of x already exist and cover
@@ -18,7 +17,7 @@ import java.util.function.Consumer;
  * concat(X[a:b], X[b:c])} (section 4.3.2), which would be useless and explosive if it could invent
  * the cut points, applied only to cuts that the graphs themselves made.
  */
-final class SliceTiling implements NativeRule {
+final class SliceTiling implements NativeRule<EqualsNode> {
   static final String NAME = "slice-tiling";
 
   @Override
@@ -32,9 +31,10 @@ final class SliceTiling implements NativeRule {
   }
 
   @Override
-  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
+  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<EqualsNode> found) {
     Map<Long, List<Tiling.Piece>> groups = new LinkedHashMap<>();
     for (EGraph.Held held : g.nodesWithOp(Op.SLICE.id())) {
+      deadline.poll();
       int c = held.cls();
       ENode n = held.node();
       if (n.attr(3) != 1) {
@@ -45,31 +45,34 @@ final class SliceTiling implements NativeRule {
           .computeIfAbsent(key, k -> new ArrayList<>())
           .add(new Tiling.Piece(n.attr(1), n.attr(2), g.find(c)));
     }
-    List<Consumer<Unions>> out = new ArrayList<>();
     for (var e : groups.entrySet()) {
+      deadline.poll();
       if (e.getValue().size() < 2) {
         continue;
       }
       int x = (int) (e.getKey() >>> 8);
       int d = (int) (e.getKey() & 0xff);
       long n = g.data(x).shape()[d];
-      tile(g, x, d, Tiling.cover(e.getValue(), 0, n), out);
+      tile(x, d, Tiling.cover(e.getValue(), 0, n), found);
       if (e.getValue().size() >= 3) {
         for (Tiling.Piece whole : e.getValue()) {
-          tile(g, whole.cls(), d, Tiling.cover(e.getValue(), whole.start(), whole.end()), out);
+          deadline.poll();
+          tile(whole.cls(), d, Tiling.cover(e.getValue(), whole.start(), whole.end()), found);
         }
       }
     }
-    return out;
+  }
+
+  @Override
+  public void apply(EGraph<TypeInfo> g, EqualsNode match, Unions unions) {
+    match.apply(g, unions);
   }
 
   /** Equates {@code whole} with the concat of the chain's pieces along d, when there is a chain. */
-  private static void tile(
-      EGraph<TypeInfo> g, int whole, int d, List<Tiling.Piece> chain, List<Consumer<Unions>> out) {
+  private static void tile(int whole, int d, List<Tiling.Piece> chain, Found<EqualsNode> found) {
     if (chain != null) {
       int[] parts = chain.stream().mapToInt(Tiling.Piece::cls).toArray();
-      out.add(
-          unions -> unions.union(whole, g.add(new ENode(Op.CONCAT.id(), new long[] {d}, parts))));
+      found.match(new EqualsNode(whole, Op.CONCAT.id(), new long[] {d}, parts));
     }
   }
 }

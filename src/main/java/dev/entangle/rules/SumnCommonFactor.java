@@ -5,9 +5,6 @@ import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code sum(x_1 * k, ..., x_n * k) = sum(x_1, ..., x_n) * k} for one constant k: a common constant
@@ -16,7 +13,7 @@ import java.util.function.Consumer;
  * factors out, never distributes, and not from a sum of one term repeated (a replicated value),
  * whose factored sum would be a term of the next such sum without end.
  */
-final class SumnCommonFactor implements NativeRule {
+final class SumnCommonFactor implements NativeRule<SumnCommonFactor.Factored> {
   static final String NAME = "sumn-common-factor";
 
   @Override
@@ -29,10 +26,19 @@ final class SumnCommonFactor implements NativeRule {
     return "a sum of products with one constant factor is the product of the sum and the factor";
   }
 
+  /**
+   * A sum whose every term is a product by one constant.
+   *
+   * @param sum the sum's class
+   * @param terms the products' other operands, in order
+   * @param factor the constant's class
+   */
+  record Factored(int sum, int[] terms, int factor) {}
+
   @Override
-  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
-    List<Consumer<Unions>> out = new ArrayList<>();
+  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Factored> found) {
     for (EGraph.Held held : g.nodesWithOp(Op.SUMN.id())) {
+      deadline.poll();
       int c = held.cls();
       ENode n = held.node();
       int[] terms = new int[n.arity()];
@@ -49,15 +55,15 @@ final class SumnCommonFactor implements NativeRule {
         }
       }
       if (factor >= 0 && !allSame) {
-        int k = factor;
-        out.add(
-            unions -> {
-              int sum = g.add(new ENode(Op.SUMN.id(), new long[0], terms));
-              unions.union(c, g.add(new ENode(Op.MUL.id(), new long[0], new int[] {sum, k})));
-            });
+        found.match(new Factored(c, terms, factor));
       }
     }
-    return out;
+  }
+
+  @Override
+  public void apply(EGraph<TypeInfo> g, Factored m, Unions unions) {
+    int sum = g.add(new ENode(Op.SUMN.id(), new long[0], m.terms()));
+    unions.union(m.sum(), g.add(new ENode(Op.MUL.id(), new long[0], new int[] {sum, m.factor()})));
   }
 
   /**

@@ -5,10 +5,7 @@ import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * {@code sum(flatten(x_1), ..., flatten(x_n)) = flatten(sum(x_1, ..., x_n))} for x_i of one shape:
@@ -17,7 +14,7 @@ import java.util.function.Consumer;
  * of a sum of any length a reshape). Only flattenings (reshapes to one dim): other views of partial
  * sums are many, and reshape-sumn relates them from the other side.
  */
-final class SumnOfReshapes implements NativeRule {
+final class SumnOfReshapes implements NativeRule<SumnOfReshapes.Flattened> {
   static final String NAME = "sumn-of-reshapes";
 
   @Override
@@ -30,10 +27,19 @@ final class SumnOfReshapes implements NativeRule {
     return "a sum of flattenings of tensors of one shape is the flattening of their sum";
   }
 
+  /**
+   * A sum whose every term is a flattening of a tensor of one shape.
+   *
+   * @param sum the sum's class
+   * @param inputs the flattened tensors' classes, in order
+   * @param shape the flattenings' shape (one dim)
+   */
+  record Flattened(int sum, int[] inputs, long[] shape) {}
+
   @Override
-  public List<Consumer<Unions>> search(EGraph<TypeInfo> g) {
-    List<Consumer<Unions>> out = new ArrayList<>();
+  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Flattened> found) {
     for (EGraph.Held held : g.nodesWithOp(Op.SUMN.id())) {
+      deadline.poll();
       int c = held.cls();
       ENode n = held.node();
       int[] inputs = new int[n.arity()];
@@ -50,16 +56,15 @@ final class SumnOfReshapes implements NativeRule {
         }
       }
       if (inputs != null) {
-        int[] parts = inputs;
-        long[] shape = target;
-        out.add(
-            unions -> {
-              int sum = g.add(new ENode(Op.SUMN.id(), new long[0], parts));
-              unions.union(c, g.add(new ENode(Op.RESHAPE.id(), shape, new int[] {sum})));
-            });
+        found.match(new Flattened(c, inputs, target));
       }
     }
-    return out;
+  }
+
+  @Override
+  public void apply(EGraph<TypeInfo> g, Flattened m, Unions unions) {
+    int sum = g.add(new ENode(Op.SUMN.id(), new long[0], m.inputs()));
+    unions.union(m.sum(), g.add(new ENode(Op.RESHAPE.id(), m.shape(), new int[] {sum})));
   }
 
   /** A reshape in the class (to {@code target} from a tensor of shape {@code from}, when given). */

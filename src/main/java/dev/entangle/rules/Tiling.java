@@ -1,14 +1,12 @@
 package dev.entangle.rules;
 
 import dev.entangle.core.TypeInfo;
-import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
 
 /** Finding existing intervals that cover a range exactly, for the tiling lemmas. */
@@ -30,32 +28,38 @@ final class Tiling {
   /**
    * For the nodes of operator {@code op} whose attributes 0 and 1 are a range [lo, hi), grouped by
    * {@code operands} (a key of their operand classes): each node equals {@code combine} (with
-   * {@code attrs}) of other nodes of its group whose ranges tile its own.
+   * {@code attrs}) of other nodes of its group whose ranges tile its own: found, in order.
    */
-  static List<Consumer<Unions>> ranges(
-      EGraph<TypeInfo> g, int op, ToLongFunction<ENode> operands, int combine, long[] attrs) {
+  static void ranges(
+      EGraph<TypeInfo> g,
+      int op,
+      ToLongFunction<ENode> operands,
+      int combine,
+      long[] attrs,
+      SearchDeadline deadline,
+      NativeRule.Found<EqualsNode> found) {
     Map<Long, List<Piece>> groups = new LinkedHashMap<>();
     for (EGraph.Held held : g.nodesWithOp(op)) {
+      deadline.poll();
       int c = held.cls();
       ENode n = held.node();
       groups
           .computeIfAbsent(operands.applyAsLong(n), k -> new ArrayList<>())
           .add(new Piece(n.attr(0), n.attr(1), g.find(c)));
     }
-    List<Consumer<Unions>> out = new ArrayList<>();
     for (List<Piece> pieces : groups.values()) {
       if (pieces.size() < 3) {
         continue;
       }
       for (Piece whole : pieces) {
+        deadline.poll();
         List<Piece> chain = cover(pieces, whole.start(), whole.end());
         if (chain != null) {
           int[] parts = chain.stream().mapToInt(Piece::cls).toArray();
-          out.add(unions -> unions.union(whole.cls(), g.add(new ENode(combine, attrs, parts))));
+          found.match(new EqualsNode(whole.cls(), combine, attrs, parts));
         }
       }
     }
-    return out;
   }
 
   private static boolean extend(

@@ -73,7 +73,8 @@ class RunnerTest {
     EGraph<Void> g = graph();
     Arith.add(g, "(* a a)");
     RunReport r = run(g, List.of(GROW), limits(5, 1000, 1000));
-    assertEquals(StopReason.ITERATION_LIMIT, r.stopReason());
+    assertEquals(new StopReason.IterationLimit(5), r.stopReason());
+    assertEquals("ITERATION_LIMIT", r.stopReason().name());
     assertTrue(r.hitLimit());
     assertEquals(5, r.iterations());
     assertEquals(0, r.applied(0), "grow adds nodes but merges no classes");
@@ -85,7 +86,8 @@ class RunnerTest {
     EGraph<Void> g = graph();
     Arith.add(g, "a");
     RunReport r = run(g, List.of(DOUBLE), limits(100, 100, 1_000_000));
-    assertEquals(StopReason.NODE_LIMIT, r.stopReason());
+    assertEquals(new StopReason.NodeLimit(100), r.stopReason());
+    assertTrue(r.hitLimit());
     assertEquals(7, r.iterations(), "2^6 = 64 nodes after six iterations; the seventh passes 100");
     assertEquals(101, g.nodeCount(), "the run stops at the first application past the limit");
     assertTrue(g.isClean());
@@ -183,7 +185,7 @@ class RunnerTest {
             },
             (eg, cls, b, unions) -> unions.union(cls, eg.add(ENode.of(Arith.MUL, cls, cls))));
     RunReport r = run(g, List.of(square), limits(2, 1000, 3));
-    assertEquals(StopReason.ITERATION_LIMIT, r.stopReason());
+    assertEquals(new StopReason.IterationLimit(2), r.stopReason());
     assertEquals(6, r.applied(0), "three classes per iteration, none twice");
     RunReport rest = run(g, List.of(square), limits(30, 1000, 3));
     assertEquals(StopReason.SATURATED, rest.stopReason());

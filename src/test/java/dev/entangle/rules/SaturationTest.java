@@ -40,7 +40,7 @@ class SaturationTest {
     RuleFixture f = new RuleFixture(GROW);
     f.add("(exp a:f32[2])");
     RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), limits(4, 1000), () -> false);
-    assertEquals(StopReason.ITERATION_LIMIT, r.stopReason());
+    assertEquals(new StopReason.IterationLimit(4), r.stopReason());
     assertEquals(4, r.iterations());
     assertArrayEquals(new int[] {4}, r.applied());
     assertEquals(2 + 2 * 4, f.graph().nodeCount(), "each iteration adds a relu and an exp");
@@ -51,7 +51,7 @@ class SaturationTest {
     RuleFixture f = new RuleFixture(GROW);
     f.add("(exp a:f32[2])");
     RunReport r = Runner.run(f.graph(), f.lemmas.rewrites(), limits(100, 7), () -> false);
-    assertEquals(StopReason.NODE_LIMIT, r.stopReason());
+    assertEquals(new StopReason.NodeLimit(7), r.stopReason());
     assertEquals(3, r.iterations(), "8 nodes after the third iteration");
     assertTrue(f.graph().isClean(), "the e-graph is rebuilt before the run returns");
   }
@@ -101,7 +101,7 @@ class SaturationTest {
    * the matches past the cap are never applied: the run can only end at a limit. Expected: every
    * match is applied in some iteration (egg bans a rule that exceeds its cap for a few iterations
    * and raises the cap), so here both negations gain their relu and the run saturates. Actual: only
-   * {@code (neg a)} is ever rewritten and the run stops at ITERATION_LIMIT.
+   * {@code (neg a)} is ever rewritten and the run stops at the iteration limit.
    */
   @Test
   void matchesPastTheCapAreAppliedInLaterIterations() {

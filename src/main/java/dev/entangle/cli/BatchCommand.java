@@ -13,6 +13,7 @@ import dev.entangle.refine.CheckOptions;
 import dev.entangle.rules.LemmaLibrary;
 import dev.entangle.rules.Lemmas;
 import dev.entangle.util.InputException;
+import dev.entangle.util.OutputGuard;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,6 +118,12 @@ final class BatchCommand implements Callable<Integer> {
     }
     OutputFiles.requireFolder(junit, json, sarif);
     Manifest m = manifest();
+    OutputGuard.check(
+        inputFiles(m),
+        List.of(
+            new OutputGuard.Named("--junit", junit),
+            new OutputGuard.Named("--json", json),
+            new OutputGuard.Named("--sarif", sarif)));
     List<Path> dirs = new ArrayList<>();
     dirs.add(LemmaPaths.defaultDir());
     dirs.addAll(lemmas);
@@ -157,6 +164,21 @@ final class BatchCommand implements Callable<Integer> {
       writeSarif(runs, reports);
     }
     return runs.stream().allMatch(CaseRun::met) ? ExitCodes.REFINES : ExitCodes.NOT_REFINED;
+  }
+
+  /** Every file the batch reads: the manifest, every case's files and the lemma files. */
+  private List<Path> inputFiles(Manifest m) {
+    List<Path> in = new ArrayList<>(inputs);
+    for (BatchCase c : m.cases()) {
+      in.addAll(c.gs().files());
+      in.addAll(c.gd().files());
+      in.add(c.relation());
+    }
+    for (Path dir : lemmas) {
+      in.addAll(OutputGuard.filesIn(dir, ""));
+    }
+    in.addAll(OutputGuard.filesIn(LemmaPaths.defaultDir(), ""));
+    return in;
   }
 
   /** The manifest file, or the manifest of the folders of cases. */

@@ -14,10 +14,11 @@ import dev.entangle.refine.Numbers;
 import dev.entangle.refine.Verdict;
 import dev.entangle.rules.Lemmas;
 import dev.entangle.util.InputException;
+import dev.entangle.util.OutputGuard;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -216,18 +217,13 @@ final class CheckCommand implements Callable<Integer> {
               + gflop
               + ")");
     }
-    for (OptionSpec file : List.of(json, writeRelation, junit, sarif, html)) {
-      Path p = file.getValue();
-      Path parent = p == null ? null : p.toAbsolutePath().getParent();
-      if (parent != null && !Files.isDirectory(parent)) {
-        throw new InputException(
-            "cannot write "
-                + p
-                + ": the folder "
-                + parent
-                + " does not exist; create it or choose another path.");
-      }
-    }
+    OutputFiles.requireFolder(
+        json.getValue(),
+        writeRelation.getValue(),
+        junit.getValue(),
+        sarif.getValue(),
+        html.getValue());
+    OutputGuard.check(inputFiles(), outputs());
     // The lemmas are read and compiled while the graphs are read and lowered. Errors come in the
     // order of a run in sequence: the inputs', then the lemmas', then the lowering's.
     Background<Lemmas> loading = CheckLemmas.loading(lemmas.<List<Path>>getValue());
@@ -285,6 +281,29 @@ final class CheckCommand implements Callable<Integer> {
       }
     }
     return ExitCodes.of(result.verdict());
+  }
+
+  /** Every file the check reads: the graphs, the relation and the lemma files. */
+  private List<Path> inputFiles() {
+    List<Path> in = new ArrayList<>(List.of(gs.getValue(), gd.getValue(), rel.getValue()));
+    for (Path dir : lemmas.<List<Path>>getValue()) {
+      in.addAll(OutputGuard.filesIn(dir, ""));
+    }
+    try {
+      in.addAll(OutputGuard.filesIn(LemmaPaths.defaultDir(), ""));
+    } catch (InputException e) {
+      // reported when the lemmas are loaded
+    }
+    return in;
+  }
+
+  /** Every file the check may write, with its option. */
+  private List<OutputGuard.Named> outputs() {
+    List<OutputGuard.Named> out = new ArrayList<>();
+    for (OptionSpec o : List.of(json, writeRelation, junit, sarif, html)) {
+      out.add(new OutputGuard.Named(o.longestName(), o.getValue()));
+    }
+    return out;
   }
 
   private static boolean isSet(OptionSpec flag) {

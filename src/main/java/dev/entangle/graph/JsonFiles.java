@@ -7,10 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.entangle.util.InputException;
+import dev.entangle.util.IoReasons;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -85,16 +84,7 @@ public final class JsonFiles {
 
   /** A short human reason for an I/O failure, without exception class names. */
   public static String reason(IOException e) {
-    if (e instanceof NoSuchFileException) {
-      return "no such file or folder";
-    }
-    if (e instanceof AccessDeniedException) {
-      return "permission denied";
-    }
-    if (e instanceof FileSystemException fs && fs.getReason() != null) {
-      return fs.getReason();
-    }
-    return e.getMessage() == null ? "input/output error" : e.getMessage();
+    return IoReasons.of(e);
   }
 
   private static String syntaxMessage(Path file, JsonProcessingException e) {

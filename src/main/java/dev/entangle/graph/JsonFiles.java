@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.entangle.util.InputException;
+import dev.entangle.util.InputFiles;
 import dev.entangle.util.IoReasons;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,6 +41,7 @@ public final class JsonFiles {
    * @param what what the file should be, for messages, e.g. {@code "graph file"}
    */
   public static JsonNode read(Path file, String what) {
+    InputFiles.requireReadable(file, what);
     JsonNode root;
     try (InputStream in = Files.newInputStream(file);
         JsonParser parser = JsonTree.parser(in)) {

@@ -3,8 +3,8 @@ package dev.entangle.rules;
 import dev.entangle.graph.JsonFiles;
 import dev.entangle.ops.Op;
 import dev.entangle.util.InputException;
+import dev.entangle.util.InputFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,11 +37,10 @@ public final class LemmaLibrary {
                 + EXTENSION
                 + " files");
       }
-      try (Stream<Path> files = Files.list(dir)) {
-        for (Path f :
-            files.filter(p -> p.getFileName().toString().endsWith(EXTENSION)).sorted().toList()) {
-          sources.put(f.toString(), Files.readString(f, StandardCharsets.UTF_8));
-        }
+      List<Path> files;
+      try (Stream<Path> listed = Files.list(dir)) {
+        files =
+            listed.filter(p -> p.getFileName().toString().endsWith(EXTENSION)).sorted().toList();
       } catch (IOException e) {
         throw new InputException(
             "cannot read lemma directory "
@@ -49,6 +48,9 @@ public final class LemmaLibrary {
                 + ": "
                 + JsonFiles.reason(e)
                 + "; check that the folder is readable.");
+      }
+      for (Path f : files) {
+        sources.put(f.toString(), InputFiles.readText(f, "lemma file"));
       }
     }
     return parse(sources);

@@ -7,7 +7,12 @@ import dev.entangle.check.CheckSettings;
 import dev.entangle.check.Programs;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
+import dev.entangle.numbers.UserLemmas;
 import dev.entangle.refine.CheckListener;
+import dev.entangle.refine.CheckResult;
+import dev.entangle.refine.Evidence;
+import dev.entangle.refine.Numbers;
+import dev.entangle.refine.Verdict;
 import dev.entangle.relation.RelationReader;
 import dev.entangle.rules.Lemmas;
 import dev.entangle.util.InputException;
@@ -44,6 +49,7 @@ public final class BatchRunner {
   public static List<CaseRun> run(
       Manifest manifest,
       Lemmas lemmas,
+      UserLemmas user,
       CheckSettings settings,
       int jobs,
       Consumer<CaseRun> done,
@@ -53,7 +59,7 @@ public final class BatchRunner {
     try {
       List<Future<CaseRun>> futures = new ArrayList<>();
       for (BatchCase c : manifest.cases()) {
-        futures.add(pool.submit(() -> runCase(c, lemmas, settings, debug)));
+        futures.add(pool.submit(() -> runCase(c, lemmas, user, settings, debug)));
       }
       List<CaseRun> runs = new ArrayList<>();
       for (Future<CaseRun> f : futures) {
@@ -68,7 +74,8 @@ public final class BatchRunner {
   }
 
   /** Runs one case: imports or reads its sides, reads its relation, checks. */
-  static CaseRun runCase(BatchCase c, Lemmas lemmas, CheckSettings settings, boolean debug) {
+  static CaseRun runCase(
+      BatchCase c, Lemmas lemmas, UserLemmas user, CheckSettings settings, boolean debug) {
     long start = System.nanoTime();
     try {
       Graph gs = c.gs().graph();
@@ -89,6 +96,10 @@ public final class BatchRunner {
       Programs p = CheckPipeline.lower(in);
       CheckOutcome outcome =
           new CheckOutcome(CheckPipeline.check(in, p, lemmas, s, CheckListener.NONE, start), p);
+      String violated = certify(outcome, in, s, user);
+      if (violated != null) {
+        return new CaseRun(c, null, violated, seconds(start));
+      }
       return new CaseRun(c, outcome, null, seconds(start));
     } catch (InputException e) {
       return new CaseRun(c, null, e.getMessage(), seconds(start));
@@ -107,6 +118,34 @@ public final class BatchRunner {
               + ". This is a bug in entangle; please report it with the case's files.",
           seconds(start));
     }
+  }
+
+  /**
+   * For a {@code refines} whose proof used a user lemma the numbers could not exercise at load
+   * time: the output relation checked on numbers. Null when it holds (or was not needed), else why
+   * the case is refused.
+   */
+  private static String certify(
+      CheckOutcome outcome, CheckInputs in, CheckSettings s, UserLemmas user) {
+    CheckResult r = outcome.result();
+    var fired = r.stats().lemmaApplications();
+    if (r.verdict() != Verdict.REFINES || !user.usedUntested(fired)) {
+      return null;
+    }
+    Numbers numbers = CheckPipeline.oracle(in, outcome.programs(), s);
+    for (CheckResult.OutputEntry e : r.outputRelation()) {
+      if (numbers.compare(e.gs(), e.gd()) instanceof Evidence.Witness w) {
+        return "certificate violated: the proof used your lemma"
+            + (user.used(fired).size() == 1 ? " " : "s ")
+            + String.join(", ", user.used(fired).stream().map(UserLemmas.Lemma::toString).toList())
+            + ", untested on numbers, and the output relation entry for "
+            + outcome.programs().gs().value(e.gs()).name()
+            + " is false on random inputs (seed "
+            + w.seed()
+            + "): fix or remove the lemma.";
+      }
+    }
+    return null;
   }
 
   private static CaseRun get(Future<CaseRun> f) {

@@ -10,8 +10,6 @@ import dev.entangle.batch.Manifest;
 import dev.entangle.batch.ManifestReader;
 import dev.entangle.check.CheckSettings;
 import dev.entangle.refine.CheckOptions;
-import dev.entangle.rules.LemmaLibrary;
-import dev.entangle.rules.Lemmas;
 import dev.entangle.util.InputException;
 import dev.entangle.util.OutputGuard;
 import java.io.PrintWriter;
@@ -124,10 +122,11 @@ final class BatchCommand implements Callable<Integer> {
             new OutputGuard.Named("--junit", junit),
             new OutputGuard.Named("--json", json),
             new OutputGuard.Named("--sarif", sarif)));
-    List<Path> dirs = new ArrayList<>();
-    dirs.add(LemmaPaths.defaultDir());
-    dirs.addAll(lemmas);
-    Lemmas rules = LemmaLibrary.load(dirs);
+    LoadedLemmas loaded = LoadedLemmas.load(LemmaPaths.defaultDir(), lemmas);
+    String untested = loaded.user().untestedWarning();
+    if (untested != null) {
+      spec.commandLine().getErr().println("entangle: " + untested);
+    }
     CheckSettings defaults = CheckSettings.defaults();
     CheckSettings settings =
         new CheckSettings(
@@ -143,7 +142,8 @@ final class BatchCommand implements Callable<Integer> {
     BatchTable table = new BatchTable(m, out);
     table.header();
     long start = System.nanoTime();
-    List<CaseRun> runs = BatchRunner.run(m, rules, settings, threads, table::row, debug);
+    List<CaseRun> runs =
+        BatchRunner.run(m, loaded.lemmas(), loaded.user(), settings, threads, table::row, debug);
     double seconds = (System.nanoTime() - start) / 1e9;
     List<Report> reports = new ArrayList<>();
     for (CaseRun r : runs) {

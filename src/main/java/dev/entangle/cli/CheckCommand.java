@@ -226,7 +226,7 @@ final class CheckCommand implements Callable<Integer> {
     OutputGuard.check(inputFiles(), outputs());
     // The lemmas are read and compiled while the graphs are read and lowered. Errors come in the
     // order of a run in sequence: the inputs', then the lemmas', then the lowering's.
-    Background<Lemmas> loading = CheckLemmas.loading(lemmas.<List<Path>>getValue());
+    Background<LoadedLemmas> loading = CheckLemmas.loading(lemmas.<List<Path>>getValue());
     CheckInputs in = CheckInputs.read(gs.getValue(), gd.getValue(), rel.getValue());
     CheckSettings settings =
         new CheckSettings(
@@ -247,7 +247,8 @@ final class CheckCommand implements Callable<Integer> {
       loading.join();
       throw e;
     }
-    Lemmas rules = loading.join();
+    LoadedLemmas loaded = loading.join();
+    Lemmas rules = loaded.lemmas();
     CoreProgram gsp = programs.gs();
     CoreProgram gdp = programs.gd();
     PrintWriter out = spec.commandLine().getOut();
@@ -257,6 +258,10 @@ final class CheckCommand implements Callable<Integer> {
       return ExitCodes.REFINES;
     }
     PrintWriter err = spec.commandLine().getErr();
+    String untested = loaded.user().untestedWarning();
+    if (untested != null) {
+      err.println("entangle: " + untested);
+    }
     TermText text = new TermText(gdp);
     CheckListener listener =
         Listeners.of(
@@ -270,15 +275,24 @@ final class CheckCommand implements Callable<Integer> {
       JsonReport.write(report, jsonFile);
     }
     writeCiReports(report, gsp);
+    if (result.verdict() == Verdict.REFINES) {
+      var fired = result.stats().lemmaApplications();
+      boolean untestedUsed = loaded.user().usedUntested(fired);
+      if (untestedUsed && !isSet(certify)) {
+        err.println(
+            "entangle: the proof used an untested lemma of yours; its output relation is"
+                + " certified on numbers.");
+      }
+      if (isSet(certify) || untestedUsed) {
+        Numbers certifier = CheckPipeline.oracle(in, programs, settings);
+        if (!Certificate.holds(result, certifier, gsp, text, err, loaded.user().used(fired))) {
+          return ExitCodes.CERTIFICATE_VIOLATED;
+        }
+      }
+    }
     Path relationFile = writeRelation.getValue();
     if (relationFile != null && result.verdict() == Verdict.REFINES) {
       JsonReport.writeRelation(report, relationFile);
-    }
-    if (isSet(certify) && result.verdict() == Verdict.REFINES) {
-      Numbers certifier = CheckPipeline.oracle(in, programs, settings);
-      if (!Certificate.holds(result, certifier, gsp, text, err)) {
-        return ExitCodes.CERTIFICATE_VIOLATED;
-      }
     }
     return ExitCodes.of(result.verdict());
   }

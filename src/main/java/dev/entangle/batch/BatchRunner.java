@@ -16,6 +16,9 @@ import dev.entangle.refine.Verdict;
 import dev.entangle.relation.RelationReader;
 import dev.entangle.rules.Lemmas;
 import dev.entangle.util.InputException;
+import dev.entangle.util.Names;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,6 +81,7 @@ public final class BatchRunner {
       BatchCase c, Lemmas lemmas, UserLemmas user, CheckSettings settings, boolean debug) {
     long start = System.nanoTime();
     try {
+      requireFiles(c);
       Graph gs = c.gs().graph();
       DistributedGraph gd = c.gd().distributed();
       CheckInputs in = new CheckInputs(gs, gd, RelationReader.read(c.relation(), gd.worldSize()));
@@ -117,6 +121,21 @@ public final class BatchRunner {
               + e
               + ". This is a bug in entangle; please report it with the case's files.",
           seconds(start));
+    }
+  }
+
+  /** Fails naming the first file of the case that does not exist. */
+  private static void requireFiles(BatchCase c) {
+    List<Path> files = new ArrayList<>(c.gs().files());
+    files.addAll(c.gd().files());
+    files.add(c.relation());
+    for (Path f : files) {
+      if (!Files.exists(f)) {
+        throw new InputException(
+            "the file "
+                + Names.shorten(f.toString())
+                + " does not exist (paths in a manifest are relative to its folder).");
+      }
     }
   }
 

@@ -3,6 +3,7 @@ package dev.entangle.graph;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -90,6 +91,13 @@ public final class JsonFiles {
   }
 
   private static String syntaxMessage(Path file, JsonProcessingException e) {
+    if (e instanceof StreamConstraintsException) {
+      return file
+          + ": the JSON exceeds a limit of the reader ("
+          + e.getOriginalMessage().replaceAll(",\\s*from `[^`]*`", "")
+          + "); a graph, relation or manifest never needs that, so the file is damaged or not"
+          + " one of entangle's.";
+    }
     JsonLocation loc = e.getLocation();
     String at =
         loc == null ? "" : " line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ":";
@@ -98,6 +106,8 @@ public final class JsonFiles {
             .replaceAll("\\[Source: [^\\]]*?; line:", "[line:")
             .replaceAll("\\s*\\(bound as [^)]*\\)", "")
             .replaceAll("`?com\\.fasterxml[\\w.$]*`?", "the reader")
+            .replaceAll(",\\s*from `[^`]*`", "")
+            .replaceAll("\\s*\\(set with [^)]*\\)", "")
             .replaceAll("\\s+", " ")
             .trim();
     return file + ":" + at + " malformed JSON: " + why + "; fix the JSON syntax at that spot.";

@@ -7,6 +7,32 @@ public final class Names {
 
   private Names() {}
 
+  /** The longest run of non-blank characters a message keeps whole. */
+  public static final int MAX_WORD = 200;
+
+  /**
+   * {@code message} with every run of non-blank characters longer than {@link #MAX_WORD} shortened:
+   * a huge name cannot flood a message, however it got there.
+   */
+  public static String shortenWords(String message) {
+    if (message == null || message.length() <= MAX_WORD) {
+      return message;
+    }
+    StringBuilder out = new StringBuilder(Math.min(message.length(), 4096));
+    int i = 0;
+    while (i < message.length()) {
+      int j = i;
+      boolean blank = Character.isWhitespace(message.charAt(i));
+      while (j < message.length() && Character.isWhitespace(message.charAt(j)) == blank) {
+        j++;
+      }
+      String run = message.substring(i, j);
+      out.append(blank || run.length() <= MAX_WORD ? run : shorten(run));
+      i = j;
+    }
+    return out.toString();
+  }
+
   /** {@code s} itself when short, else its start and end around a count of what was left out. */
   public static String shorten(String s) {
     if (s == null || s.length() <= MAX) {

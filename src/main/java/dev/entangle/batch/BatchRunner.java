@@ -5,6 +5,7 @@ import dev.entangle.check.CheckOutcome;
 import dev.entangle.check.CheckPipeline;
 import dev.entangle.check.CheckSettings;
 import dev.entangle.check.Programs;
+import dev.entangle.egraph.AnalysisConflict;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.numbers.UserLemmas;
@@ -98,8 +99,14 @@ public final class BatchRunner {
                 settings.numericBudget());
       }
       Programs p = CheckPipeline.lower(in);
-      CheckOutcome outcome =
-          new CheckOutcome(CheckPipeline.check(in, p, lemmas, s, CheckListener.NONE, start), p);
+      CheckOutcome outcome;
+      try {
+        outcome =
+            new CheckOutcome(CheckPipeline.check(in, p, lemmas, s, CheckListener.NONE, start), p);
+      } catch (AnalysisConflict e) {
+        InputException blamed = user.blame(e);
+        throw blamed != null ? blamed : e;
+      }
       String violated = certify(outcome, in, s, user);
       if (violated != null) {
         return new CaseRun(c, null, violated, seconds(start));

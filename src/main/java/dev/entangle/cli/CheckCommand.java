@@ -4,6 +4,7 @@ import dev.entangle.check.CheckInputs;
 import dev.entangle.check.CheckPipeline;
 import dev.entangle.check.CheckSettings;
 import dev.entangle.check.Programs;
+import dev.entangle.egraph.AnalysisConflict;
 import dev.entangle.lower.CoreProgram;
 import dev.entangle.lower.ProgramDump;
 import dev.entangle.lower.TermText;
@@ -276,7 +277,13 @@ final class CheckCommand implements Callable<Integer> {
             isSet(verbose) ? new VerboseProgress(err, gsp, text) : ProgressBar.forTerminal(err),
             Trace.enabled() ? new Trace(err, text) : CheckListener.NONE);
     phase = "checking";
-    CheckResult result = CheckPipeline.check(in, programs, rules, settings, listener, start);
+    CheckResult result;
+    try {
+      result = CheckPipeline.check(in, programs, rules, settings, listener, start);
+    } catch (AnalysisConflict e) {
+      InputException blamed = loaded.user().blame(e);
+      throw blamed != null ? blamed : e;
+    }
     phase = "writing the report";
     if (!reporting.compareAndSet(false, true)) {
       return ExitCodes.INCONCLUSIVE; // the watchdog reported first

@@ -1,5 +1,6 @@
 package dev.entangle.numbers;
 
+import dev.entangle.egraph.AnalysisConflict;
 import dev.entangle.egraph.Rewrite;
 import dev.entangle.ops.TypeInfo;
 import dev.entangle.rules.LemmaCase;
@@ -108,6 +109,28 @@ public record UserLemmas(List<Lemma> user, List<Lemma> untested) {
         + " is certified on numbers. Add cases that name "
         + (untested.size() == 1 ? "it" : "them")
         + " to a *.cases file in the lemma folder (see 'entangle lemmas check').";
+  }
+
+  /**
+   * The input error for a check that equated values of different types ({@code conflict}'s message
+   * says which) while user lemmas were loaded: the shipped lemmas keep types, so one of the user's
+   * is wrong. Null when no user lemma was loaded (then it is a bug in entangle).
+   */
+  public InputException blame(AnalysisConflict conflict) {
+    if (user.isEmpty()) {
+      return null;
+    }
+    List<Lemma> suspects = untested.isEmpty() ? user : untested;
+    return new InputException(
+        "a lemma of yours made two values of different types equal ("
+            + Names.shorten(conflict.getMessage())
+            + "); "
+            + (suspects.size() == 1 ? "the lemma " : "one of the lemmas ")
+            + String.join(", ", suspects.stream().map(Lemma::toString).toList())
+            + " is"
+            + " wrong. Fix or remove it, and add cases that name it to a *.cases file next to it"
+            + " so that 'entangle lemmas check' exercises it.",
+        conflict);
   }
 
   private static Rewrite<TypeInfo> rewrite(Lemmas lemmas, String name) {

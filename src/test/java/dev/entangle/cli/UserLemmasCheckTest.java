@@ -81,4 +81,19 @@ class UserLemmasCheckTest {
     Files.write(dir.resolve("bad.lemmas"), new byte[] {'(', 'r', (byte) 0xff, (byte) 0xfe, ')'});
     check(MLP, "--lemmas", dir).assertInputError("bad.lemmas", "not valid UTF-8");
   }
+
+  @Test
+  void aLemmaThatChangesAShapeIsBlamedNotEntangle() throws IOException {
+    Files.writeString(
+        dir.resolve("s.lemmas"),
+        "; changes a shape, for width 16 only\n"
+            + "(rule shape16 (sumn ?a ?b) (concat[0] ?a ?b) :when (= (size ?a 1) 16))\n");
+    CliRun run = check(MLP, "--lemmas", dir);
+    assertEquals(2, run.exitCode(), run::transcript);
+    assertTrue(
+        run.err().contains("a lemma of yours made two values of different types equal"),
+        run::transcript);
+    assertTrue(run.err().contains("'shape16' ("), run::transcript);
+    assertFalse(run.err().contains("internal error"), run::transcript);
+  }
 }

@@ -113,8 +113,22 @@ public final class BatchRunner {
       }
       return new CaseRun(c, outcome, null, seconds(start));
     } catch (InputException e) {
-      return new CaseRun(c, null, e.getMessage(), seconds(start));
-    } catch (RuntimeException | StackOverflowError e) {
+      return new CaseRun(c, null, Names.forMessage(e.getMessage()), seconds(start));
+    } catch (StackOverflowError e) {
+      return new CaseRun(
+          c,
+          null,
+          "an input of the case is nested too deeply to process (deeper than the stack allows);"
+              + " flatten it, or give more stack with JAVA_OPTS=-Xss64m.",
+          seconds(start));
+    } catch (OutOfMemoryError e) {
+      return new CaseRun(
+          c,
+          null,
+          "out of memory: the case's inputs are too large for the Java heap; give more heap"
+              + " with JAVA_OPTS=-Xmx8g (for example), or check the case alone.",
+          seconds(start));
+    } catch (RuntimeException e) {
       if (debug) {
         synchronized (System.err) {
           System.err.println("entangle: case " + c.name() + ":");

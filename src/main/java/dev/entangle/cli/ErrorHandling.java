@@ -19,7 +19,7 @@ final class ErrorHandling {
     boolean debug = Arrays.asList(args).contains("--debug");
     cl.setParameterExceptionHandler(
         (ex, a) -> {
-          ex.getCommandLine().getErr().println("entangle: " + Names.shortenWords(ex.getMessage()));
+          ex.getCommandLine().getErr().println("entangle: " + Names.forMessage(ex.getMessage()));
           ex.getCommandLine()
               .getErr()
               .println("Run 'entangle " + commandName(ex.getCommandLine()) + "--help' for usage.");
@@ -29,7 +29,7 @@ final class ErrorHandling {
         (ex, commandLine, parseResult) -> {
           var err = commandLine.getErr();
           if (ex instanceof InputException) {
-            err.println("entangle: " + Names.shortenWords(ex.getMessage()));
+            err.println("entangle: " + Names.forMessage(ex.getMessage()));
           } else {
             err.println(
                 "entangle: internal error: "
@@ -43,7 +43,12 @@ final class ErrorHandling {
         });
   }
 
+  /** The subcommand's full name and a space ({@code "lemmas check "}), empty for the top level. */
   private static String commandName(CommandLine cl) {
-    return cl.getParent() == null ? "" : cl.getCommandName() + " ";
+    String name = "";
+    for (CommandLine c = cl; c.getParent() != null; c = c.getParent()) {
+      name = c.getCommandName() + " " + name;
+    }
+    return name;
   }
 }

@@ -23,6 +23,9 @@ public final class LemmaLibrary {
   /** File name ending of lemma files. */
   public static final String EXTENSION = ".lemmas";
 
+  /** The most errors a failed load shows (all are counted). */
+  static final int MAX_SHOWN = 20;
+
   private LemmaLibrary() {}
 
   /** All rules of all lemma files under the directories. */
@@ -75,8 +78,11 @@ public final class LemmaLibrary {
     }
     if (!errors.isEmpty()) {
       StringBuilder sb = new StringBuilder();
-      for (RuleError err : errors) {
+      for (RuleError err : errors.subList(0, Math.min(errors.size(), MAX_SHOWN))) {
         sb.append(err.render()).append('\n');
+      }
+      if (errors.size() > MAX_SHOWN) {
+        sb.append("(the other ").append(errors.size() - MAX_SHOWN).append(" are not shown)\n");
       }
       sb.append(errors.size())
           .append(errors.size() == 1 ? " error" : " errors")

@@ -191,6 +191,17 @@ public final class TermReader {
     } catch (ShapeException e) {
       pos = start;
       throw error("ill-typed term: " + e.getMessage());
+    } catch (IndexOutOfBoundsException | ArithmeticException | IllegalStateException e) {
+      // the shape rules assume the operator's operands and attributes are there
+      pos = start;
+      throw error(
+          "ill-typed term: '"
+              + head
+              + "' does not take "
+              + kids.size()
+              + " operand(s) and "
+              + attrs.length
+              + " attribute(s) like these");
     }
   }
 

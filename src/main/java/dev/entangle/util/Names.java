@@ -33,6 +33,37 @@ public final class Names {
     return out.toString();
   }
 
+  /** The longest line a message keeps whole. */
+  public static final int MAX_LINE = 1000;
+
+  /**
+   * A message fit to print: long words shortened ({@link #shortenWords}), then every line longer
+   * than {@link #MAX_LINE} cut to its start and end.
+   */
+  public static String forMessage(String message) {
+    String m = shortenWords(message);
+    if (m == null || m.length() <= MAX_LINE) {
+      return m;
+    }
+    StringBuilder out = new StringBuilder();
+    for (String line : m.split("\n", -1)) {
+      if (out.length() > 0) {
+        out.append('\n');
+      }
+      if (line.length() <= MAX_LINE) {
+        out.append(line);
+      } else {
+        int keep = MAX_LINE / 2 - 20;
+        out.append(line, 0, keep)
+            .append("...(")
+            .append(line.length() - 2 * keep)
+            .append(" characters)...")
+            .append(line, line.length() - keep, line.length());
+      }
+    }
+    return out.toString();
+  }
+
   /** {@code s} itself when short, else its start and end around a count of what was left out. */
   public static String shorten(String s) {
     if (s == null || s.length() <= MAX) {

@@ -3,7 +3,7 @@ package dev.entangle.rules;
 /** One problem in a lemma file, with its position; rendered like a compiler's error. */
 record RuleError(String file, int line, int col, String message, String sourceLine) {
   /** The most characters of the source line shown. */
-  static final int WINDOW = 120;
+  static final int WINDOW = 300;
 
   String render() {
     StringBuilder sb = new StringBuilder();

@@ -5,12 +5,21 @@ import dev.entangle.check.CheckOutcome;
 import dev.entangle.check.CheckPipeline;
 import dev.entangle.check.CheckSettings;
 import dev.entangle.check.Programs;
+import dev.entangle.egraph.AnalysisConflict;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
+import dev.entangle.numbers.UserLemmas;
 import dev.entangle.refine.CheckListener;
+import dev.entangle.refine.CheckResult;
+import dev.entangle.refine.Evidence;
+import dev.entangle.refine.Numbers;
+import dev.entangle.refine.Verdict;
 import dev.entangle.relation.RelationReader;
 import dev.entangle.rules.Lemmas;
 import dev.entangle.util.InputException;
+import dev.entangle.util.Names;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +53,7 @@ public final class BatchRunner {
   public static List<CaseRun> run(
       Manifest manifest,
       Lemmas lemmas,
+      UserLemmas user,
       CheckSettings settings,
       int jobs,
       Consumer<CaseRun> done,
@@ -53,7 +63,7 @@ public final class BatchRunner {
     try {
       List<Future<CaseRun>> futures = new ArrayList<>();
       for (BatchCase c : manifest.cases()) {
-        futures.add(pool.submit(() -> runCase(c, lemmas, settings, debug)));
+        futures.add(pool.submit(() -> runCase(c, lemmas, user, settings, debug)));
       }
       List<CaseRun> runs = new ArrayList<>();
       for (Future<CaseRun> f : futures) {
@@ -68,9 +78,11 @@ public final class BatchRunner {
   }
 
   /** Runs one case: imports or reads its sides, reads its relation, checks. */
-  static CaseRun runCase(BatchCase c, Lemmas lemmas, CheckSettings settings, boolean debug) {
+  static CaseRun runCase(
+      BatchCase c, Lemmas lemmas, UserLemmas user, CheckSettings settings, boolean debug) {
     long start = System.nanoTime();
     try {
+      requireFiles(c);
       Graph gs = c.gs().graph();
       DistributedGraph gd = c.gd().distributed();
       CheckInputs in = new CheckInputs(gs, gd, RelationReader.read(c.relation(), gd.worldSize()));
@@ -87,12 +99,36 @@ public final class BatchRunner {
                 settings.numericBudget());
       }
       Programs p = CheckPipeline.lower(in);
-      CheckOutcome outcome =
-          new CheckOutcome(CheckPipeline.check(in, p, lemmas, s, CheckListener.NONE, start), p);
+      CheckOutcome outcome;
+      try {
+        outcome =
+            new CheckOutcome(CheckPipeline.check(in, p, lemmas, s, CheckListener.NONE, start), p);
+      } catch (AnalysisConflict e) {
+        InputException blamed = user.blame(e);
+        throw blamed != null ? blamed : e;
+      }
+      String violated = certify(outcome, in, s, user);
+      if (violated != null) {
+        return new CaseRun(c, null, violated, seconds(start));
+      }
       return new CaseRun(c, outcome, null, seconds(start));
     } catch (InputException e) {
-      return new CaseRun(c, null, e.getMessage(), seconds(start));
-    } catch (RuntimeException | StackOverflowError e) {
+      return new CaseRun(c, null, Names.forMessage(e.getMessage()), seconds(start));
+    } catch (StackOverflowError e) {
+      return new CaseRun(
+          c,
+          null,
+          "an input of the case is nested too deeply to process (deeper than the stack allows);"
+              + " flatten it, or give more stack with JAVA_OPTS=-Xss64m.",
+          seconds(start));
+    } catch (OutOfMemoryError e) {
+      return new CaseRun(
+          c,
+          null,
+          "out of memory: the case's inputs are too large for the Java heap; give more heap"
+              + " with JAVA_OPTS=-Xmx8g (for example), or check the case alone.",
+          seconds(start));
+    } catch (RuntimeException e) {
       if (debug) {
         synchronized (System.err) {
           System.err.println("entangle: case " + c.name() + ":");
@@ -107,6 +143,49 @@ public final class BatchRunner {
               + ". This is a bug in entangle; please report it with the case's files.",
           seconds(start));
     }
+  }
+
+  /** Fails naming the first file of the case that does not exist. */
+  private static void requireFiles(BatchCase c) {
+    List<Path> files = new ArrayList<>(c.gs().files());
+    files.addAll(c.gd().files());
+    files.add(c.relation());
+    for (Path f : files) {
+      if (!Files.exists(f)) {
+        throw new InputException(
+            "the file "
+                + Names.shorten(f.toString())
+                + " does not exist (paths in a manifest are relative to its folder).");
+      }
+    }
+  }
+
+  /**
+   * For a {@code refines} whose proof used a user lemma the numbers could not exercise at load
+   * time: the output relation checked on numbers. Null when it holds (or was not needed), else why
+   * the case is refused.
+   */
+  private static String certify(
+      CheckOutcome outcome, CheckInputs in, CheckSettings s, UserLemmas user) {
+    CheckResult r = outcome.result();
+    var fired = r.stats().lemmaApplications();
+    if (r.verdict() != Verdict.REFINES || !user.usedUntested(fired)) {
+      return null;
+    }
+    Numbers numbers = CheckPipeline.oracle(in, outcome.programs(), s);
+    for (CheckResult.OutputEntry e : r.outputRelation()) {
+      if (numbers.compare(e.gs(), e.gd()) instanceof Evidence.Witness w) {
+        return "certificate violated: the proof used your lemma"
+            + (user.used(fired).size() == 1 ? " " : "s ")
+            + String.join(", ", user.used(fired).stream().map(UserLemmas.Lemma::toString).toList())
+            + ", untested on numbers, and the output relation entry for "
+            + outcome.programs().gs().value(e.gs()).name()
+            + " is false on random inputs (seed "
+            + w.seed()
+            + "): fix or remove the lemma.";
+      }
+    }
+    return null;
   }
 
   private static CaseRun get(Future<CaseRun> f) {

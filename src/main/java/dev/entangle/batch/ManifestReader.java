@@ -1,9 +1,11 @@
 package dev.entangle.batch;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.entangle.check.CheckSettings;
 import dev.entangle.graph.JsonFiles;
 import dev.entangle.util.InputException;
-import java.nio.file.Files;
+import dev.entangle.util.Names;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -113,8 +115,15 @@ public final class ManifestReader {
     Double timeout = null;
     if (json.has("timeout")) {
       JsonNode t = json.get("timeout");
-      if (!t.isNumber() || t.doubleValue() <= 0) {
-        throw error(where, "\"timeout\" must be a positive number of seconds, not " + t + ".");
+      if (!t.isNumber()
+          || !(t.doubleValue() > 0 && t.doubleValue() <= CheckSettings.MAX_TIMEOUT_SECONDS)) {
+        throw error(
+            where,
+            "\"timeout\" must be a positive number of seconds, at most "
+                + (long) CheckSettings.MAX_TIMEOUT_SECONDS
+                + ", not "
+                + Names.shorten(t.toString())
+                + ".");
       }
       timeout = t.doubleValue();
     }
@@ -137,7 +146,7 @@ public final class ManifestReader {
               + " \"not-refined|expectation-violated\".");
     }
     if (json.isTextual()) {
-      out.addAll(List.of(json.textValue().split("\\|")));
+      out.addAll(List.of(json.textValue().split("\\|", -1)));
     } else if (json.isArray()) {
       json.forEach(v -> out.add(v.isTextual() ? v.textValue() : v.toString()));
     }
@@ -147,7 +156,7 @@ public final class ManifestReader {
           "\"expect\" must name verdicts among "
               + String.join(", ", VERDICTS)
               + " (a string such as \"not-refined|expectation-violated\", or a list), not "
-              + json
+              + Names.shorten(json.toString())
               + ".");
     }
     return out;
@@ -268,18 +277,17 @@ public final class ManifestReader {
     return out;
   }
 
+  /**
+   * A case's file, relative to the manifest's folder. Whether it exists is the case's business: a
+   * case whose file is missing is reported in its row, and the other cases go on.
+   */
   private Path path(String text, String at) {
-    Path p = folder.resolve(text).normalize();
-    if (!Files.isRegularFile(p)) {
+    try {
+      return folder.resolve(text).normalize();
+    } catch (InvalidPathException e) {
       throw error(
-          at,
-          "the file "
-              + p
-              + " does not exist (paths in a manifest are relative to its folder, "
-              + (folder.toString().isEmpty() ? "." : folder)
-              + ").");
+          at, "\"" + Names.shorten(text) + "\" is not a valid path (" + e.getReason() + ").");
     }
-    return p;
   }
 
   private String text(JsonNode json, String key, String where, String what) {

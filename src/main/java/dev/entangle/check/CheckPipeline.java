@@ -2,6 +2,8 @@ package dev.entangle.check;
 
 import dev.entangle.core.CoreRelation;
 import dev.entangle.core.OpTable;
+import dev.entangle.graph.Arg;
+import dev.entangle.graph.Graph;
 import dev.entangle.lower.Lowering;
 import dev.entangle.lower.RelationLowering;
 import dev.entangle.numbers.NumericOracle;
@@ -11,6 +13,8 @@ import dev.entangle.refine.Numbers;
 import dev.entangle.refine.RefinementChecker;
 import dev.entangle.relation.RelationValidator;
 import dev.entangle.rules.Lemmas;
+import dev.entangle.util.InputException;
+import java.util.List;
 
 /**
  * The steps of one check after reading: validate the relation against the graphs, lower both sides
@@ -22,9 +26,32 @@ public final class CheckPipeline {
 
   /** Validates the relation against both graphs, then lowers each side into the core language. */
   public static Programs lower(CheckInputs in) {
+    requireOutputs(in.gs());
     RelationValidator.validate(in.gs(), in.gd(), in.relation());
     OpTable table = new OpTable();
     return new Programs(Lowering.sequential(in.gs(), table), Lowering.distributed(in.gd(), table));
+  }
+
+  /**
+   * Fails unless G_s returns some tensor: a G_s without outputs would refine anything, vacuously.
+   */
+  static void requireOutputs(Graph gs) {
+    if (!namesANode(gs.outputs())) {
+      throw new InputException(
+          gs.source()
+              + ": G_s returns no tensor (its output node lists none), so there is nothing to"
+              + " check; list the model's results in the output node's args, as in \"args\":"
+              + " [[{\"node\": \"out\"}]].");
+    }
+  }
+
+  private static boolean namesANode(List<Arg> args) {
+    for (Arg a : args) {
+      if (a instanceof Arg.NodeRef || (a instanceof Arg.ListArg l && namesANode(l.items()))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

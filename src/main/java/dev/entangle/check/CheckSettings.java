@@ -14,6 +14,9 @@ import dev.entangle.refine.CheckOptions;
 public record CheckSettings(
     CheckOptions options, boolean numbers, long seed, int draws, long numericBudget) {
 
+  /** The longest time limit accepted, in seconds (about 31 years): larger ones overflow a clock. */
+  public static final double MAX_TIMEOUT_SECONDS = 1e9;
+
   /** Independent random draws a numeric candidate must hold on, unless told otherwise. */
   public static final int DRAWS = 3;
 

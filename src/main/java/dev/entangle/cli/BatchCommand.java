@@ -9,21 +9,17 @@ import dev.entangle.batch.CaseRun;
 import dev.entangle.batch.Manifest;
 import dev.entangle.batch.ManifestReader;
 import dev.entangle.check.CheckSettings;
-import dev.entangle.refine.CheckOptions;
-import dev.entangle.rules.LemmaLibrary;
-import dev.entangle.rules.Lemmas;
 import dev.entangle.util.InputException;
+import dev.entangle.util.OutputGuard;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -68,75 +64,46 @@ final class BatchCommand implements Callable<Integer> {
       description = "write a SARIF 2.1.0 log of every failure found to FILE")
   Path sarif;
 
-  @Option(
-      names = {"-j", "--jobs"},
-      paramLabel = "N",
-      description = "most cases checked at once (default: the number of cores)")
-  Integer jobs;
+  /** The options {@code check} shares: limits, jobs, seed, numbers, lemmas, debug. */
+  private RunOptions run;
 
-  @Option(
-      names = "--lemmas",
-      paramLabel = "DIR",
-      description = "an extra folder of *.lemmas files (repeatable)")
-  List<Path> lemmas = new ArrayList<>();
-
-  @Option(
-      names = "--timeout",
-      paramLabel = "SECONDS",
-      defaultValue = "600",
-      description =
-          "each case's time limit unless the manifest gives one (default: ${DEFAULT-VALUE})")
-  double timeout;
-
-  @Option(
-      names = "--node-limit",
-      paramLabel = "N",
-      defaultValue = "200000",
-      description =
-          "most e-nodes per operator's e-graph before 'inconclusive' (default: ${DEFAULT-VALUE})")
-  int nodeLimit;
-
-  @Option(
-      names = "--seed",
-      paramLabel = "N",
-      defaultValue = "1",
-      description = "seed of the random inputs where a proof fails (default: ${DEFAULT-VALUE})")
-  long seed;
-
-  @Option(names = "--no-numbers", description = "do not evaluate on numbers where a proof fails")
-  boolean noNumbers;
-
-  @Option(names = "--debug", description = "print stack traces of internal errors")
-  boolean debug;
+  /** The {@code batch} command's model: its annotated options and the shared ones. */
+  static CommandSpec spec() {
+    BatchCommand command = new BatchCommand();
+    CommandSpec spec = CommandSpec.forAnnotatedObject(command);
+    command.run =
+        new RunOptions(
+            spec,
+            "each case's time limit unless the manifest gives one",
+            "most cases checked at once");
+    return spec;
+  }
 
   @Override
   public Integer call() {
-    if (timeout <= 0 || nodeLimit <= 0 || (jobs != null && jobs < 1)) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), "--timeout, --node-limit and --jobs must be positive");
-    }
+    run.validate();
     OutputFiles.requireFolder(junit, json, sarif);
     Manifest m = manifest();
-    List<Path> dirs = new ArrayList<>();
-    dirs.add(LemmaPaths.defaultDir());
-    dirs.addAll(lemmas);
-    Lemmas rules = LemmaLibrary.load(dirs);
-    CheckSettings defaults = CheckSettings.defaults();
-    CheckSettings settings =
-        new CheckSettings(
-            CheckOptions.defaults()
-                .withTimeout(Duration.ofMillis((long) (timeout * 1000)))
-                .withNodeLimit(nodeLimit),
-            !noNumbers,
-            seed,
-            defaults.draws(),
-            defaults.numericBudget());
-    int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
+    OutputGuard.check(
+        inputFiles(m),
+        List.of(
+            new OutputGuard.Named("--junit", junit),
+            new OutputGuard.Named("--json", json),
+            new OutputGuard.Named("--sarif", sarif)));
+    LoadedLemmas loaded = LoadedLemmas.load(LemmaPaths.defaultDir(), run.lemmaDirs());
+    String untested = loaded.user().untestedWarning();
+    if (untested != null) {
+      spec.commandLine().getErr().println("entangle: " + untested);
+    }
+    CheckSettings settings = run.settings();
+    int threads = run.jobs();
     PrintWriter out = spec.commandLine().getOut();
     BatchTable table = new BatchTable(m, out);
     table.header();
     long start = System.nanoTime();
-    List<CaseRun> runs = BatchRunner.run(m, rules, settings, threads, table::row, debug);
+    List<CaseRun> runs =
+        BatchRunner.run(
+            m, loaded.lemmas(), loaded.user(), settings, threads, table::row, run.debug());
     double seconds = (System.nanoTime() - start) / 1e9;
     List<Report> reports = new ArrayList<>();
     for (CaseRun r : runs) {
@@ -157,6 +124,21 @@ final class BatchCommand implements Callable<Integer> {
       writeSarif(runs, reports);
     }
     return runs.stream().allMatch(CaseRun::met) ? ExitCodes.REFINES : ExitCodes.NOT_REFINED;
+  }
+
+  /** Every file the batch reads: the manifest, every case's files and the lemma files. */
+  private List<Path> inputFiles(Manifest m) {
+    List<Path> in = new ArrayList<>(inputs);
+    for (BatchCase c : m.cases()) {
+      in.addAll(c.gs().files());
+      in.addAll(c.gd().files());
+      in.add(c.relation());
+    }
+    for (Path dir : run.lemmaDirs()) {
+      in.addAll(OutputGuard.filesIn(dir, ""));
+    }
+    in.addAll(OutputGuard.filesIn(LemmaPaths.defaultDir(), ""));
+    return in;
   }
 
   /** The manifest file, or the manifest of the folders of cases. */

@@ -5,22 +5,26 @@ import dev.entangle.check.CheckPipeline;
 import dev.entangle.check.CheckSettings;
 import dev.entangle.check.Programs;
 import dev.entangle.core.CoreProgram;
+import dev.entangle.egraph.AnalysisConflict;
 import dev.entangle.lower.ProgramDump;
 import dev.entangle.lower.TermText;
 import dev.entangle.refine.CheckListener;
-import dev.entangle.refine.CheckOptions;
 import dev.entangle.refine.CheckResult;
 import dev.entangle.refine.Numbers;
 import dev.entangle.refine.Verdict;
 import dev.entangle.rules.Lemmas;
 import dev.entangle.util.InputException;
+import dev.entangle.util.OutputGuard;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
@@ -64,38 +68,6 @@ final class CheckCommand implements Callable<Integer> {
               "FILE",
               "on refines, write the output relation as a relation file (to feed the next layer)"));
 
-  private final OptionSpec lemmas =
-      option(
-          CodedOptions.repeatable(
-              "--lemmas", Path.class, "DIR", "an extra folder of *.lemmas files (repeatable)"));
-
-  private final OptionSpec timeout =
-      option(
-          CodedOptions.withDefault(
-              "--timeout",
-              double.class,
-              "SECONDS",
-              "600",
-              "give up with 'inconclusive' after this long (default: ${DEFAULT-VALUE})"));
-
-  private final OptionSpec nodeLimit =
-      option(
-          CodedOptions.withDefault(
-              "--node-limit",
-              int.class,
-              "N",
-              "200000",
-              "most e-nodes per operator's e-graph before 'inconclusive' (default: ${DEFAULT-VALUE})"));
-
-  private final OptionSpec jobs =
-      option(
-          CodedOptions.value(
-              List.of("-j", "--jobs"),
-              Integer.class,
-              "N",
-              "check up to N operators at once, on N threads; the outcome and output are the same"
-                  + " for any N (default: the machine's processors)"));
-
   private final OptionSpec noReplay =
       option(
           CodedOptions.flag(
@@ -106,39 +78,11 @@ final class CheckCommand implements Callable<Integer> {
   private final OptionSpec verbose =
       option(CodedOptions.flag(List.of("-v", "--verbose"), "print each operator as it is checked"));
 
-  private final OptionSpec debug =
-      option(CodedOptions.flag(List.of("--debug"), "print stack traces of internal errors"));
-
   private final OptionSpec dumpCore =
       option(
           CodedOptions.flag(
               List.of("--dump-core"),
               "print both graphs as lowered into the core language, then stop"));
-
-  private final OptionSpec seed =
-      option(
-          CodedOptions.withDefault(
-              "--seed",
-              long.class,
-              "N",
-              "1",
-              "seed of the random inputs the numbers are drawn with, when a proof fails (default: ${DEFAULT-VALUE})"));
-
-  private final OptionSpec numericBudget =
-      option(
-          CodedOptions.withDefault(
-              "--numeric-budget",
-              double.class,
-              "GFLOP",
-              "4",
-              "most work, in billions of operations, of one evaluation on numbers; past it the numbers say what"
-                  + " they skipped (default: ${DEFAULT-VALUE})"));
-
-  private final OptionSpec noNumbers =
-      option(
-          CodedOptions.flag(
-              List.of("--no-numbers"),
-              "do not evaluate on numbers where a proof fails (no witness, never 'unproved')"));
 
   private final OptionSpec certify =
       option(
@@ -170,6 +114,26 @@ final class CheckCommand implements Callable<Integer> {
               "FILE",
               "also write a self-contained HTML page of the result to FILE"));
 
+  /** The options {@code batch} shares: limits, jobs, seed, numbers, lemmas, debug. */
+  private final RunOptions run =
+      new RunOptions(
+          spec,
+          "give up with 'inconclusive' after this long, reading, lowering and numbers included",
+          "check up to N operators at once, on N threads; the outcome and output are the same"
+              + " for any N");
+
+  /** Set by the check as it goes: the phase a run out of time names. */
+  private volatile String phase = "reading the inputs";
+
+  /** Whether the check's report (or the watchdog's) has begun: the one to claim it prints. */
+  private final AtomicBoolean reporting = new AtomicBoolean();
+
+  /** The time after the limit the check gets to stop by itself and report. */
+  static final long GRACE_MILLIS = 500;
+
+  /** Checks recurse deeply: the check thread gets the stack the launcher gives the main one. */
+  private static final long STACK_BYTES = 16L << 20;
+
   private CheckCommand() {}
 
   /** The {@code check} command, ready to be added to the top-level command line. */
@@ -190,60 +154,100 @@ final class CheckCommand implements Callable<Integer> {
     return o;
   }
 
-  /** The machine's processors. */
-  private static int defaultJobs() {
-    return Math.max(1, Runtime.getRuntime().availableProcessors());
-  }
-
   @Override
   public Integer call() {
-    Integer threads = jobs.getValue();
-    if (threads != null && threads < 1) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), "--jobs must be at least 1 (got " + threads + ")");
+    run.validate();
+    OutputFiles.requireFolder(
+        json.getValue(),
+        writeRelation.getValue(),
+        junit.getValue(),
+        sarif.getValue(),
+        html.getValue());
+    List<OutputGuard.Named> outputs = outputs();
+    if (outputs.stream().anyMatch(o -> o.path() != null)) {
+      OutputGuard.check(inputFiles(), outputs);
     }
-    double seconds = timeout.getValue();
-    int nodes = nodeLimit.getValue();
-    double gflop = numericBudget.getValue();
-    if (seconds <= 0 || nodes <= 0 || gflop <= 0) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "--timeout, --node-limit and --numeric-budget must be positive (got "
-              + seconds
-              + ", "
-              + nodes
-              + " and "
-              + gflop
-              + ")");
+    long start = System.nanoTime();
+    FutureTask<Integer> task = new FutureTask<>(() -> check(start));
+    Thread thread = new Thread(null, task, "entangle-check", STACK_BYTES);
+    thread.setDaemon(true);
+    thread.start();
+    long deadline = start + Math.round(run.timeoutSeconds() * 1e9) + GRACE_MILLIS * 1_000_000;
+    try {
+      return await(task, deadline);
+    } catch (TimeoutException e) {
+      if (!reporting.compareAndSet(false, true)) {
+        return finish(task);
+      }
+      thread.interrupt();
+      PrintWriter out = spec.commandLine().getOut();
+      out.println(Verdict.INCONCLUSIVE.json());
+      out.println(
+          "the check ran out of time (--timeout "
+              + Decimals.fixed(run.timeoutSeconds(), 1)
+              + " s) while "
+              + phase
+              + ", and was stopped there; nothing after it was checked and no report file was"
+              + " written. Give a larger --timeout.");
+      out.flush();
+      return ExitCodes.INCONCLUSIVE;
     }
-    for (OptionSpec file : List.of(json, writeRelation, junit, sarif, html)) {
-      Path p = file.getValue();
-      Path parent = p == null ? null : p.toAbsolutePath().getParent();
-      if (parent != null && !Files.isDirectory(parent)) {
-        throw new InputException(
-            "cannot write "
-                + p
-                + ": the folder "
-                + parent
-                + " does not exist; create it or choose another path.");
+  }
+
+  /** The task's result, however long it takes (its report has begun). */
+  private static Integer finish(FutureTask<Integer> task) {
+    try {
+      return await(task, Long.MAX_VALUE);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("a wait without a limit timed out", e);
+    }
+  }
+
+  /** The task's result, waiting until {@code deadline} (a {@link System#nanoTime}) at most. */
+  private static Integer await(FutureTask<Integer> task, long deadline) throws TimeoutException {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          if (deadline == Long.MAX_VALUE) {
+            return task.get();
+          }
+          return task.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof RuntimeException r) {
+            throw r;
+          }
+          if (cause instanceof Error err) {
+            throw err;
+          }
+          throw new IllegalStateException(cause);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
-    // The lemmas are read and compiled while the graphs are read and lowered. Errors come in the
-    // order of a run in sequence: the inputs', then the lemmas', then the lowering's.
-    Background<Lemmas> loading = CheckLemmas.loading(lemmas.<List<Path>>getValue());
-    CheckInputs in = CheckInputs.read(gs.getValue(), gd.getValue(), rel.getValue());
+  }
+
+  /** The whole check, on its own thread; {@code start} is when the run began. */
+  private Integer check(long start) {
+    CheckSettings base = run.settings();
     CheckSettings settings =
         new CheckSettings(
-            CheckOptions.defaults()
-                .withTimeout(Duration.ofMillis((long) (seconds * 1000)))
-                .withNodeLimit(nodes)
-                .withJobs(threads != null ? threads : defaultJobs())
-                .withReplay(!isSet(noReplay)),
-            !isSet(noNumbers),
-            seed.getValue(),
-            DRAWS,
-            (long) (gflop * 1e9));
-    long start = System.nanoTime();
+            base.options().withJobs(run.jobs()).withReplay(!isSet(noReplay)),
+            base.numbers(),
+            base.seed(),
+            base.draws(),
+            base.numericBudget());
+    // The lemmas are read and compiled while the graphs are read and lowered. Errors come in the
+    // order of a run in sequence: the inputs', then the lemmas', then the lowering's.
+    Background<LoadedLemmas> loading = CheckLemmas.loading(run.lemmaDirs());
+    CheckInputs in = CheckInputs.read(gs.getValue(), gd.getValue(), rel.getValue());
+    phase = "lowering the graphs";
     Programs programs;
     try {
       programs = CheckPipeline.lower(in);
@@ -251,22 +255,42 @@ final class CheckCommand implements Callable<Integer> {
       loading.join();
       throw e;
     }
-    Lemmas rules = loading.join();
+    phase = "loading the lemmas";
+    LoadedLemmas loaded = loading.join();
+    Lemmas rules = loaded.lemmas();
     CoreProgram gsp = programs.gs();
     CoreProgram gdp = programs.gd();
     PrintWriter out = spec.commandLine().getOut();
     if (isSet(dumpCore)) {
+      if (!reporting.compareAndSet(false, true)) {
+        return ExitCodes.INCONCLUSIVE;
+      }
       ProgramDump.print(gsp, "G_s", out);
       ProgramDump.print(gdp, "G_d", out);
       return ExitCodes.REFINES;
     }
     PrintWriter err = spec.commandLine().getErr();
+    String untested = loaded.user().untestedWarning();
+    if (untested != null) {
+      err.println("entangle: " + untested);
+    }
     TermText text = new TermText(gdp);
     CheckListener listener =
         Listeners.of(
             isSet(verbose) ? new VerboseProgress(err, gsp, text) : ProgressBar.forTerminal(err),
             Trace.enabled() ? new Trace(err, text) : CheckListener.NONE);
-    CheckResult result = CheckPipeline.check(in, programs, rules, settings, listener, start);
+    phase = "checking";
+    CheckResult result;
+    try {
+      result = CheckPipeline.check(in, programs, rules, settings, listener, start);
+    } catch (AnalysisConflict e) {
+      InputException blamed = loaded.user().blame(e);
+      throw blamed != null ? blamed : e;
+    }
+    phase = "writing the report";
+    if (!reporting.compareAndSet(false, true)) {
+      return ExitCodes.INCONCLUSIVE; // the watchdog reported first
+    }
     Report report = Report.of(result, gsp, gdp);
     TextReport.print(report, out);
     Path jsonFile = json.getValue();
@@ -274,17 +298,49 @@ final class CheckCommand implements Callable<Integer> {
       JsonReport.write(report, jsonFile);
     }
     writeCiReports(report, gsp);
+    if (result.verdict() == Verdict.REFINES) {
+      var fired = result.stats().lemmaApplications();
+      boolean untestedUsed = loaded.user().usedUntested(fired);
+      if (untestedUsed && !isSet(certify)) {
+        err.println(
+            "entangle: the proof used an untested lemma of yours; its output relation is"
+                + " certified on numbers.");
+      }
+      if (isSet(certify) || untestedUsed) {
+        Numbers certifier = CheckPipeline.oracle(in, programs, settings);
+        if (!Certificate.holds(result, certifier, gsp, text, err, loaded.user().used(fired))) {
+          return ExitCodes.CERTIFICATE_VIOLATED;
+        }
+      }
+    }
     Path relationFile = writeRelation.getValue();
     if (relationFile != null && result.verdict() == Verdict.REFINES) {
       JsonReport.writeRelation(report, relationFile);
     }
-    if (isSet(certify) && result.verdict() == Verdict.REFINES) {
-      Numbers certifier = CheckPipeline.oracle(in, programs, settings);
-      if (!Certificate.holds(result, certifier, gsp, text, err)) {
-        return ExitCodes.CERTIFICATE_VIOLATED;
-      }
-    }
     return ExitCodes.of(result.verdict());
+  }
+
+  /** Every file the check reads: the graphs, the relation and the lemma files. */
+  private List<Path> inputFiles() {
+    List<Path> in = new ArrayList<>(List.of(gs.getValue(), gd.getValue(), rel.getValue()));
+    for (Path dir : run.lemmaDirs()) {
+      in.addAll(OutputGuard.filesIn(dir, ""));
+    }
+    try {
+      in.addAll(OutputGuard.filesIn(LemmaPaths.defaultDir(), ""));
+    } catch (InputException e) {
+      // reported when the lemmas are loaded
+    }
+    return in;
+  }
+
+  /** Every file the check may write, with its option. */
+  private List<OutputGuard.Named> outputs() {
+    List<OutputGuard.Named> out = new ArrayList<>();
+    for (OptionSpec o : List.of(json, writeRelation, junit, sarif, html)) {
+      out.add(new OutputGuard.Named(o.longestName(), o.getValue()));
+    }
+    return out;
   }
 
   private static boolean isSet(OptionSpec flag) {

@@ -1,10 +1,8 @@
 package dev.entangle.cli;
 
 import dev.entangle.rules.LemmaLibrary;
-import dev.entangle.rules.Lemmas;
 import dev.entangle.util.InputException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -12,10 +10,11 @@ import java.util.List;
  * started from the beginning of the run, while picocli builds the command line ({@link
  * #startShipped}); {@link #loading} hands that work on when the check needs the same folder and no
  * {@code --lemmas} folder besides, and starts the whole load otherwise. Either way a check sees the
- * same lemmas and the same errors, when it joins.
+ * same lemmas and the same errors, when it joins. The lemmas of {@code --lemmas} folders are
+ * checked on numbers as they load ({@link LoadedLemmas}).
  */
 final class CheckLemmas {
-  private static Background<Lemmas> started;
+  private static Background<LoadedLemmas> started;
   private static Path startedDir;
 
   private CheckLemmas() {}
@@ -34,15 +33,17 @@ final class CheckLemmas {
       return;
     }
     startedDir = dir;
-    started = Background.start("entangle-lemmas", () -> LemmaLibrary.load(List.of(dir)));
+    started =
+        Background.start(
+            "entangle-lemmas", () -> LoadedLemmas.shipped(LemmaLibrary.load(List.of(dir))));
   }
 
   /**
    * The loading of the shipped lemmas, then those of every folder of {@code extra}: the one {@link
    * #startShipped} began in this run when it fits, else a new one.
    */
-  static synchronized Background<Lemmas> loading(List<Path> extra) {
-    Background<Lemmas> early = started;
+  static synchronized Background<LoadedLemmas> loading(List<Path> extra) {
+    Background<LoadedLemmas> early = started;
     Path earlyDir = startedDir;
     started = null;
     startedDir = null;
@@ -51,12 +52,6 @@ final class CheckLemmas {
       return early;
     }
     return Background.start(
-        "entangle-lemmas",
-        () -> {
-          List<Path> dirs = new ArrayList<>();
-          dirs.add(LemmaPaths.defaultDir());
-          dirs.addAll(extra);
-          return LemmaLibrary.load(dirs);
-        });
+        "entangle-lemmas", () -> LoadedLemmas.load(LemmaPaths.defaultDir(), extra));
   }
 }

@@ -6,7 +6,9 @@ import dev.entangle.draft.Drafter;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.GraphJson;
+import dev.entangle.util.OutputGuard;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,6 +47,7 @@ final class DraftRelationCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     OutputFiles.requireFolder(out);
+    OutputGuard.check(List.of(gs, gd), List.of(new OutputGuard.Named("-o", out)));
     Graph g = GraphJson.readGraph(gs);
     DistributedGraph d = GraphJson.readDistributed(gd);
     Draft draft = Drafter.draft(g, d);

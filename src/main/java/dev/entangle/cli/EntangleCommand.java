@@ -28,7 +28,7 @@ final class EntangleCommand implements Runnable {
       List.of(
           new Subcommand("check", CheckCommand::spec),
           new Subcommand("import", ImportCommand::new),
-          new Subcommand("batch", BatchCommand::new),
+          new Subcommand("batch", BatchCommand::spec),
           new Subcommand("manifest", ManifestCommand::new),
           new Subcommand("draft-relation", DraftRelationCommand::new),
           new Subcommand("lemmas", LemmasCommand::new));

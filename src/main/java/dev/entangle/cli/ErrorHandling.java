@@ -1,6 +1,7 @@
 package dev.entangle.cli;
 
 import dev.entangle.util.InputException;
+import dev.entangle.util.Names;
 import java.util.Arrays;
 import picocli.CommandLine;
 
@@ -18,7 +19,7 @@ final class ErrorHandling {
     boolean debug = Arrays.asList(args).contains("--debug");
     cl.setParameterExceptionHandler(
         (ex, a) -> {
-          ex.getCommandLine().getErr().println("entangle: " + ex.getMessage());
+          ex.getCommandLine().getErr().println("entangle: " + Names.forMessage(ex.getMessage()));
           ex.getCommandLine()
               .getErr()
               .println("Run 'entangle " + commandName(ex.getCommandLine()) + "--help' for usage.");
@@ -28,11 +29,11 @@ final class ErrorHandling {
         (ex, commandLine, parseResult) -> {
           var err = commandLine.getErr();
           if (ex instanceof InputException) {
-            err.println("entangle: " + ex.getMessage());
+            err.println("entangle: " + Names.forMessage(ex.getMessage()));
           } else {
             err.println(
                 "entangle: internal error: "
-                    + ex
+                    + Names.shortenWords(String.valueOf(ex))
                     + ". This is a bug in entangle; please report it with the input files (rerun with --debug for details).");
           }
           if (debug) {
@@ -42,7 +43,12 @@ final class ErrorHandling {
         });
   }
 
+  /** The subcommand's full name and a space ({@code "lemmas check "}), empty for the top level. */
   private static String commandName(CommandLine cl) {
-    return cl.getParent() == null ? "" : cl.getCommandName() + " ";
+    String name = "";
+    for (CommandLine c = cl; c.getParent() != null; c = c.getParent()) {
+      name = c.getCommandName() + " " + name;
+    }
+    return name;
   }
 }

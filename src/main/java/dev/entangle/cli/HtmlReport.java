@@ -1,10 +1,7 @@
 package dev.entangle.cli;
 
 import dev.entangle.refine.Verdict;
-import dev.entangle.util.InputException;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.entangle.util.AtomicFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,11 +24,7 @@ final class HtmlReport {
   private HtmlReport() {}
 
   static void write(CaseLabel label, Report r, Neighbourhood n, Path file) {
-    try {
-      Files.writeString(file, page(label, r, n), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new InputException("cannot write " + file + ": " + e.getMessage() + ".");
-    }
+    AtomicFiles.writeString(file, page(label, r, n));
   }
 
   static String page(CaseLabel label, Report r, Neighbourhood n) {

@@ -10,6 +10,7 @@ import dev.entangle.importer.ImportOptions;
 import dev.entangle.importer.hlo.HloImporter;
 import dev.entangle.lower.xla.XlaCustomCalls;
 import dev.entangle.util.InputException;
+import dev.entangle.util.OutputGuard;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -89,6 +90,9 @@ final class ImportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    List<Path> read = new ArrayList<>(files);
+    read.addAll(schemas);
+    OutputGuard.check(read, List.of(new OutputGuard.Named("-o", out)));
     if (isHlo()) {
       return importHlo();
     }

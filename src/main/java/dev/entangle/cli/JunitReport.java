@@ -1,13 +1,11 @@
 package dev.entangle.cli;
 
 import dev.entangle.refine.Verdict;
-import dev.entangle.util.InputException;
+import dev.entangle.util.AtomicFiles;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -152,18 +150,20 @@ final class JunitReport {
 
   /** Writes suites to a file (a {@code testsuites} root). */
   static void write(List<Suite> suites, Path file) {
-    try (OutputStream out = Files.newOutputStream(file)) {
-      XMLStreamWriter w = XMLOutputFactory.newInstance().createXMLStreamWriter(out, "UTF-8");
-      w.writeStartDocument("UTF-8", "1.0");
-      w.writeCharacters("\n");
-      writeSuites(w, suites);
-      w.writeEndDocument();
-      w.close();
-    } catch (IOException e) {
-      throw new InputException("cannot write " + file + ": " + e.getMessage() + ".");
-    } catch (XMLStreamException e) {
-      throw new IllegalStateException("JUnit XML could not be written", e);
-    }
+    AtomicFiles.write(
+        file,
+        out -> {
+          try {
+            XMLStreamWriter w = XMLOutputFactory.newInstance().createXMLStreamWriter(out, "UTF-8");
+            w.writeStartDocument("UTF-8", "1.0");
+            w.writeCharacters("\n");
+            writeSuites(w, suites);
+            w.writeEndDocument();
+            w.close();
+          } catch (XMLStreamException e) {
+            throw new IllegalStateException("JUnit XML could not be written", e);
+          }
+        });
   }
 
   static void write(Suite suite, Path file) {

@@ -22,7 +22,14 @@ public final class Main {
     cl.setOut(out);
     cl.setErr(err);
     ErrorHandling.install(cl, args);
-    int code = cl.execute(args);
+    int code;
+    try {
+      code = cl.execute(args);
+    } catch (OutOfMemoryError e) {
+      code = ResourceErrors.report(e, err, args);
+    } catch (StackOverflowError e) {
+      code = ResourceErrors.report(e, err, args);
+    }
     out.flush();
     err.flush();
     return code;

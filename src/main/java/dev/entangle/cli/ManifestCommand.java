@@ -2,7 +2,9 @@ package dev.entangle.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.entangle.batch.CaseFolders;
+import dev.entangle.util.OutputGuard;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -44,6 +46,14 @@ final class ManifestCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     OutputFiles.requireFolder(out);
+    List<Path> read = new ArrayList<>();
+    for (Path root : roots) {
+      for (Path caseDir : OutputGuard.filesIn(root, "")) {
+        read.add(caseDir);
+        read.addAll(OutputGuard.filesIn(caseDir, ""));
+      }
+    }
+    OutputGuard.check(read, List.of(new OutputGuard.Named("-o", out)));
     Path folder = out.toAbsolutePath().getParent();
     String n =
         name != null ? name : roots.get(0).toAbsolutePath().normalize().getFileName().toString();

@@ -1,14 +1,16 @@
 package dev.entangle.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.entangle.graph.JsonFiles;
 import dev.entangle.graph.JsonTree;
+import dev.entangle.util.AtomicFiles;
 import dev.entangle.util.InputException;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Files the commands write: their folder must exist; JSON is pretty-printed. */
+/**
+ * Files the commands write: their folder must exist; each is written whole or not at all ({@link
+ * AtomicFiles}); JSON is pretty-printed.
+ */
 final class OutputFiles {
   private OutputFiles() {}
 
@@ -38,10 +40,6 @@ final class OutputFiles {
   }
 
   private static void writeText(String text, Path file) {
-    try {
-      Files.writeString(file, text);
-    } catch (IOException e) {
-      throw new InputException("cannot write " + file + ": " + JsonFiles.reason(e) + ".");
-    }
+    AtomicFiles.writeString(file, text);
   }
 }

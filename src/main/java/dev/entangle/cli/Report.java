@@ -3,6 +3,7 @@ package dev.entangle.cli;
 import dev.entangle.core.CoreOp;
 import dev.entangle.core.CoreProgram;
 import dev.entangle.core.CoreTerm;
+import dev.entangle.egraph.StopReason;
 import dev.entangle.lower.TermText;
 import dev.entangle.refine.Assumption;
 import dev.entangle.refine.CheckResult;
@@ -289,7 +290,9 @@ record Report(
       sb.append(
           "no clean expression (concat, slice, transpose, reshape, sums across ranks) of G_d tensors equals ");
       sb.append(n.outputs() == 1 ? "its output" : "its outputs");
-      if (n.limit() != null) {
+      if (n.limit() instanceof StopReason.TimeLimit) {
+        sb.append(" before the check ran out of time (try a larger --timeout)");
+      } else if (n.limit() != null) {
         sb.append(
             " within the limits (the e-graph or time limit was reached first; try --timeout or --node-limit)");
       }
@@ -299,7 +302,10 @@ record Report(
             .append(name(t.output()))
             .append(" = ")
             .append(text.describe(t.gd()))
-            .append(", which G_d never computes.");
+            .append(
+                n.limit() == null
+                    ? ", which G_d never computes."
+                    : ", as far as the search went before it stopped.");
       }
       return sb + chainNote(n.chainEnd());
     }

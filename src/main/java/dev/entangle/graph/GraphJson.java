@@ -1,10 +1,7 @@
 package dev.entangle.graph;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.entangle.util.InputException;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.entangle.util.AtomicFiles;
 import java.nio.file.Path;
 
 /**
@@ -53,16 +50,6 @@ public final class GraphJson {
   }
 
   private static void writeText(String text, Path file) {
-    try {
-      Files.writeString(file, text, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new InputException(
-          file
-              + ": cannot write the file ("
-              + JsonFiles.reason(e)
-              + "); check that its folder exists"
-              + " and is writable.",
-          e);
-    }
+    AtomicFiles.writeString(file, text);
   }
 }

@@ -3,11 +3,13 @@ package dev.entangle.graph;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.entangle.util.InputException;
-import dev.entangle.util.IoReason;
+import dev.entangle.util.InputFiles;
+import dev.entangle.util.IoReasons;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -40,6 +42,7 @@ public final class JsonFiles {
    * @param what what the file should be, for messages, e.g. {@code "graph file"}
    */
   public static JsonNode read(Path file, String what) {
+    InputFiles.requireReadable(file, what);
     JsonNode root;
     try (InputStream in = Files.newInputStream(file);
         JsonParser parser = JsonTree.parser(in)) {
@@ -84,10 +87,17 @@ public final class JsonFiles {
 
   /** A short human reason for an I/O failure, without exception class names. */
   public static String reason(IOException e) {
-    return IoReason.of(e);
+    return IoReasons.of(e);
   }
 
   private static String syntaxMessage(Path file, JsonProcessingException e) {
+    if (e instanceof StreamConstraintsException) {
+      return file
+          + ": the JSON exceeds a limit of the reader ("
+          + e.getOriginalMessage().replaceAll(",\\s*from `[^`]*`", "")
+          + "); a graph, relation or manifest never needs that, so the file is damaged or not"
+          + " one of entangle's.";
+    }
     JsonLocation loc = e.getLocation();
     String at =
         loc == null ? "" : " line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ":";
@@ -96,6 +106,8 @@ public final class JsonFiles {
             .replaceAll("\\[Source: [^\\]]*?; line:", "[line:")
             .replaceAll("\\s*\\(bound as [^)]*\\)", "")
             .replaceAll("`?com\\.fasterxml[\\w.$]*`?", "the reader")
+            .replaceAll(",\\s*from `[^`]*`", "")
+            .replaceAll("\\s*\\(set with [^)]*\\)", "")
             .replaceAll("\\s+", " ")
             .trim();
     return file + ":" + at + " malformed JSON: " + why + "; fix the JSON syntax at that spot.";

@@ -15,6 +15,11 @@ import java.util.Set;
  * comprehensions are not part of graph code and are rejected.
  */
 final class PythonExprParser {
+  /** The deepest nesting of an expression read; deeper is a located error, not a stack overflow. */
+  static final int MAX_DEPTH = 200;
+
+  private int depth;
+
   private static final Set<String> COMPARISONS = Set.of("<", ">", "<=", ">=", "==", "!=");
   private static final Set<String> KEYWORDS =
       Set.of(
@@ -240,6 +245,18 @@ final class PythonExprParser {
 
   private PyExpr parseUnary() {
     Token t = peek();
+    if (++depth > MAX_DEPTH) {
+      throw src.error(
+          t.line(), "the expression is nested more than " + MAX_DEPTH + " levels deep", ADVICE);
+    }
+    try {
+      return unary(t);
+    } finally {
+      depth--;
+    }
+  }
+
+  private PyExpr unary(Token t) {
     if (t.isOp("-") || t.isOp("+") || t.isOp("~")) {
       next();
       PyExpr operand = parseUnary();

@@ -1,12 +1,12 @@
 package dev.entangle.importer;
 
 import dev.entangle.util.InputException;
+import dev.entangle.util.InputFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -30,17 +30,13 @@ final class SchemaRegistry {
   static SchemaRegistry load(List<Path> extraFiles) {
     Map<String, OpSchema> all = new LinkedHashMap<>(BUILT_IN);
     for (Path file : extraFiles) {
-      String text;
-      try {
-        text = Files.readString(file, StandardCharsets.UTF_8);
-      } catch (NoSuchFileException e) {
+      if (!Files.exists(file)) {
         throw new InputException(
             file
                 + ": the schema file does not exist. Give the path of a file with one operator"
                 + " schema per line.");
-      } catch (IOException e) {
-        throw new InputException(file + ": cannot read the schema file (" + e.getMessage() + ").");
       }
+      String text = InputFiles.readText(file, "schema file");
       for (OpSchema s : SchemaParser.parseFile(text, file.toString())) {
         all.put(s.target(), s);
       }

@@ -1,12 +1,8 @@
 package dev.entangle.importer;
 
 import dev.entangle.util.InputException;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
+import dev.entangle.util.InputFiles;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 
@@ -95,18 +91,10 @@ public final class SourceFile {
    * file)").
    */
   public static SourceFile read(Path file, String expected) {
-    try {
-      byte[] bytes = Files.readAllBytes(file);
-      String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
-      return new SourceFile(file.toString(), text);
-    } catch (NoSuchFileException e) {
+    if (!Files.exists(file)) {
       throw new InputException(
           file + ": the file does not exist. Give the path of " + expected + ".");
-    } catch (CharacterCodingException e) {
-      throw new InputException(
-          file + ": the file is not UTF-8 text. Give " + expected + " as it was written.");
-    } catch (IOException e) {
-      throw new InputException(file + ": cannot read the file (" + e.getMessage() + ").");
     }
+    return new SourceFile(file.toString(), InputFiles.readText(file, "file (" + expected + ")"));
   }
 }

@@ -16,6 +16,7 @@ import java.util.List;
  * {@code float64} (a SymFloat: an expression with a decimal point or a true division).
  */
 final class TypeAnnotations {
+
   private static final String ADVICE =
       "torch.fx annotates values as \"DTYPE[SIZES]\" (e.g. \"f32[8, 16]\") or \"Sym(EXPR)\";"
           + " restore the annotation as printed.";
@@ -173,7 +174,45 @@ final class TypeAnnotations {
             "the size `" + text + "` is neither a number nor a symbolic expression");
       }
     }
+    if (!namesASymbol(text)) {
+      throw fail(
+          annotation,
+          line,
+          "the size `"
+              + text
+              + "` is neither a non-negative integer nor a symbolic expression over sizes such as"
+              + " s0 (a number is never followed by a letter, and a symbolic size names a symbol)");
+    }
     return new Dim.Sym(text);
+  }
+
+  /**
+   * Whether {@code text} reads as a symbolic size torch prints: it names a symbol ({@code s0}), and
+   * no number runs into a letter ({@code 8x}). Allowed characters are checked before.
+   */
+  static boolean namesASymbol(String text) {
+    boolean symbol = false;
+    int i = 0;
+    while (i < text.length()) {
+      char c = text.charAt(i);
+      if (Character.isLetter(c) || c == '_') {
+        symbol = true;
+        while (i < text.length()
+            && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) {
+          i++;
+        }
+      } else if (Character.isDigit(c)) {
+        while (i < text.length() && Character.isDigit(text.charAt(i))) {
+          i++;
+        }
+        if (i < text.length() && (Character.isLetter(text.charAt(i)) || text.charAt(i) == '_')) {
+          return false;
+        }
+      } else {
+        i++;
+      }
+    }
+    return symbol;
   }
 
   /** After the sizes torch may print strides {@code [..]} and a device such as {@code cuda:0}. */

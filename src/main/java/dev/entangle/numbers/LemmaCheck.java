@@ -37,33 +37,41 @@ public final class LemmaCheck {
   public static List<Outcome> check(Lemmas lemmas, List<LemmaCase> cases, long seed) {
     List<Outcome> out = new ArrayList<>();
     for (Rewrite<TypeInfo> lemma : lemmas.rewrites()) {
-      int applied = 0;
-      int named = 0;
-      List<LemmaNumbers.Violation> violations = new ArrayList<>();
-      for (LemmaCase c : cases) {
-        if (!c.lemma().equals(lemma.name()) || c.given() != null) {
-          continue;
-        }
-        named++;
-        LemmaNumbers.Result r =
-            LemmaNumbers.check(lemma, List.of(c.left(), c.right()), c.where(), seed);
-        applied += r.applied();
-        violations.addAll(r.violations());
-      }
-      for (int k = 0; k < RANDOM_SETS; k++) {
-        RandomTerms gen = new RandomTerms(seed * 1000 + k);
-        List<String> terms = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-          terms.add(gen.term(3));
-        }
-        LemmaNumbers.Result r =
-            LemmaNumbers.check(
-                lemma, terms, "random terms (seed " + (seed * 1000 + k) + ")", seed + k);
-        applied += r.applied();
-        violations.addAll(r.violations());
-      }
-      out.add(new Outcome(lemma.name(), applied, named, violations));
+      out.add(checkOne(lemma, cases, seed));
     }
     return out;
+  }
+
+  /**
+   * Checks one lemma, alone, on the terms of the cases that name it and on {@link #RANDOM_SETS}
+   * sets of random terms.
+   */
+  public static Outcome checkOne(Rewrite<TypeInfo> lemma, List<LemmaCase> cases, long seed) {
+    int applied = 0;
+    int named = 0;
+    List<LemmaNumbers.Violation> violations = new ArrayList<>();
+    for (LemmaCase c : cases) {
+      if (!c.lemma().equals(lemma.name()) || c.given() != null) {
+        continue;
+      }
+      named++;
+      LemmaNumbers.Result r =
+          LemmaNumbers.check(lemma, List.of(c.left(), c.right()), c.where(), seed);
+      applied += r.applied();
+      violations.addAll(r.violations());
+    }
+    for (int k = 0; k < RANDOM_SETS; k++) {
+      RandomTerms gen = new RandomTerms(seed * 1000 + k);
+      List<String> terms = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        terms.add(gen.term(3));
+      }
+      LemmaNumbers.Result r =
+          LemmaNumbers.check(
+              lemma, terms, "random terms (seed " + (seed * 1000 + k) + ")", seed + k);
+      applied += r.applied();
+      violations.addAll(r.violations());
+    }
+    return new Outcome(lemma.name(), applied, named, violations);
   }
 }

@@ -12,6 +12,10 @@ import java.util.regex.Matcher;
 public final class ExprParser {
   private final String text;
   private int pos;
+  private int depth;
+
+  /** The deepest nesting of calls read; a deeper expression is a located error. */
+  public static final int MAX_DEPTH = 200;
 
   private ExprParser(String text) {
     this.text = text;
@@ -88,10 +92,15 @@ public final class ExprParser {
           start,
           "unknown function '" + function + "'; the clean functions are " + CallBinder.FUNCTIONS);
     }
+    if (++depth > MAX_DEPTH) {
+      throw new ParseError(
+          start, "the expression nests calls more than " + MAX_DEPTH + " levels deep");
+    }
     pos++; // '('
     List<CallArg> args = new ArrayList<>();
     skipBlanks();
     if (!atEnd() && peek() == ')') {
+      depth--;
       return CallBinder.bind(function, args, pos++);
     }
     while (true) {
@@ -103,6 +112,7 @@ public final class ExprParser {
       if (peek() == ',') {
         pos++;
       } else if (peek() == ')') {
+        depth--;
         return CallBinder.bind(function, args, pos++);
       } else {
         throw error(

@@ -33,6 +33,17 @@ public final class ParseError extends RuntimeException {
   public String pointer(String text) {
     String shown = text.replaceAll("[\\r\\n\\t]", " ");
     int at = Math.min(position, shown.length());
+    if (shown.length() > WINDOW) {
+      // a long text is shown as the window around the problem, its cuts marked
+      int from = Math.max(0, at - WINDOW / 2);
+      int to = Math.min(shown.length(), from + WINDOW);
+      String head = from > 0 ? "..." : "";
+      shown = head + shown.substring(from, to) + (to < shown.length() ? "..." : "");
+      at = at - from + head.length();
+    }
     return "    " + shown + "\n    " + " ".repeat(at) + "^";
   }
+
+  /** The most characters of the text a pointer shows. */
+  static final int WINDOW = 120;
 }

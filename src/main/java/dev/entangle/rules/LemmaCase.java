@@ -1,5 +1,9 @@
 package dev.entangle.rules;
 
+import dev.entangle.util.InputException;
+import dev.entangle.util.InputFiles;
+import dev.entangle.util.IoReasons;
+import dev.entangle.util.Names;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -79,6 +83,57 @@ public record LemmaCase(
     return out;
   }
 
+  /**
+   * Every case of the {@code *.cases} files in a user's lemma folder, each file named by its path;
+   * a file that cannot be read, a malformed line or a term that does not read is an {@link
+   * InputException} naming the file and line.
+   */
+  public static List<LemmaCase> readChecked(Path dir) {
+    List<Path> files;
+    try (Stream<Path> listed = Files.list(dir)) {
+      files = listed.filter(p -> p.toString().endsWith(".cases")).sorted().toList();
+    } catch (IOException e) {
+      throw new InputException(
+          Names.shorten(dir.toString())
+              + ": cannot list the lemma folder ("
+              + IoReasons.of(e)
+              + "); check that it is a readable folder.");
+    }
+    List<LemmaCase> out = new ArrayList<>();
+    for (Path f : files) {
+      List<LemmaCase> cases;
+      try {
+        cases = parse(f.toString(), InputFiles.readText(f, "lemma case file"));
+      } catch (IllegalArgumentException e) {
+        throw new InputException(e.getMessage() + "; " + FORM);
+      }
+      for (LemmaCase c : cases) {
+        c.requireTerms();
+      }
+      out.addAll(cases);
+    }
+    return out;
+  }
+
+  private static final String FORM =
+      "write one case a line, as NAME: LEFT => RIGHT or NAME: LEFT !=> RIGHT, terms as in the"
+          + " README's 'Writing a lemma'.";
+
+  /** Fails with an {@link InputException} at this case's line unless every term of it reads. */
+  void requireTerms() {
+    TermReader t = new TermReader();
+    try {
+      t.add(left);
+      t.add(right);
+      if (given != null) {
+        t.add(given[0]);
+        t.add(given[1]);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new InputException(where() + ": " + e.getMessage() + "; " + FORM);
+    }
+  }
+
   /** The cases of one file's text. */
   public static List<LemmaCase> parse(String file, String text) {
     List<String> joined = new ArrayList<>();
@@ -111,7 +166,7 @@ public record LemmaCase(
     int colon = s.indexOf(": ");
     if (colon <= 0) {
       throw new IllegalArgumentException(
-          file + ":" + line + ": expected 'lemma-name: LEFT => RIGHT', got: " + s);
+          file + ":" + line + ": expected 'lemma-name: LEFT => RIGHT', got: " + Names.shorten(s));
     }
     String name = s.substring(0, colon).strip();
     String rest = s.substring(colon + 2);
@@ -120,7 +175,7 @@ public record LemmaCase(
     if ((neg < 0) == (pos < 0)
         || rest.indexOf(neg < 0 ? " => " : " !=> ", (neg < 0 ? pos : neg) + 1) >= 0) {
       throw new IllegalArgumentException(
-          file + ":" + line + ": expected exactly one ' => ' or ' !=> ' in: " + s);
+          file + ":" + line + ": expected exactly one ' => ' or ' !=> ' in: " + Names.shorten(s));
     }
     boolean positive = pos >= 0;
     int at = positive ? pos : neg;
@@ -132,7 +187,11 @@ public record LemmaCase(
       String[] eq = right.substring(g + 7).split(" = ", -1);
       if (eq.length != 2) {
         throw new IllegalArgumentException(
-            file + ":" + line + ": expected 'given A = B' with exactly one ' = ' in: " + s);
+            file
+                + ":"
+                + line
+                + ": expected 'given A = B' with exactly one ' = ' in: "
+                + Names.shorten(s));
       }
       given = new String[] {eq[0].strip(), eq[1].strip()};
       right = right.substring(0, g).strip();

@@ -2,9 +2,9 @@ package dev.entangle.rules;
 
 import dev.entangle.core.Op;
 import dev.entangle.util.InputException;
-import dev.entangle.util.IoReason;
+import dev.entangle.util.InputFiles;
+import dev.entangle.util.IoReasons;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +23,9 @@ public final class LemmaLibrary {
   /** File name ending of lemma files. */
   public static final String EXTENSION = ".lemmas";
 
+  /** The most errors a failed load shows (all are counted). */
+  static final int MAX_SHOWN = 20;
+
   private LemmaLibrary() {}
 
   /** All rules of all lemma files under the directories. */
@@ -37,18 +40,20 @@ public final class LemmaLibrary {
                 + EXTENSION
                 + " files");
       }
-      try (Stream<Path> files = Files.list(dir)) {
-        for (Path f :
-            files.filter(p -> p.getFileName().toString().endsWith(EXTENSION)).sorted().toList()) {
-          sources.put(f.toString(), Files.readString(f, StandardCharsets.UTF_8));
-        }
+      List<Path> files;
+      try (Stream<Path> listed = Files.list(dir)) {
+        files =
+            listed.filter(p -> p.getFileName().toString().endsWith(EXTENSION)).sorted().toList();
       } catch (IOException e) {
         throw new InputException(
             "cannot read lemma directory "
                 + dir
                 + ": "
-                + IoReason.of(e)
+                + IoReasons.of(e)
                 + "; check that the folder is readable.");
+      }
+      for (Path f : files) {
+        sources.put(f.toString(), InputFiles.readText(f, "lemma file"));
       }
     }
     return parse(sources);
@@ -73,8 +78,11 @@ public final class LemmaLibrary {
     }
     if (!errors.isEmpty()) {
       StringBuilder sb = new StringBuilder();
-      for (RuleError err : errors) {
+      for (RuleError err : errors.subList(0, Math.min(errors.size(), MAX_SHOWN))) {
         sb.append(err.render()).append('\n');
+      }
+      if (errors.size() > MAX_SHOWN) {
+        sb.append("(the other ").append(errors.size() - MAX_SHOWN).append(" are not shown)\n");
       }
       sb.append(errors.size())
           .append(errors.size() == 1 ? " error" : " errors")

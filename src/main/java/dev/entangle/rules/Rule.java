@@ -53,6 +53,16 @@ public final class Rule {
     return name;
   }
 
+  /** The lemma file the rule is written in, as it was named when loaded. */
+  public String file() {
+    return file;
+  }
+
+  /** The line of its file the rule starts on. */
+  public int line() {
+    return line;
+  }
+
   /** Where the rule is written, as {@code file:line}. */
   public String location() {
     return file + ":" + line;

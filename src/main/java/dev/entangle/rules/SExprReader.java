@@ -16,6 +16,12 @@ final class SExprReader {
   private int pos;
   private int line = 1;
   private int col = 1;
+  private int depth;
+
+  /**
+   * The deepest nesting of brackets read; a deeper form is a located error, not a stack overflow.
+   */
+  static final int MAX_DEPTH = 200;
 
   SExprReader(String file, String text, List<RuleError> errors) {
     this.file = file;
@@ -70,6 +76,10 @@ final class SExprReader {
     int l = line;
     int c = col;
     if (ch == '(') {
+      if (depth >= MAX_DEPTH) {
+        throw fail(l, c, "the form is nested more than " + MAX_DEPTH + " levels deep");
+      }
+      depth++;
       advance();
       List<SExpr> items = new ArrayList<>();
       SExpr.Brackets attrs = null;
@@ -102,6 +112,7 @@ final class SExprReader {
         advance();
         spread = true;
       }
+      depth--;
       return new SExpr.Lst(List.copyOf(items), attrs, spread, l, c);
     }
     if (ch == ')') {
@@ -125,6 +136,9 @@ final class SExprReader {
   private SExpr.Brackets readBrackets() {
     int l = line;
     int c = col;
+    if (depth >= MAX_DEPTH) {
+      throw fail(l, c, "the form is nested more than " + MAX_DEPTH + " levels deep");
+    }
     advance();
     List<SExpr> items = new ArrayList<>();
     while (true) {

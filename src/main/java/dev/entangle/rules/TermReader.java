@@ -9,6 +9,7 @@ import dev.entangle.core.TypeAnalysis;
 import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
+import dev.entangle.util.Names;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -35,6 +36,16 @@ public final class TermReader {
   private final EGraph<TypeInfo> graph;
   private String text;
   private int pos;
+  private int depth;
+
+  /** The deepest nesting of a term read. */
+  public static final int MAX_DEPTH = 200;
+
+  /** The largest size of one dimension of a declared leaf. */
+  public static final long MAX_SIZE = 1 << 20;
+
+  /** The most elements of a declared leaf (numbers are drawn for every one). */
+  public static final long MAX_ELEMENTS = 1 << 22;
 
   private final OpTable table = new OpTable();
 
@@ -75,6 +86,7 @@ public final class TermReader {
   public int add(String source) {
     text = source;
     pos = 0;
+    depth = 0;
     int c = term();
     skipSpace();
     if (pos < text.length()) {
@@ -137,7 +149,15 @@ public final class TermReader {
     if (pos >= text.length()) {
       throw error("a term is missing");
     }
-    return text.charAt(pos) == '(' ? node() : leafTerm();
+    if (text.charAt(pos) != '(') {
+      return leafTerm();
+    }
+    if (++depth > MAX_DEPTH) {
+      throw error("the term is nested more than " + MAX_DEPTH + " levels deep");
+    }
+    int c = node();
+    depth--;
+    return c;
   }
 
   private int node() {
@@ -171,6 +191,17 @@ public final class TermReader {
     } catch (ShapeException e) {
       pos = start;
       throw error("ill-typed term: " + e.getMessage());
+    } catch (IndexOutOfBoundsException | ArithmeticException | IllegalStateException e) {
+      // the shape rules assume the operator's operands and attributes are there
+      pos = start;
+      throw error(
+          "ill-typed term: '"
+              + head
+              + "' does not take "
+              + kids.size()
+              + " operand(s) and "
+              + attrs.length
+              + " attribute(s) like these");
     }
   }
 
@@ -258,6 +289,18 @@ public final class TermReader {
       pos = start;
       throw error("a shape is a list of integers such as [2,3]");
     }
+    long elements = 1;
+    for (long d : shape) {
+      if (d < 0 || d > MAX_SIZE) {
+        pos = start;
+        throw error("a size of a shape is an integer from 0 to " + MAX_SIZE + ", not " + d);
+      }
+      elements *= d;
+      if (elements > MAX_ELEMENTS) {
+        pos = start;
+        throw error("a leaf has at most " + MAX_ELEMENTS + " elements; give a smaller shape");
+      }
+    }
     TypeInfo type = TypeInfo.tensor(shape, dt);
     Integer id = leafIds.get(bare);
     if (id != null) {
@@ -293,6 +336,7 @@ public final class TermReader {
   }
 
   private IllegalArgumentException error(String message) {
-    return new IllegalArgumentException("column " + (pos + 1) + " of '" + text + "': " + message);
+    return new IllegalArgumentException(
+        "column " + (pos + 1) + " of '" + Names.shorten(text) + "': " + message);
   }
 }

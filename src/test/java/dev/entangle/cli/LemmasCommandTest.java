@@ -41,10 +41,12 @@ class LemmasCommandTest {
     assertTrue(
         run.out()
             .contains(
-                "exp-add: FALSE on numbers, on mine.cases:2: it makes (add (exp a) (exp b)) equal"
+                "mine.cases:2: it makes (add (exp a) (exp b)) equal"
                     + " to (exp (add a b)), but they differ at "),
         run::transcript);
-    assertTrue(run.out().contains("2 lemma(s) checked, 1 false (seed 1)."), run::transcript);
+    assertTrue(
+        run.out().contains("2 lemma(s) checked, 1 false, 0 never applied (seed 1)."),
+        run::transcript);
   }
 
   @Test
@@ -53,10 +55,25 @@ class LemmasCommandTest {
         dir.resolve("mine.lemmas"),
         "; rotary embedding of a slice\n(rule rope-id (rope[?h ?n] ?x ?p ?c) (rope[?h ?n] ?x ?p ?c))\n");
     CliRun run = CliRun.run("lemmas", "check", dir);
-    assertEquals(0, run.exitCode(), run::transcript);
+    assertEquals(1, run.exitCode(), run::transcript);
     assertTrue(
         run.out().contains("rope-id: never applied to the terms tried; add cases"),
         run::transcript);
+    CliRun allowed = CliRun.run("lemmas", "check", dir, "--allow-untested");
+    assertEquals(0, allowed.exitCode(), allowed::transcript);
+  }
+
+  @Test
+  void aMalformedCaseLineIsAnInputErrorAtItsLine() throws IOException {
+    Files.writeString(dir.resolve("mine.lemmas"), "(rule neg-neg (neg (neg ?x)) ?x)\n");
+    Files.writeString(
+        dir.resolve("mine.cases"),
+        "neg-neg: (neg (neg a:f32[2,3])) => a\nneg-neg: (neg (neg b:f32[2,-3])) => b\n");
+    CliRun.run("lemmas", "check", dir).assertInputError("mine.cases:2", "size of a shape");
+    Files.writeString(dir.resolve("mine.cases"), "neg-neg (neg (neg a:f32[2,3])) => a\n");
+    CliRun.run("lemmas", "check", dir).assertInputError("mine.cases:1", "expected");
+    Files.writeString(dir.resolve("mine.cases"), "neg-neg: (frob a:f32[2]) => a\n");
+    CliRun.run("lemmas", "check", dir).assertInputError("mine.cases:1", "unknown operator");
   }
 
   @Test

@@ -293,4 +293,18 @@ class ImportErrorsTest {
             () -> GraphCodeImporter.importGraph(dir.resolve("nope.py"), ImportOptions.defaults()));
     assertTrue(e.getMessage().contains("nope.py: the file does not exist"), e.getMessage());
   }
+
+  @Test
+  void aSizeThatIsNeitherANumberNorASymbol() {
+    for (String size : new String[] {"8x", "-8", "2*3"}) {
+      String m =
+          fails(
+              module(
+                  "x: \"f32[" + size + "]\"",
+                  "relu: \"f32[4]\" = torch.ops.aten.relu.default(x)",
+                  "return (relu,)"));
+      assertTrue(m.contains("the size `" + size + "`"), m);
+      assertTrue(m.contains("neither a non-negative integer nor a symbolic"), m);
+    }
+  }
 }

@@ -51,6 +51,7 @@ public interface NativeRule<M> {
       Stream.<NativeRule<?>>of(
               new SliceTiling(),
               new RangeTiling(),
+              new RangeMaskJoin(),
               new SliceOfConcat(),
               new ConcatParts(),
               new GradRangeTiling(),

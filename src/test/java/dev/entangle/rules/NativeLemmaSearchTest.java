@@ -14,6 +14,8 @@ import dev.entangle.egraph.RunReport;
 import dev.entangle.egraph.Runner;
 import dev.entangle.egraph.StopReason;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -31,7 +33,7 @@ class NativeLemmaSearchTest {
    * before).
    */
   private static final Map<String, String[]> CASES =
-      Map.of(
+      cases(
           SliceTiling.NAME,
           new String[] {
             "x:f32[5,2]\n(slice[0 0 2 1] x)\n(slice[0 2 5 1] x)",
@@ -52,6 +54,11 @@ class NativeLemmaSearchTest {
           new String[] {
             "(out_of_range[0 8] t:i64[5])\n(out_of_range[0 4] t)\n(out_of_range[4 8] t)",
             "(minn (out_of_range[0 4] t) (out_of_range[4 8] t))"
+          },
+          RangeMaskJoin.NAME,
+          new String[] {
+            "(minn m:bool[5] (out_of_range[0 4] t:i64[5]) (out_of_range[4 8] t))",
+            "(minn m (out_of_range[0 8] t))"
           },
           GradRangeTiling.NAME,
           new String[] {
@@ -78,6 +85,15 @@ class NativeLemmaSearchTest {
             "x:f32[2,3]\n(reshape[6] x) = (concat[0] p:f32[3] q:f32[3])",
             "(reshape[2 3] (concat[0] p q))"
           });
+
+  /** Name, case, name, case, ...: in order. */
+  private static Map<String, String[]> cases(Object... pairs) {
+    Map<String, String[]> out = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      out.put((String) pairs[i], (String[]) pairs[i + 1]);
+    }
+    return Collections.unmodifiableMap(out);
+  }
 
   /** The case's terms in a fresh e-graph; returns the reader, the first term's class first. */
   private static TermReader matched(String lemma) {

@@ -259,5 +259,35 @@ class LlamaCheckTest(CheckerAssertions):
                     self.assertRegex(loss["gd"], r"^r\d+\.\w+$", "the loss is one rank's loss")
 
 
+    def test_fewer_key_value_heads_than_ranks_are_replicated_and_refine(self):
+        fx_collectives.ensure_registered()
+        cases = [make_examples.llama(4, 2, sp, heads=8, kv_heads=2) for sp in (False, True)]
+        with tempfile.TemporaryDirectory() as out:
+            make_examples.write(cases, out)
+            for c in cases:
+                with self.subTest(c.name):
+                    self.assertIn("-h8-kv2", c.name)
+                    entries = [r for r in c.relations if r["gs"] == "layers.0.self_attn.k_proj.weight"]
+                    self.assertEqual(
+                        [r["gd"] for r in entries],
+                        ["concat(r0.layers.0.self_attn.k_proj.weight, r2.layers.0.self_attn.k_proj.weight, dim=0)",
+                         "concat(r1.layers.0.self_attn.k_proj.weight, r3.layers.0.self_attn.k_proj.weight, dim=0)"],
+                        "each key/value head is held by two consecutive ranks")
+                    self.assert_verdict(os.path.join(out, c.name), "refines")
+
+    def test_a_layer_without_its_mlp_reduction_fails_at_that_layers_residual_add(self):
+        fx_collectives.ensure_registered()
+        for sp in (False, True):
+            c = make_examples.llama(4, 3, sp, heads=8, kv_heads=2, bug_layer=1)
+            residual_adds = [n.name for n in c.gs.graph.nodes
+                             if n.op == "call_function" and str(n.target) == "aten.add.Tensor"
+                             and (n.meta.get("stack_trace") or "").strip().endswith(
+                                 "h = h + layer.mlp(self.gather(layer.post_attention_layernorm(h)))")]
+            with self.subTest(c.name), tempfile.TemporaryDirectory() as out:
+                self.assertTrue(c.name.endswith("-bug1"), c.name)
+                self.assertEqual(len(residual_adds), 3, "one residual add per layer's MLP")
+                make_examples.write([c], out)
+                self.assert_verdict(os.path.join(out, c.name), "not-refined", residual_adds[1])
+
 if __name__ == "__main__":
     unittest.main()

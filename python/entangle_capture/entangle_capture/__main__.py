@@ -1,0 +1,66 @@
+"""Command line: ``python -m entangle_capture torch|jax ...`` (see README, "Your own model")."""
+
+import argparse
+import os
+import sys
+
+from . import CaptureError
+from .loading import load
+from .relation import write_json
+
+
+def _torch(a):
+    from . import torch_capture
+
+    build = load(a.build, "build function")
+    plan = load(a.plan, "plan")
+    inputs = load(a.inputs, "input placements") if a.inputs else None
+    if callable(inputs):
+        inputs = inputs()
+    outputs = load(a.outputs, "output placements") if a.outputs else None
+    if callable(outputs):
+        outputs = outputs()
+    return torch_capture.capture(build, plan, a.world, inputs, outputs)
+
+
+def _jax(a):
+    from . import jax_capture
+
+    return jax_capture.capture_spec(a.function, a.world)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m entangle_capture", description="Writes gs.json, gd.json and ri.json for `entangle check` from a model and its parallelization.")
+    sub = p.add_subparsers(dest="front_end", required=True)
+    t = sub.add_parser("torch", help="a torch 2 module and its tensor-parallel plan")
+    t.add_argument("build", help="MODULE:FUNCTION returning (module, example_inputs)")
+    t.add_argument("--plan", required=True, help="MODULE:NAME, a parallelize_module plan (dict) or a function of the device mesh returning one")
+    t.add_argument("--inputs", help="MODULE:NAME, the placements of the forward's inputs (a list, or a function returning one); default: all Replicate()")
+    t.add_argument("--outputs", help="MODULE:NAME, the placements the module's outputs should have on the ranks (a list, or a function returning one); default: all Replicate(), every rank returns the whole output")
+    t.add_argument("--world", type=int, required=True, help="number of ranks")
+    t.add_argument("-o", "--output", required=True, help="folder to write gs.json, gd.json and ri.json to")
+    j = sub.add_parser("jax", help="a JAX function with input shardings")
+    j.add_argument("function", help="MODULE:FUNCTION taking the device mesh and returning (function, example_args, in_shardings)")
+    j.add_argument("--world", type=int, required=True, help="number of CPU devices")
+    j.add_argument("-o", "--output", required=True, help="folder to write gs.hlo, gd.hlo, gs.json, gd.json and ri.json to")
+    a = p.parse_args(argv)
+    try:
+        files = _torch(a) if a.front_end == "torch" else _jax(a)
+        os.makedirs(a.output, exist_ok=True)
+        for name, obj in zip(("gs.json", "gd.json", "ri.json"), files[:3]):
+            path = os.path.join(a.output, name)
+            write_json(obj, path)
+            print(f"wrote {path}")
+        for name, text in (files[3] if len(files) > 3 else {}).items():
+            path = os.path.join(a.output, name)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            print(f"wrote {path}")
+    except CaptureError as e:
+        print(f"entangle_capture: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

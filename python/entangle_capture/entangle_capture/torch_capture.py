@@ -1,0 +1,238 @@
+"""Captures a torch 2 module and its tensor-parallel plan as gs.json, gd.json and ri.json.
+
+G_s is the module as written, traced with ``make_fx`` on its example inputs and decomposed to
+core ATen (``torch._decomp.core_aten_decompositions``).  G_d is rank K's program: the module is
+built again, parallelized with ``parallelize_module(module, mesh, plan)`` on a one-dimensional
+device mesh of a *fake* process group (``torch.distributed``'s ``fake`` backend, so no other
+process runs), and traced the same way with DTensor parameters made from rank K's local shards.
+DTensor's redistributions appear as torch's functional collectives
+(``_c10d_functional.all_reduce`` ...).  Both go through the same decompositions, so they differ
+only where the plan changes the program.
+
+The relation comes from the placements: a parameter or input placed ``Shard(d)`` on the mesh is
+the concatenation of the ranks' tensors along ``d``, ``Replicate()`` is equal on every rank,
+``Partial()`` is the sum of the ranks' tensors.  Tensors are named after the parameters'
+qualified names (``fc1.weight``, the node's tag; the node itself is ``fc1_weight``) and the
+inputs after the forward's arguments.
+"""
+
+import inspect
+import sys
+
+import torch
+import torch.distributed as dist
+from torch._decomp import core_aten_decompositions
+from torch.distributed.device_mesh import init_device_mesh
+from torch.distributed.tensor import DTensor, Partial, Replicate, Shard
+from torch.distributed.tensor.parallel import parallelize_module
+from torch.func import functional_call
+from torch.fx.experimental.proxy_tensor import make_fx
+from torch.utils._pytree import tree_flatten
+
+from . import CaptureError
+from .fxjson import graph_to_json, ranks_to_json
+from .relation import Placement, expectation, relation_json
+
+
+def _fake_store():
+    from torch.testing._internal.distributed.fake_pg import FakeStore
+
+    return FakeStore()
+
+
+def _built(build):
+    torch.manual_seed(0)
+    built = build()
+    if not (isinstance(built, tuple) and len(built) == 2 and isinstance(built[0], torch.nn.Module)):
+        raise CaptureError("the build function must return (module, example_inputs): an nn.Module and a tuple of its forward's arguments")
+    module, args = built
+    if isinstance(args, torch.Tensor):
+        args = (args,)
+    args = tuple(args)
+    if not all(isinstance(a, torch.Tensor) for a in args):
+        raise CaptureError("the example inputs must be tensors (one per argument of forward)")
+    return module, args
+
+
+def _input_names(module, args):
+    params = [p for p in inspect.signature(module.forward).parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    names = [p.name for p in params[: len(args)]]
+    names += [f"input{i}" for i in range(len(names), len(args))]
+    return names
+
+
+def _state(module):
+    """The module's parameters and buffers by qualified name, in a fixed order."""
+    state = dict(module.named_parameters())
+    state.update(dict(module.named_buffers()))
+    return state
+
+
+def _node_name(fqn):
+    return fqn.replace(".", "_")
+
+
+def _trace(fn, *args):
+    return make_fx(fn, decomposition_table=core_aten_decompositions(), record_stack_traces=True)(*args)
+
+
+def _to_placement(p, ndim, what):
+    if isinstance(p, Shard):
+        return Placement("shard", p.dim % ndim if ndim else p.dim)
+    if isinstance(p, Replicate):
+        return Placement("replicate")
+    if isinstance(p, Partial):
+        if p.reduce_op != "sum":
+            raise CaptureError(f"{what}: Partial({p.reduce_op!r}) has no relation; only a sum Partial does")
+        return Placement("sum")
+    raise CaptureError(f"{what}: the placement {p!r} has no relation (Shard, Replicate or Partial(sum) do)")
+
+
+def _local_input(x, placement, world, rank, what):
+    if isinstance(placement, Replicate):
+        return x
+    if isinstance(placement, Partial):
+        return x / world if x.is_floating_point() else x
+    if isinstance(placement, Shard):
+        chunks = torch.chunk(x, world, placement.dim)
+        if len(chunks) != world:
+            raise CaptureError(f"{what}: dim {placement.dim} of size {x.shape[placement.dim]} cannot be sharded over {world} ranks")
+        return chunks[rank].contiguous()
+    raise CaptureError(f"{what}: unsupported placement {placement!r}")
+
+
+def capture_sequential(build):
+    """G_s: the graph object, the input names and the parameter names."""
+    module, args = _built(build)
+    state = _state(module)
+    names = _input_names(module, args)
+
+    def forward(state, args):
+        return functional_call(module, state, args)
+
+    gm = _trace(forward, state, args)
+    placeholders = [(_node_name(k), k) for k in state] + [(n, None) for n in names]
+    return graph_to_json(gm, "gs", placeholders), names, list(state)
+
+
+def _resolve_plan(plan, mesh):
+    if callable(plan):
+        try:
+            plan = plan(mesh) if inspect.signature(plan).parameters else plan()
+        except (TypeError, ValueError):
+            plan = plan(mesh)
+    if not isinstance(plan, dict):
+        raise CaptureError("the plan must be a dict from module names to parallel styles (ColwiseParallel(), ...), or a function of the device mesh returning one")
+    return plan
+
+
+def capture_rank(build, plan, world, rank, input_placements):
+    """Rank ``rank``'s graph object, the placements of its tensors and its process groups."""
+    hook = sys.excepthook  # init_process_group wraps it to prefix tracebacks with the rank
+    dist.init_process_group("fake", store=_fake_store(), rank=rank, world_size=world)
+    try:
+        mesh = init_device_mesh("cpu", (world,))
+        module, args = _built(build)
+        parallelize_module(module, mesh, _resolve_plan(plan, mesh))
+        state = _state(module)
+        names = _input_names(module, args)
+        if input_placements is None:
+            input_placements = [Replicate()] * len(args)
+        if len(input_placements) != len(args):
+            raise CaptureError(f"{len(input_placements)} input placements for {len(args)} inputs")
+        specs = {}
+        local = {}
+        placements = []
+        for fqn, t in state.items():
+            if isinstance(t, DTensor):
+                if t.device_mesh.ndim != 1:
+                    raise CaptureError(f"parameter {fqn}: a mesh of {t.device_mesh.ndim} dims; only one-dimensional meshes are supported")
+                specs[fqn] = (t.device_mesh, t.placements, t.shape, t.stride())
+                local[fqn] = t.to_local().detach()
+                placements.append((fqn, _to_placement(t.placements[0], t.dim(), f"parameter {fqn}")))
+            else:
+                local[fqn] = t.detach()
+                placements.append((fqn, Placement("replicate")))
+        local_args = []
+        for name, x, p in zip(names, args, input_placements):
+            local_args.append(_local_input(x, p, world, rank, f"input {name}"))
+            placements.append((name, _to_placement(p, x.dim(), f"input {name}")))
+
+        def forward(local, args):
+            state = {
+                k: (DTensor.from_local(v, specs[k][0], specs[k][1], run_check=False, shape=specs[k][2], stride=specs[k][3]) if k in specs else v)
+                for k, v in local.items()
+            }
+            out = functional_call(module, state, args)
+            flat, _ = tree_flatten(out)
+            return [o.to_local() if isinstance(o, DTensor) else o for o in flat]
+
+        gm = _trace(forward, local, tuple(local_args))
+        ph = [(_node_name(k), k) for k in local] + [(n, None) for n in names]
+        graph = graph_to_json(gm, f"gd.r{rank}", ph)
+        groups = _groups(mesh, graph)
+        return graph, placements, groups
+    finally:
+        dist.destroy_process_group()
+        sys.excepthook = hook
+
+
+def _groups(mesh, graph):
+    known = {}
+    for g in [mesh.get_group(0), dist.group.WORLD]:
+        known[g.group_name] = dist.get_process_group_ranks(g)
+    used = {}
+    for n in graph["nodes"]:
+        if n["op"] == "call_function" and "c10d_functional" in n["target"]:
+            for a in n["args"]:
+                if isinstance(a, str) and a in known:
+                    used[a] = known[a]
+    return used
+
+
+def _outputs(graph):
+    out = [n for n in graph["nodes"] if n["op"] == "output"][0]["args"][0]
+    names = []
+    for a in out:
+        if not (isinstance(a, dict) and "node" in a):
+            raise CaptureError(f"{graph['name']}: an output that is not a tensor ({a!r}); return tensors only")
+        names.append(a["node"])
+    return names
+
+
+def _expectations(gs, graphs, output_placements):
+    gs_out = _outputs(gs)
+    gd_out = [_outputs(g) for g in graphs]
+    if output_placements is None:
+        output_placements = [Replicate()] * len(gs_out)
+    if len(output_placements) != len(gs_out):
+        raise CaptureError(f"{len(output_placements)} output placements for {len(gs_out)} outputs of the module")
+    expect = []
+    for i, (name, p) in enumerate(zip(gs_out, output_placements)):
+        if any(len(o) != len(gs_out) for o in gd_out):
+            raise CaptureError(f"the parallelized module returns {len(gd_out[0])} tensors, the module {len(gs_out)}")
+        node = next(n for n in gs["nodes"] if n["name"] == name)
+        ndim = len(node["meta"].get("shape", []))
+        expect += expectation(name, [o[i] for o in gd_out], _to_placement(p, ndim, f"output {i}"))
+    return expect
+
+
+def capture(build, plan, world, input_placements=None, output_placements=None):
+    """(gs, gd, ri) objects for ``build`` parallelized over ``world`` ranks with ``plan``.
+
+    ``input_placements`` say how each forward argument lies on the ranks (default: every rank
+    has all of it); ``output_placements`` say how each output of the module should lie on the
+    ranks' outputs (default: every rank returns all of it), written as the relation file's
+    ``expect`` entries, so a rank that returns, say, an unreduced partial sum is reported."""
+    if world < 1:
+        raise CaptureError(f"--world must be at least 1, not {world}")
+    if dist.is_initialized():
+        raise CaptureError("a process group is already initialized; capture in a fresh process")
+    gs, _, _ = capture_sequential(build)
+    graphs, groups, placements = [], {}, None
+    for rank in range(world):
+        graph, placements, g = capture_rank(build, plan, world, rank, input_placements)
+        graphs.append(graph)
+        groups.update(g)
+    expect = _expectations(gs, graphs, output_placements)
+    return gs, ranks_to_json(graphs, groups), relation_json(placements, world, expect)

@@ -9,6 +9,11 @@ from .loading import load
 from .relation import write_json
 
 
+def _torch_files(a):
+    gs, gd, ri = _torch(a)
+    return {"gs.json": gs, "gd.json": gd, "ri.json": ri}
+
+
 def _torch(a):
     from . import torch_capture
 
@@ -26,7 +31,8 @@ def _torch(a):
 def _jax(a):
     from . import jax_capture
 
-    return jax_capture.capture_spec(a.function, a.world)
+    files = jax_capture.capture_spec(a.function, a.world)
+    return files
 
 
 def main(argv=None):
@@ -40,21 +46,20 @@ def main(argv=None):
     t.add_argument("--world", type=int, required=True, help="number of ranks")
     t.add_argument("-o", "--output", required=True, help="folder to write gs.json, gd.json and ri.json to")
     j = sub.add_parser("jax", help="a JAX function with input shardings")
-    j.add_argument("function", help="MODULE:FUNCTION taking the device mesh and returning (function, example_args, in_shardings)")
+    j.add_argument("function", help="MODULE:FUNCTION taking the device mesh (one axis, 'tp') and returning (fn, example_args, in_specs[, out_specs]), the specs PartitionSpecs")
     j.add_argument("--world", type=int, required=True, help="number of CPU devices")
-    j.add_argument("-o", "--output", required=True, help="folder to write gs.hlo, gd.hlo, gs.json, gd.json and ri.json to")
+    j.add_argument("-o", "--output", required=True, help="folder to write gs.hlo, gd.hlo and ri.json to (then: entangle import gs.hlo -o gs.json; entangle import gd.hlo --ranks N -o gd.json)")
     a = p.parse_args(argv)
     try:
-        files = _torch(a) if a.front_end == "torch" else _jax(a)
+        files = _torch_files(a) if a.front_end == "torch" else _jax(a)
         os.makedirs(a.output, exist_ok=True)
-        for name, obj in zip(("gs.json", "gd.json", "ri.json"), files[:3]):
+        for name, content in files.items():
             path = os.path.join(a.output, name)
-            write_json(obj, path)
-            print(f"wrote {path}")
-        for name, text in (files[3] if len(files) > 3 else {}).items():
-            path = os.path.join(a.output, name)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
+            if isinstance(content, str):
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(content)
+            else:
+                write_json(content, path)
             print(f"wrote {path}")
     except CaptureError as e:
         print(f"entangle_capture: {e}", file=sys.stderr)

@@ -49,6 +49,8 @@ def main(argv=None):
     j.add_argument("function", help="MODULE:FUNCTION taking the device mesh (one axis, 'tp') and returning (fn, example_args, in_specs[, out_specs]), the specs PartitionSpecs")
     j.add_argument("--world", type=int, required=True, help="number of CPU devices")
     j.add_argument("-o", "--output", required=True, help="folder to write gs.hlo, gd.hlo and ri.json to (then: entangle import gs.hlo -o gs.json; entangle import gd.hlo --ranks N -o gd.json)")
+    for s in (t, j):
+        s.add_argument("--debug", action="store_true", help="print the traceback of an error")
     a = p.parse_args(argv)
     try:
         files = _torch_files(a) if a.front_end == "torch" else _jax(a)
@@ -63,6 +65,11 @@ def main(argv=None):
             print(f"wrote {path}")
     except CaptureError as e:
         print(f"entangle_capture: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # the user's model, plan or torch/jax failed while capturing
+        if a.debug:
+            raise
+        print(f"entangle_capture: capturing {getattr(a, 'build', None) or a.function} failed: {type(e).__name__}: {e} (run again with --debug for the traceback)", file=sys.stderr)
         return 2
     return 0
 

@@ -25,7 +25,7 @@ def _torch(a):
     outputs = load(a.outputs, "output placements") if a.outputs else None
     if callable(outputs):
         outputs = outputs()
-    return torch_capture.capture(build, plan, a.world, inputs, outputs)
+    return torch_capture.capture(build, plan, a.world, inputs, outputs, a.train)
 
 
 def _jax(a):
@@ -44,6 +44,7 @@ def main(argv=None):
     t.add_argument("--inputs", help="MODULE:NAME, the placements of the forward's inputs (a list, or a function returning one); default: all Replicate()")
     t.add_argument("--outputs", help="MODULE:NAME, the placements the module's outputs should have on the ranks (a list, or a function returning one); default: all Replicate(), every rank returns the whole output")
     t.add_argument("--world", type=int, required=True, help="number of ranks")
+    t.add_argument("--train", action="store_true", help="capture forward and backward: both graphs also return the gradients of the sum of the outputs with respect to the parameters")
     t.add_argument("-o", "--output", required=True, help="folder to write gs.json, gd.json and ri.json to")
     j = sub.add_parser("jax", help="a JAX function with input shardings")
     j.add_argument("function", help="MODULE:FUNCTION taking the device mesh (one axis, 'tp') and returning (fn, example_args, in_specs[, out_specs]), the specs PartitionSpecs")

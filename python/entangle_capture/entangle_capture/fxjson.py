@@ -8,6 +8,7 @@ dropped.
 
 import math
 import operator
+import os
 import re
 
 import torch
@@ -159,19 +160,24 @@ def graph_to_json(gm, name, placeholders=None):
                 raise CaptureError(f"{where}: a constant tensor of shape {list(value.shape)}; only 0-d constants can be written")
         if n.name in tags:
             meta["tag"] = tags[n.name]
-        trace = n.meta.get("stack_trace")
+        trace = _user_frames(n.meta.get("stack_trace") or "")
         if trace:
-            meta["stack_trace"] = _user_frames(trace)
+            meta["stack_trace"] = trace
         entry["meta"] = meta
         out.append(entry)
     return {"format": FORMAT, "name": name, "nodes": out}
 
 
+_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_EXAMPLES_DIR = os.path.join(_PACKAGE_DIR, "examples") + os.sep
 _FRAME = re.compile(r'^\s*File "([^"]+)", line \d+, in .*$')
 
 
 def _user_frames(trace):
-    """The frames of ``trace`` outside torch and this package, as ``File ..., line ...`` pairs."""
+    """The frames of ``trace`` outside torch and this package (its examples excepted), as
+    ``File ..., line ...`` lines each followed by its code; empty when there are none (as for
+    the gradients' operators, which torch records at the call that differentiates)."""
     lines = trace.strip("\n").split("\n")
     kept = []
     i = 0
@@ -182,13 +188,13 @@ def _user_frames(trace):
             continue
         code = lines[i + 1] if i + 1 < len(lines) and _FRAME.match(lines[i + 1]) is None else None
         path = m.group(1)
-        internal = "/torch/" in path or "/site-packages/" in path or "/entangle_capture/" in path and "/examples/" not in path
+        internal = path.startswith(_TORCH_DIR) or "/site-packages/" in path or (path.startswith(_PACKAGE_DIR) and not path.startswith(_EXAMPLES_DIR))
         if not internal:
             kept.append(lines[i].strip())
             if code is not None:
                 kept.append("    " + code.strip())
         i += 2 if code is not None else 1
-    return "\n".join(kept) if kept else trace.strip("\n")
+    return "\n".join(kept)
 
 
 def ranks_to_json(graphs, process_groups):

@@ -16,7 +16,10 @@ qualified names (``fc1.weight``, the node's tag; the node itself is ``fc1_weight
 inputs after the forward's arguments.
 """
 
+import concurrent.futures
 import inspect
+import multiprocessing
+import os
 import sys
 
 import torch
@@ -72,8 +75,27 @@ def _node_name(fqn):
     return fqn.replace(".", "_")
 
 
+# Operators kept whole although core ATen decomposes them: the checker lowers them directly,
+# while their decompositions (index_put with accumulate=True) have no meaning it can reason with.
+KEPT_WHOLE = ("embedding_dense_backward",)
+
+
+def decompositions():
+    """The core ATen decompositions, less those of the operators in ``KEPT_WHOLE``."""
+    table = dict(core_aten_decompositions())
+    for name in KEPT_WHOLE:
+        packet = getattr(torch.ops.aten, name)
+        for overload in packet.overloads():
+            table.pop(getattr(packet, overload), None)
+    return table
+
+
 def _trace(fn, *args):
-    return make_fx(fn, decomposition_table=core_aten_decompositions(), record_stack_traces=True)(*args)
+    return make_fx(fn, decomposition_table=decompositions(), record_stack_traces=True)(*args)
+
+
+def _from_placement(p):
+    return {"shard": lambda: Shard(p.dim), "replicate": Replicate, "sum": Partial}[p.kind]()
 
 
 def _to_placement(p, ndim, what):
@@ -101,18 +123,53 @@ def _local_input(x, placement, world, rank, what):
     raise CaptureError(f"{what}: unsupported placement {placement!r}")
 
 
-def capture_sequential(build):
-    """G_s: the graph object, the input names and the parameter names."""
+def _step(module, train):
+    """The traced function of (state, args): the module's outputs, and with ``train`` after them
+    the gradients of the sum of all output elements with respect to every trainable parameter
+    (in state order). ``to_local`` turns the state into what the module takes (DTensors)."""
+
+    def step(state, args, to_local=lambda o: o, to_module_state=lambda s: s):
+        outs = [to_local(o) for o in tree_flatten(functional_call(module, to_module_state(state), args))[0]]
+        if not train:
+            return outs
+        trainable = [k for k, v in state.items() if v.requires_grad]
+        differentiable = [o for o in outs if o.requires_grad]
+        seeds = [torch.ones_like(o) for o in differentiable]  # d(sum of all elements)/d(output)
+        grads = torch.autograd.grad(differentiable, [state[k] for k in trainable], seeds, allow_unused=True)
+        unused = [k for k, g in zip(trainable, grads) if g is None]
+        if unused:
+            raise CaptureError(f"the parameters {', '.join(unused)} do not affect the outputs; a training step needs every trainable parameter used")
+        return outs + list(grads)
+
+    return step
+
+
+def _trainable(state, train, trained_by):
+    """Detached copies of ``state``; with ``train``, those whose entry in ``trained_by`` (the
+    module's own parameters) requires a gradient require one too."""
+    out = {}
+    for k, v in state.items():
+        v = v.detach()
+        if train and v.is_floating_point() and getattr(trained_by[k], "requires_grad", False):
+            v.requires_grad_(True)
+        out[k] = v
+    return out
+
+
+def capture_sequential(build, train=False):
+    """G_s: the graph object, the input names and the names of the parameters it differentiates."""
     module, args = _built(build)
-    state = _state(module)
+    own = _state(module)
+    state = _trainable(own, train, own)
     names = _input_names(module, args)
+    step = _step(module, train)
 
     def forward(state, args):
-        return functional_call(module, state, args)
+        return step(state, args)
 
     gm = _trace(forward, state, args)
     placeholders = [(_node_name(k), k) for k in state] + [(n, None) for n in names]
-    return graph_to_json(gm, "gs", placeholders), names, list(state)
+    return graph_to_json(gm, "gs", placeholders), names, [k for k, v in state.items() if v.requires_grad]
 
 
 def _resolve_plan(plan, mesh):
@@ -126,7 +183,7 @@ def _resolve_plan(plan, mesh):
     return plan
 
 
-def capture_rank(build, plan, world, rank, input_placements):
+def capture_rank(build, plan, world, rank, input_placements, train=False):
     """Rank ``rank``'s graph object, the placements of its tensors and its process groups."""
     hook = sys.excepthook  # init_process_group wraps it to prefix tracebacks with the rank
     dist.init_process_group("fake", store=_fake_store(), rank=rank, world_size=world)
@@ -148,24 +205,29 @@ def capture_rank(build, plan, world, rank, input_placements):
                 if t.device_mesh.ndim != 1:
                     raise CaptureError(f"parameter {fqn}: a mesh of {t.device_mesh.ndim} dims; only one-dimensional meshes are supported")
                 specs[fqn] = (t.device_mesh, t.placements, t.shape, t.stride())
-                local[fqn] = t.to_local().detach()
+                local[fqn] = t.to_local()
                 placements.append((fqn, _to_placement(t.placements[0], t.dim(), f"parameter {fqn}")))
             else:
-                local[fqn] = t.detach()
+                local[fqn] = t
                 placements.append((fqn, Placement("replicate")))
+        local = _trainable(local, train, state)
         local_args = []
         for name, x, p in zip(names, args, input_placements):
             local_args.append(_local_input(x, p, world, rank, f"input {name}"))
             placements.append((name, _to_placement(p, x.dim(), f"input {name}")))
 
-        def forward(local, args):
-            state = {
+        def to_module_state(local):
+            return {
                 k: (DTensor.from_local(v, specs[k][0], specs[k][1], run_check=False, shape=specs[k][2], stride=specs[k][3]) if k in specs else v)
                 for k, v in local.items()
             }
-            out = functional_call(module, state, args)
-            flat, _ = tree_flatten(out)
-            return [o.to_local() if isinstance(o, DTensor) else o for o in flat]
+
+        step = _step(module, train)
+
+        def forward(local, args):
+            # gradients are taken with respect to the local shards, so each has its parameter's
+            # placement (DTensor.from_local's backward redistributes to it)
+            return step(local, args, lambda o: o.to_local() if isinstance(o, DTensor) else o, to_module_state)
 
         gm = _trace(forward, local, tuple(local_args))
         ph = [(_node_name(k), k) for k in local] + [(n, None) for n in names]
@@ -200,13 +262,15 @@ def _outputs(graph):
     return names
 
 
-def _expectations(gs, graphs, output_placements):
+def _expectations(gs, graphs, output_placements, grad_placements=()):
     gs_out = _outputs(gs)
     gd_out = [_outputs(g) for g in graphs]
+    n = len(gs_out) - len(grad_placements)
     if output_placements is None:
-        output_placements = [Replicate()] * len(gs_out)
-    if len(output_placements) != len(gs_out):
-        raise CaptureError(f"{len(output_placements)} output placements for {len(gs_out)} outputs of the module")
+        output_placements = [Replicate()] * n
+    if len(output_placements) != n:
+        raise CaptureError(f"{len(output_placements)} output placements for {n} outputs of the module")
+    output_placements = list(output_placements) + list(grad_placements)
     expect = []
     for i, (name, p) in enumerate(zip(gs_out, output_placements)):
         if any(len(o) != len(gs_out) for o in gd_out):
@@ -217,22 +281,34 @@ def _expectations(gs, graphs, output_placements):
     return expect
 
 
-def capture(build, plan, world, input_placements=None, output_placements=None):
+def capture(build, plan, world, input_placements=None, output_placements=None, train=False):
     """(gs, gd, ri) objects for ``build`` parallelized over ``world`` ranks with ``plan``.
 
     ``input_placements`` say how each forward argument lies on the ranks (default: every rank
     has all of it); ``output_placements`` say how each output of the module should lie on the
     ranks' outputs (default: every rank returns all of it), written as the relation file's
-    ``expect`` entries, so a rank that returns, say, an unreduced partial sum is reported."""
+    ``expect`` entries, so a rank that returns, say, an unreduced partial sum is reported.
+    With ``train``, both graphs also return the gradients of the sum of the outputs' elements
+    with respect to the parameters (forward and backward), expected placed as the parameters."""
     if world < 1:
         raise CaptureError(f"--world must be at least 1, not {world}")
     if dist.is_initialized():
         raise CaptureError("a process group is already initialized; capture in a fresh process")
-    gs, _, _ = capture_sequential(build)
+    gs, _, trained = capture_sequential(build, train)
+    # Each rank is traced in a fresh process: DTensor keeps caches keyed by the mesh but not by
+    # the rank, so a second rank traced in one process can reuse the first rank's choices (seen:
+    # the shard a gradient keeps after a redistribution).
     graphs, groups, placements = [], {}, None
-    for rank in range(world):
-        graph, placements, g = capture_rank(build, plan, world, rank, input_placements)
-        graphs.append(graph)
-        groups.update(g)
-    expect = _expectations(gs, graphs, output_placements)
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(world, os.cpu_count() or 1), mp_context=context, max_tasks_per_child=1) as pool:
+        futures = [pool.submit(capture_rank, build, plan, world, rank, input_placements, train) for rank in range(world)]
+        for future in futures:
+            graph, placements, g = future.result()
+            graphs.append(graph)
+            groups.update(g)
+    grads = []
+    if train:
+        by_name = dict(placements)
+        grads = [_from_placement(by_name[k]) for k in trained]
+    expect = _expectations(gs, graphs, output_placements, grads)
     return gs, ranks_to_json(graphs, groups), relation_json(placements, world, expect)

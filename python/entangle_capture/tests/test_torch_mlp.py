@@ -18,6 +18,14 @@ class TorchMlpTest(CaptureCase):
                 report = self.assert_verdict(self.torch_args(world), "refines")
                 self.assertEqual(len(report["output_relation"]), 1)
 
+    def test_forward_and_backward_refines_at_2_and_4_ranks(self):
+        for world in (2, 4):
+            with self.subTest(world=world):
+                report = self.assert_verdict(self.torch_args(world, "plan", "build", "--train"), "refines")
+                # the output and the gradients of fc1.weight, fc1.bias and fc2.weight
+                self.assertEqual(len(report["output_relation"]), 4)
+                self.assertEqual(sorted(e["gd"].count("concat(") for e in report["output_relation"]), [0, 1, 1, 1])
+
     def test_a_plan_that_never_reduces_the_partial_sums_violates_the_replicated_output(self):
         report = self.assert_verdict(self.torch_args(2, "plan_missing_reduction"), "expectation-violated", "mm", "aten.mm.default")
         self.assertIn("sum(", report["output_relation"][0]["gd"])

@@ -35,6 +35,16 @@ def _jax(a):
     return files
 
 
+def _next_steps(a):
+    """The commands that check what was written (entangle's launcher is scripts/entangle)."""
+    out = a.output
+    steps = []
+    if a.front_end == "jax":
+        steps += [f"entangle import {out}/gs.hlo -o {out}/gs.json", f"entangle import {out}/gd.hlo --ranks {a.world} -o {out}/gd.json"]
+    steps.append(f"entangle check {out}/gs.json {out}/gd.json --rel {out}/ri.json")
+    return steps
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m entangle_capture", description="Writes gs.json, gd.json and ri.json for `entangle check` from a model and its parallelization.")
     sub = p.add_subparsers(dest="front_end", required=True)
@@ -64,13 +74,17 @@ def main(argv=None):
             else:
                 write_json(content, path)
             print(f"wrote {path}")
+        print("then:")
+        for line in _next_steps(a):
+            print(f"  {line}")
     except CaptureError as e:
         print(f"entangle_capture: {e}", file=sys.stderr)
         return 2
     except Exception as e:  # the user's model, plan or torch/jax failed while capturing
         if a.debug:
             raise
-        print(f"entangle_capture: capturing {getattr(a, 'build', None) or a.function} failed: {type(e).__name__}: {e} (run again with --debug for the traceback)", file=sys.stderr)
+        message = " ".join(str(e).split())
+        print(f"entangle_capture: capturing {getattr(a, 'build', None) or a.function} failed: {type(e).__name__}: {message} (run again with --debug for the traceback)", file=sys.stderr)
         return 2
     return 0
 

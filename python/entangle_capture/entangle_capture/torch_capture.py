@@ -17,7 +17,9 @@ inputs after the forward's arguments.
 """
 
 import concurrent.futures
+import fnmatch
 import inspect
+import logging
 import multiprocessing
 import os
 import sys
@@ -172,6 +174,17 @@ def capture_sequential(build, train=False):
     return graph_to_json(gm, "gs", placeholders), names, [k for k, v in state.items() if v.requires_grad]
 
 
+def _check_plan_keys(module, plan):
+    """A plan entry that names no submodule is an error (torch only warns and skips it)."""
+    names = [n for n, _ in module.named_modules() if n]
+    for key in plan:
+        pattern = key.split(".")
+        found = any(len(n.split(".")) == len(pattern) and all(fnmatch.fnmatchcase(a, b) for a, b in zip(n.split("."), pattern)) for n in names)
+        if not found:
+            shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+            raise CaptureError(f"the plan's entry {key!r} names no submodule of {type(module).__name__} (its submodules: {shown})")
+
+
 def _resolve_plan(plan, mesh):
     if callable(plan):
         try:
@@ -185,12 +198,16 @@ def _resolve_plan(plan, mesh):
 
 def capture_rank(build, plan, world, rank, input_placements, train=False):
     """Rank ``rank``'s graph object, the placements of its tensors and its process groups."""
+    # torch logs a failed shape check with its traceback before raising; the error is reported once
+    logging.getLogger("torch._subclasses.fake_tensor").setLevel(logging.CRITICAL)
     hook = sys.excepthook  # init_process_group wraps it to prefix tracebacks with the rank
     dist.init_process_group("fake", store=_fake_store(), rank=rank, world_size=world)
     try:
         mesh = init_device_mesh("cpu", (world,))
         module, args = _built(build)
-        parallelize_module(module, mesh, _resolve_plan(plan, mesh))
+        plan = _resolve_plan(plan, mesh)
+        _check_plan_keys(module, plan)
+        parallelize_module(module, mesh, plan)
         state = _state(module)
         names = _input_names(module, args)
         if input_placements is None:

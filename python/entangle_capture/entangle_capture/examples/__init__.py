@@ -1,0 +1,1 @@
+"""Models parallelized the ways the README shows, and their bug variants; the tests check them."""

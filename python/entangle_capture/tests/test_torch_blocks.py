@@ -1,0 +1,69 @@
+"""Attention with heads split, a sequence-parallel LayerNorm + MLP block and a vocabulary-
+parallel embedding, parallelized with torch 2 plans, captured and checked, with bug variants."""
+
+import unittest
+
+from checking import CaptureCase, has_module
+
+X = "entangle_capture.examples."
+
+
+def torch_args(module, world, build="build", plan="plan", placements=None, train=False):
+    args = ["torch", f"{X}{module}:{build}", "--plan", f"{X}{module}:{plan}", "--world", str(world)] + (["--train"] if train else [])
+    if placements:
+        args += ["--inputs", f"{X}{module}:{placements}", "--outputs", f"{X}{module}:{placements}"]
+    return args
+
+
+@unittest.skipUnless(has_module("torch"), "torch 2 is not installed (.ci/run installs it into .venv)")
+class TorchBlocksTest(CaptureCase):
+    def test_attention_with_heads_split_refines_at_2_and_4_ranks(self):
+        for world in (2, 4):
+            with self.subTest(world=world):
+                self.assert_verdict(torch_args("attention", world), "refines")
+
+    def test_attention_forward_and_backward_refines_at_2_ranks(self):
+        report = self.assert_verdict(torch_args("attention", 2, train=True), "refines")
+        self.assertEqual(len(report["output_relation"]), 5)
+
+    def test_attention_split_by_the_global_head_count_is_not_refined_at_the_scores(self):
+        self.assert_verdict(torch_args("attention", 2, build="build_global_heads"), "not-refined", "bmm", "aten.bmm.default")
+
+    def test_sequence_parallel_block_refines_at_2_ranks(self):
+        report = self.assert_verdict(torch_args("sp_block", 2, placements="sequence_sharded"), "refines")
+        self.assertIn("dim=1", report["output_relation"][0]["gd"])
+
+    @unittest.expectedFailure
+    def test_sequence_parallel_block_refines_at_4_ranks(self):
+        # `unproved` at the block's output (view_3): DTensor reduce-scatters along the sequence
+        # as split_with_sizes(dim 1) + cat(dim 0) + reduce_scatter_tensor; at 4 ranks the checker
+        # reaches sumn(r0.view_11, ..., r3.view_11) but proves no lemma equating it with
+        # concat[1](r0.view_12, ..., r3.view_12) (at 2 ranks it does), though it holds on numbers.
+        self.assert_verdict(torch_args("sp_block", 4, placements="sequence_sharded"), "refines")
+
+    @unittest.expectedFailure
+    def test_sequence_parallel_block_forward_and_backward_refines_at_2_ranks(self):
+        # `unproved` at mm_2 (fc2's input gradient): the checker reaches
+        # matmul(reshape(expand(1.0)), concat[1](r0.fc2_weight, r1.fc2_weight)) but no lemma
+        # moves the matmul of a constant-filled tensor into the concat of the weight's column
+        # blocks (concat[1](r0.mm_2, r1.mm_2)), though it holds on numbers.
+        self.assert_verdict(torch_args("sp_block", 2, placements="sequence_sharded", train=True), "refines")
+
+    def test_sequence_parallel_block_without_the_all_gather_is_not_refined_at_fc1(self):
+        self.assert_verdict(torch_args("sp_block", 2, plan="plan_no_gather", placements="sequence_sharded"), "not-refined", "addmm", "aten.addmm.default")
+
+    def test_vocabulary_parallel_embedding_refines_at_2_and_4_ranks(self):
+        for world in (2, 4):
+            with self.subTest(world=world):
+                self.assert_verdict(torch_args("vocab_embedding", world), "refines")
+
+    def test_vocabulary_parallel_embedding_forward_and_backward_refines_at_2_ranks(self):
+        report = self.assert_verdict(torch_args("vocab_embedding", 2, train=True), "refines")
+        self.assertEqual(report["output_relation"][1]["gd"], "concat(r0.clone_1, r1.clone_1, dim=0)")
+
+    def test_embedding_of_batch_sharded_ids_declared_replicated_is_not_refined_at_the_lookup(self):
+        self.assert_verdict(torch_args("vocab_embedding", 2, placements="batch_sharded"), "not-refined", "embedding", "aten.embedding.default")
+
+
+if __name__ == "__main__":
+    unittest.main()

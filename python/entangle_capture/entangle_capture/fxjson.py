@@ -1,4 +1,4 @@
-"""Writes torch 2 ATen-level ``torch.fx`` graphs in entangle's graph format (FORMATS.md 1, 2).
+"""Writes torch 2 ATen-level ``torch.fx`` graphs in entangle's graph format (docs/formats.md, Graph files and Distributed graph files).
 
 The graphs come from ``torch.export`` (after ``run_decompositions``) or ``make_fx``, so every
 node carries ``meta['val']`` (a FakeTensor, a real tensor, a SymInt or a tuple of them), which
@@ -21,7 +21,7 @@ _INT64 = (-(2**63), 2**63 - 1)
 
 
 def target_name(node):
-    """The ``target`` of a node as FORMATS.md spells it (``aten.mm.default``, ``getitem``)."""
+    """The ``target`` of a node as docs/formats.md, Nodes, spells it (``aten.mm.default``, ``getitem``)."""
     t = node.target
     if node.op != "call_function":
         return str(t)
@@ -198,7 +198,7 @@ def _user_frames(trace):
 
 
 def ranks_to_json(graphs, process_groups):
-    """The G_d object (FORMATS.md section 2) of one graph object per rank."""
+    """The G_d object (docs/formats.md, Distributed graph files) of one graph object per rank."""
     ranks = []
     for g in graphs:
         g = dict(g)

@@ -1,4 +1,4 @@
-"""The input relation (FORMATS.md section 3) from per-tensor placements."""
+"""The input relation (docs/formats.md, Relation files) from per-tensor placements."""
 
 import json
 from dataclasses import dataclass

@@ -232,6 +232,7 @@ final class CheckCommand implements Callable<Integer> {
     // order of a run in sequence: the inputs', then the lemmas', then the lowering's.
     Background<Lemmas> loading = CheckLemmas.loading(lemmas.<List<Path>>getValue());
     CheckInputs in = CheckInputs.read(gs.getValue(), gd.getValue(), rel.getValue());
+    RankCount.check(in.gd(), gd.getValue());
     CheckSettings settings =
         new CheckSettings(
             CheckOptions.defaults()
@@ -267,6 +268,7 @@ final class CheckCommand implements Callable<Integer> {
             isSet(verbose) ? new VerboseProgress(err, gsp, text) : ProgressBar.forTerminal(err),
             Trace.enabled() ? new Trace(err, text) : CheckListener.NONE);
     CheckResult result = CheckPipeline.check(in, programs, rules, settings, listener, start);
+    UnrelatedInput.check(result, gsp, rel.getValue());
     Report report = Report.of(result, gsp, gdp);
     TextReport.print(report, out);
     Path jsonFile = json.getValue();

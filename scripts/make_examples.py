@@ -969,7 +969,7 @@ real PyTorch modules (`scripts/example_models.py`) with `make_fx` by
 `scripts/make_examples.py`; do not edit the files by hand, regenerate them with a
 Python that has torch 1.13 or later (on Debian, `python3-torch` for `/usr/bin/python3`):
 
-    python3 scripts/make_examples.py
+    /usr/bin/python3 scripts/make_examples.py
 
 The files need no torch to be used.
 

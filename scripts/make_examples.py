@@ -9,7 +9,7 @@ verdict the checker must reach::
     examples/<case>/gs.json        G_s (docs/formats.md, Graph files)
     examples/<case>/gd.json        G_d (docs/formats.md, Distributed graph files)
     examples/<case>/ri.json        the input relation (docs/formats.md, Relation files)
-    examples/<case>/expected.json  {"verdict", "note"[, "operator"]}
+    examples/<case>/expected.json  {"verdict", "note"[, "operator", "gd_location"]}
     examples/README.md             the table of cases
 
 Run from anywhere with a torch that has ``make_fx`` (1.13 or later)::
@@ -912,6 +912,57 @@ def _expr_shape(expr, ranks):
     raise AssertionError(f"the relation expression {expr!r} uses {call.group(1)}, which this check does not read")
 
 
+# The line of the distributed code each bug's report must name first (its expected.json's
+# "gd_location"): the line's text in example_models.py and which of the lines with that text it is,
+# so that the line number follows edits of the models.
+GD_LOCATIONS = {
+    "bug-context-parallel-unshifted-mask": ("return super().attend(q, k, v, row_start)", 0),
+    "bug-data-parallel-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 0),
+    "bug-expert-parallel-transposed-splits": (
+        "routed = dist.all_to_all(x, self.recv, self.send, GROUP)", 0),
+    "bug-expert-sharded": ("return F.gelu(x @ self.w1) @ self.w2", 0),
+    "bug-gqa-tiled-kv": (
+        "return self.o_proj(self.attend(x, self.heads // n, self.kv_heads // n))", 0),
+    "bug-grad-accum-unscaled": ("total_loss = loss if total_loss is None else total_loss + loss", 0),
+    "bug-loss-not-scaled": ('aux_loss = dist.all_reduce(loss, "sum", GROUP)', 0),
+    "bug-micro-batch-mean-undivided": ("loss = part_loss if loss is None else loss + part_loss", 0),
+    "bug-mlp-bias-before-allreduce": ("y = y + self.bias", 0),
+    "bug-mlp-missing-allreduce": ("y = y + self.bias", 1),
+    "bug-padded-gather-trim-end": ("full = gathered[:sum(self.seq_sizes)]", 0),
+    "bug-replicated-average-wrong-divisor": (
+        'return dist.all_reduce(super().forward(x) / self.divisor, "sum", GROUP)', 0),
+    "bug-rotary-no-offset": ("return self.rotate(x, cos_table, sin_table, start)", 0),
+    "bug-row-parallel-3d-bias-before-allreduce": (
+        "y = self.proj(x.view(b * s, -1), add_bias=False).view(b, s, -1)", 0),
+    "bug-slapo-mlp-missing-backward-sync": (
+        "grads = torch.autograd.grad(y, [first, *params.values()], dy)", 0),
+    "bug-sp-layernorm-grad-unreduced": ("dx, dw, db = self.grads(x, dy)", 0),
+    "bug-sp-rmsnorm-gather-batch-first": (
+        "h = g.view(batch, rows * self.world_size, hidden).transpose(0, 1)", 0),
+    "bug-swiglu-reduce-before-down": ('return self.down(dist.all_reduce(h, "sum", GROUP))', 0),
+    "bug-trainverify-linear-no-grad-sync": (
+        "grads = torch.autograd.grad(y, [first, *params.values()], dy)", 0),
+    "bug-transposed-shards-row-gather": (
+        "y = dist.all_gather(x @ self.weight, self.world_size, GROUP)", 0),
+    "bug-vocab-embedding-grad-unmasked": ("local = (ids - self.start).masked_fill(mask, 0)", 1),
+    "bug-wrong-slice-offset": ("return super().forward(x.narrow(0, start, chunk))", 0),
+    "bug-zero-grads-unreduced": (
+        "grads = [g.chunk(n)[self.rank] for g in (grad_weight, grad_bias)]", 0),
+}
+
+
+def gd_location(name):
+    """``scripts/example_models.py:LINE`` of a bug's GD_LOCATIONS entry, or None."""
+    if name not in GD_LOCATIONS:
+        return None
+    text, which = GD_LOCATIONS[name]
+    with open(MODELS_FILE, encoding="utf-8") as f:
+        lines = [i + 1 for i, line in enumerate(f) if line.strip() == text]
+    if which >= len(lines):
+        raise SystemExit(f"make_examples: {name}: example_models.py has no line {text!r} any more")
+    return f"scripts/example_models.py:{lines[which]}"
+
+
 def case_files(case):
     """The JSON objects of one case's files, by file name."""
     gs = export_fx.graph_to_json(case.gs, name=f"{case.name}/gs")
@@ -925,6 +976,8 @@ def case_files(case):
     expected = {"verdict": case.verdict, "note": case.note}
     if case.operator is not None:
         expected["operator"] = case.operator
+    if gd_location(case.name) is not None:
+        expected["gd_location"] = gd_location(case.name)
     return {"gs.json": gs, "gd.json": gd, "ri.json": ri, "expected.json": expected}
 
 
@@ -935,7 +988,7 @@ real PyTorch modules (`scripts/example_models.py`) with `make_fx` by
 `scripts/make_examples.py`; do not edit the files by hand, regenerate them with a
 Python that has torch 1.13 or later (on Debian, `python3-torch` for `/usr/bin/python3`):
 
-    python3 scripts/make_examples.py
+    /usr/bin/python3 scripts/make_examples.py
 
 The files need no torch to be used.
 
@@ -943,7 +996,9 @@ Each folder holds `gs.json` and `gd.json` (graph files: docs/formats.md, Graph f
 and Distributed graph files), `ri.json` (the input relation: docs/formats.md, Relation
 files) and
 `expected.json` (the verdict; for a bug, `operator` is the G_s node the checker
-should report when the bug clearly breaks one). Check a case with:
+should report when the bug clearly breaks one, and `gd_location` the line of the
+distributed code its report must name first, `PATH:LINE` as the G_d stack traces
+record it; `ExamplesGdLocationTest` asserts it). Check a case with:
 
     scripts/entangle check examples/mlp-tp2/gs.json examples/mlp-tp2/gd.json \\
         --rel examples/mlp-tp2/ri.json

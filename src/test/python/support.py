@@ -67,6 +67,13 @@ def hlo_case_names():
     return sorted(d for d in os.listdir(EXAMPLES) if os.path.isfile(os.path.join(EXAMPLES, d, "gs.hlo")))
 
 
+def recipe_folders():
+    """The folders of examples/ that are recipes to copy, not cases: those without expected.json."""
+    return sorted(d for d in os.listdir(EXAMPLES)
+                  if os.path.isdir(os.path.join(EXAMPLES, d))
+                  and not os.path.isfile(os.path.join(EXAMPLES, d, "expected.json")))
+
+
 # ---------------------------------------------------------------------------
 # docs/formats.md, Graph files and Distributed graph files
 

@@ -74,7 +74,10 @@ class SarifSchemaTest(unittest.TestCase):
         log = self.check("bug-mlp-missing-allreduce", 1)
         result = log["runs"][0]["results"][0]
         self.assertEqual("not-refined", result["ruleId"])
-        self.assertEqual(46, result["locations"][0]["physicalLocation"]["region"]["startLine"])
+        # the distributed code's line, and the sequential model's operator as a related location
+        self.assertEqual(85, result["locations"][0]["physicalLocation"]["region"]["startLine"])
+        self.assertEqual(
+            134, result["relatedLocations"][0]["physicalLocation"]["region"]["startLine"])
 
     def test_an_expectation_failure_and_an_hlo_failure_validate(self):
         self.assertEqual("expectation-violated",

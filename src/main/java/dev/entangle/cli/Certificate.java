@@ -30,6 +30,9 @@ final class Certificate {
       PrintWriter err,
       List<UserLemmas.Lemma> userLemmas) {
     boolean ok = true;
+    boolean evaluated = true;
+    int draws = 0;
+    long seed = 0;
     for (CheckResult.OutputEntry e : result.outputRelation()) {
       Evidence ev = numbers.compare(e.gs(), e.gd());
       String entry = gs.value(e.gs()).name() + " = " + text.relation(e.gd());
@@ -63,8 +66,20 @@ final class Certificate {
         ok = false;
       } else if (ev instanceof Evidence.NotRun n) {
         err.println("entangle: the certificate was not checked on numbers: " + n.reason() + ".");
+        evaluated = false;
         break;
+      } else if (ev instanceof Evidence.Candidate c) {
+        draws = c.draws();
+        seed = c.seed();
       }
+    }
+    if (ok && evaluated) {
+      err.println(
+          "entangle: certified: each of the "
+              + result.outputRelation().size()
+              + " entries of the output relation holds on random inputs"
+              + (draws > 0 ? " (" + draws + " draws, seed " + seed + ")" : "")
+              + ".");
     }
     err.flush();
     return ok;

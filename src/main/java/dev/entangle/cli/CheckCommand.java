@@ -247,6 +247,7 @@ final class CheckCommand implements Callable<Integer> {
     // order of a run in sequence: the inputs', then the lemmas', then the lowering's.
     Background<LoadedLemmas> loading = CheckLemmas.loading(run.lemmaDirs());
     CheckInputs in = CheckInputs.read(gs.getValue(), gd.getValue(), rel.getValue());
+    RankCount.check(in.gd(), gd.getValue());
     phase = "lowering the graphs";
     Programs programs;
     try {
@@ -287,6 +288,7 @@ final class CheckCommand implements Callable<Integer> {
       InputException blamed = loaded.user().blame(e);
       throw blamed != null ? blamed : e;
     }
+    UnrelatedInput.check(result, gsp, rel.getValue());
     phase = "writing the report";
     if (!reporting.compareAndSet(false, true)) {
       return ExitCodes.INCONCLUSIVE; // the watchdog reported first

@@ -48,7 +48,13 @@ final class EntangleCommand implements Runnable {
     exitCodes.put("0", "refines");
     exitCodes.put("1", "not-refined or expectation-violated");
     exitCodes.put("2", "bad input or usage");
-    exitCodes.put("3", "inconclusive (a limit was reached)");
+    exitCodes.put(
+        "3",
+        "inconclusive (a limit was reached) or unproved (no lemma proves an operator; numbers say"
+            + " it maps)");
+    exitCodes.put(
+        "4",
+        "check --certify: an entry of the output relation is false on numbers (a bug in entangle)");
     spec.usageMessage()
         .description(DESCRIPTION)
         .exitCodeListHeading("%nExit codes:%n")

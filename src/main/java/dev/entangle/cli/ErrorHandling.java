@@ -19,7 +19,9 @@ final class ErrorHandling {
     boolean debug = Arrays.asList(args).contains("--debug");
     cl.setParameterExceptionHandler(
         (ex, a) -> {
-          ex.getCommandLine().getErr().println("entangle: " + Names.forMessage(ex.getMessage()));
+          ex.getCommandLine()
+              .getErr()
+              .println("entangle: " + Names.forMessage(ex.getMessage()) + UnknownOptions.hint(ex));
           ex.getCommandLine()
               .getErr()
               .println("Run 'entangle " + commandName(ex.getCommandLine()) + "--help' for usage.");

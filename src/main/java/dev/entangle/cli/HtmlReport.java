@@ -106,6 +106,7 @@ final class HtmlReport {
       }
       b.append("</ol>\n");
     }
+    gdLocations(b, f);
     b.append("<p id=\"reason\" class=\"reason\">").append(esc(f.reason())).append("</p>\n");
     if (f.expected() != null) {
       b.append("<p>expected: <code>").append(esc(f.expected())).append("</code></p>\n");
@@ -310,6 +311,31 @@ final class HtmlReport {
   private static int rowX(int width, int count, int i) {
     int row = count * BOX_W + (count - 1) * GAP_X;
     return (width - row) / 2 + i * (BOX_W + GAP_X);
+  }
+
+  /** The lines of the distributed code where G_d diverges, nearest first. */
+  private static void gdLocations(StringBuilder b, Report.FailureText f) {
+    if (f.gdLocations().isEmpty()) {
+      return;
+    }
+    b.append(
+        "<h3>In the distributed code, nearest first</h3><ol id=\"gd-locations\" class=\"frames\">");
+    for (GdLocations.Location l : f.gdLocations()) {
+      b.append("<li><code>").append(esc(l.where())).append("</code>");
+      if (l.frame().function() != null) {
+        b.append(" in <code>").append(esc(l.frame().function())).append("</code>");
+      }
+      b.append(": <code>")
+          .append(esc(String.join(", ", l.tensors())))
+          .append("</code> (<code>")
+          .append(esc(l.target()))
+          .append("</code>)");
+      if (l.frame().code() != null) {
+        b.append("<pre>").append(esc(l.frame().code())).append("</pre>");
+      }
+      b.append("</li>");
+    }
+    b.append("</ol>\n");
   }
 
   /** The G_d expressions an input was related to, or null when the report does not list it. */

@@ -27,6 +27,18 @@ final class JsonReport {
       if (f.stackTrace() != null) {
         fo.put("stack_trace", f.stackTrace());
       }
+      if (f.source() != null) {
+        fo.set("source", frame(f.source()));
+      }
+      ArrayNode gdl = fo.putArray("gd_locations");
+      for (GdLocations.Location l : f.gdLocations()) {
+        ObjectNode lo = frame(l.frame());
+        ArrayNode tensors = lo.putArray("tensors");
+        l.tensors().forEach(tensors::add);
+        lo.put("target", l.target());
+        lo.put("stack_trace", l.stackTrace());
+        gdl.add(lo);
+      }
       fo.put("reason", f.reason());
       if (f.expected() != null) {
         fo.put("expected", f.expected());
@@ -100,6 +112,18 @@ final class JsonReport {
     if (n.notRun() != null) {
       fo.put("numbers_not_run", n.notRun());
     }
+  }
+
+  /** {@code {"at": "PATH:LINE", "path", "line", "code"}}. */
+  private static ObjectNode frame(SourceFrames.Frame f) {
+    ObjectNode o = JSON.objectNode();
+    o.put("at", f.where());
+    o.put("path", f.path());
+    o.put("line", f.line());
+    if (f.code() != null) {
+      o.put("code", f.code());
+    }
+    return o;
   }
 
   private static void longs(ArrayNode a, long[] values) {

@@ -85,7 +85,7 @@ final class JunitReport {
     }
     if (r.failure() != null) {
       Report.FailureText f = r.failure();
-      SourceFrames.Frame at = SourceFrames.primary(SourceFrames.of(f.stackTrace()));
+      SourceFrames.Frame at = f.annotated();
       String text = text(r);
       String message = summary(r);
       Outcome o =
@@ -133,10 +133,7 @@ final class JunitReport {
           new Outcome.Errored("input-error", "did not run: " + error, error),
           null);
     }
-    SourceFrames.Frame at =
-        report.failure() == null
-            ? null
-            : SourceFrames.primary(SourceFrames.of(report.failure().stackTrace()));
+    SourceFrames.Frame at = report.failure() == null ? null : report.failure().annotated();
     String text = "expected: " + expected + "\n" + text(report);
     Outcome o =
         mismatch == null
@@ -322,7 +319,8 @@ final class JunitReport {
     if (f == null) {
       return r.verdict().json();
     }
-    SourceFrames.Frame at = SourceFrames.primary(SourceFrames.of(f.stackTrace()));
+    SourceFrames.Frame at = f.source();
+    SourceFrames.Frame gd = f.gdSource();
     return r.verdict().json()
         + " at "
         + f.operator()
@@ -330,6 +328,7 @@ final class JunitReport {
         + f.target()
         + ")"
         + (at == null ? "" : ", " + at.where())
+        + (gd == null ? "" : "; G_d at " + gd.where())
         + ": "
         + f.reason();
   }

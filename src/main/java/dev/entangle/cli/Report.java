@@ -40,6 +40,8 @@ record Report(
    * @param inputs each input of the operator with the G_d expressions it was related to
    * @param explored the G_d tensors brought in for the operator
    * @param numbers what the numbers say, or null when they were not asked
+   * @param source the line of the sequential model it points at ({@link ModelFrames}), or null
+   * @param gdLocations the lines of the distributed code where G_d diverges, nearest first
    */
   record FailureText(
       String operator,
@@ -49,7 +51,21 @@ record Report(
       String expected,
       List<Input> inputs,
       List<String> explored,
-      NumbersText numbers) {}
+      NumbersText numbers,
+      SourceFrames.Frame source,
+      List<GdLocations.Location> gdLocations) {
+
+    /** The distributed code's line nearest the failure, or null when G_d records no source. */
+    SourceFrames.Frame gdSource() {
+      return gdLocations.isEmpty() ? null : gdLocations.get(0).frame();
+    }
+
+    /** Where a CI annotation goes: the distributed code's line, else the sequential model's. */
+    SourceFrames.Frame annotated() {
+      SourceFrames.Frame gd = gdSource();
+      return gd != null ? gd : source;
+    }
+  }
 
   /**
    * The numbers behind a failure.
@@ -142,7 +158,16 @@ record Report(
       }
       List<String> explored = f.explored().stream().map(v -> gd.value(v).label()).toList();
       return new FailureText(
-          name, target, trace, reason(f), expected, inputs, explored, numbers(f));
+          name,
+          target,
+          trace,
+          reason(f),
+          expected,
+          inputs,
+          explored,
+          numbers(f),
+          ModelFrames.of(gs, gd).pick(trace),
+          GdLocations.of(f, gs, gd));
     }
 
     /** The numbers of a failure in words, or null when none were asked. */

@@ -6,15 +6,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.entangle.refine.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The {@code --sarif} report: a SARIF 2.1.0 log with one run of entangle. Each failure is a result
- * located at the model source line its stack trace records (the innermost frame in the model's own
- * code; the other frames are related locations), so code scanning annotates that Python line;
- * {@code not-refined} and {@code expectation-violated} are errors, {@code unproved} and {@code
- * inconclusive} warnings. A refinement has no result. A batch case that could not run is a tool
- * execution notification.
+ * located at the line of the distributed code where G_d diverges ({@link GdLocations}; the
+ * sequential model's line of the failing operator, the other G_d lines and the other frames are
+ * related locations), so code scanning annotates that Python line; {@code not-refined} and {@code
+ * expectation-violated} are errors, {@code unproved} and {@code inconclusive} warnings. A
+ * refinement has no result. A batch case that could not run is a tool execution notification.
  */
 final class SarifReport {
   static final String SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -117,7 +118,8 @@ final class SarifReport {
     o.put("level", rule.level());
     o.putObject("message").put("text", label.name() + ": " + JunitReport.summary(r));
     List<SourceFrames.Frame> frames = SourceFrames.of(f.stackTrace());
-    SourceFrames.Frame primary = SourceFrames.primary(frames);
+    SourceFrames.Frame gsLine = f.source();
+    SourceFrames.Frame primary = f.annotated();
     ObjectNode location = o.putArray("locations").addObject();
     if (primary != null) {
       location.set("physicalLocation", physical(primary));
@@ -129,20 +131,34 @@ final class SarifReport {
     logical.put("name", f.operator());
     logical.put("fullyQualifiedName", label.name() + "/" + f.operator());
     logical.put("kind", "function");
-    int id = 0;
-    ArrayNode related = null;
+    List<ObjectNode> related = new ArrayList<>();
+    if (gsLine != null && gsLine != primary) {
+      related.add(
+          related(
+              gsLine,
+              "the sequential model's operator "
+                  + f.operator()
+                  + " ("
+                  + f.target()
+                  + "), which G_d does not compute"));
+    }
+    for (int i = 1; i < f.gdLocations().size(); i++) {
+      GdLocations.Location l = f.gdLocations().get(i);
+      related.add(related(l.frame(), "G_d also diverges here: " + String.join(", ", l.tensors())));
+    }
     for (SourceFrames.Frame fr : frames) {
-      if (fr == primary) {
-        continue;
+      if (fr != gsLine && fr != primary) {
+        related.add(
+            related(fr, "called from " + (fr.function() == null ? fr.where() : fr.function())));
       }
-      if (related == null) {
-        related = o.putArray("relatedLocations");
+    }
+    if (!related.isEmpty()) {
+      ArrayNode rl = o.putArray("relatedLocations");
+      for (int id = 0; id < related.size(); id++) {
+        ObjectNode r1 = related.get(id);
+        r1.put("id", id);
+        rl.add(r1);
       }
-      ObjectNode rl = related.addObject();
-      rl.put("id", id++);
-      rl.set("physicalLocation", physical(fr));
-      rl.putObject("message")
-          .put("text", "called from " + (fr.function() == null ? fr.where() : fr.function()));
     }
     o.putObject("partialFingerprints")
         .put("entangleOperator/v1", label.name() + "/" + f.operator() + "/" + rule.id());
@@ -165,6 +181,13 @@ final class SarifReport {
       }
     }
     return o;
+  }
+
+  private static ObjectNode related(SourceFrames.Frame f, String message) {
+    ObjectNode rl = JSON.objectNode();
+    rl.set("physicalLocation", physical(f));
+    rl.putObject("message").put("text", message);
+    return rl;
   }
 
   private static int ruleIndex(Verdict v) {

@@ -72,7 +72,8 @@ final class SourceFrames {
     return frames.isEmpty() ? null : frames.get(frames.size() - 1);
   }
 
-  private static boolean installed(String path) {
+  /** Whether a file belongs to an installed package (torch, site-packages), not the model. */
+  static boolean installed(String path) {
     return path.contains("site-packages/")
         || path.contains("dist-packages/")
         || path.startsWith("<")

@@ -33,6 +33,22 @@ final class TextReport {
           out.println("            " + lines[i].strip());
         }
       }
+      if (f.source() != null) {
+        out.println("  line:     " + line(f.source()));
+      }
+      if (!f.gdLocations().isEmpty()) {
+        out.println("  in G_d, nearest first (the distributed code where it diverges):");
+        for (GdLocations.Location l : f.gdLocations()) {
+          out.println(
+              "    "
+                  + line(l.frame())
+                  + "   ("
+                  + String.join(", ", l.tensors())
+                  + ": "
+                  + l.target()
+                  + ")");
+        }
+      }
       out.println("  why:      " + f.reason());
       if (f.expected() != null) {
         out.println("  expected: " + f.expected());
@@ -87,6 +103,11 @@ final class TextReport {
     }
     out.println(checkedLine(r));
     out.flush();
+  }
+
+  /** {@code PATH:LINE code}. */
+  private static String line(SourceFrames.Frame f) {
+    return f.where() + (f.code() == null ? "" : "  " + f.code());
   }
 
   /** "checked N G_s operators against M G_d operators in S s": the last line of the report. */

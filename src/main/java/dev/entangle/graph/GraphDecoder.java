@@ -1,6 +1,7 @@
 package dev.entangle.graph;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.entangle.util.WrongSlot;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -43,6 +44,9 @@ final class GraphDecoder {
             "missing \"format\"; a graph file starts with \"format\": \"" + FORMAT + "\".");
       }
       return;
+    }
+    if (format.isTextual() && format.textValue().startsWith("entangle-relation/")) {
+      throw where.error(WrongSlot.RELATION_AS_GRAPH);
     }
     if (!format.isTextual() || !format.textValue().equals(FORMAT)) {
       throw where.error(

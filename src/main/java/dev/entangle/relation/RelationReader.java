@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.entangle.graph.JsonFiles;
 import dev.entangle.util.InputException;
+import dev.entangle.util.WrongSlot;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -48,6 +49,11 @@ public final class RelationReader {
   private RelationFile relationFile(JsonNode root) {
     if (!root.isObject()) {
       throw error("", "a relation file is a JSON object with \"format\" and \"relations\".");
+    }
+    if (root.path("format").asText().startsWith("entangle-fx/")
+        || root.has("nodes")
+        || root.has("ranks")) {
+      throw error("", WrongSlot.GRAPH_AS_RELATION);
     }
     checkKeys(root, TOP_KEYS, "");
     JsonNode format = root.get("format");

@@ -5,6 +5,7 @@ import dev.entangle.graph.Graph;
 import dev.entangle.graph.Node;
 import dev.entangle.graph.NodeOp;
 import dev.entangle.graph.TensorType;
+import dev.entangle.util.DidYouMean;
 import dev.entangle.util.InputException;
 import java.util.List;
 import java.util.function.Function;
@@ -121,7 +122,9 @@ public final class RelationValidator {
               + "\" is neither a node name nor a meta.tag"
               + " in G_s ("
               + gs.source()
-              + "); check the name.");
+              + "); check the name"
+              + DidYouMean.hint(name, RelationNames.of(gs))
+              + ".");
     }
     return typeOf(n, "\"" + name + "\"", where);
   }
@@ -170,7 +173,9 @@ public final class RelationValidator {
                 + ") has no node or meta.tag \""
                 + t.name()
                 + "\"; check the"
-                + " name.");
+                + " name"
+                + DidYouMean.hint(t.name(), RelationNames.of(gd.rank(k)))
+                + ".");
       }
       return typeOf(n, ref, where);
     };

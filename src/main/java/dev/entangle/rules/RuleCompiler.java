@@ -117,7 +117,7 @@ final class RuleCompiler {
       } else if (op != null) {
         ids.add(op.id());
       } else {
-        err(a, "unknown operator '" + a.text() + "'");
+        err(a, "unknown operator '" + a.text() + "'" + OperatorNames.hint(a.text()));
       }
     }
     if (opSets.containsKey(name.text())) {
@@ -348,7 +348,7 @@ final class RuleCompiler {
   private int operator(SExpr.Atom head) {
     Op o = Op.bySymbol(head.text());
     if (o == null) {
-      err(head, "unknown operator '" + head.text() + "'");
+      err(head, "unknown operator '" + head.text() + "'" + OperatorNames.hint(head.text()));
       return -1;
     }
     return o.id();

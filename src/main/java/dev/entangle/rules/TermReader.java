@@ -166,7 +166,7 @@ public final class TermReader {
     String head = word();
     Op op = Op.bySymbol(head);
     if (op == null) {
-      throw error("unknown operator '" + head + "'");
+      throw error("unknown operator '" + head + "'" + OperatorNames.hint(head));
     }
     long[] attrs = ENode.NO_ATTRS;
     if (pos < text.length() && text.charAt(pos) == '[') {

@@ -35,7 +35,7 @@ class CiReportsTest {
     assertEquals("not-refined", x.property("verdict"));
     Element c = x.testCase("operator addmm_1 (aten.addmm.default)");
     assertEquals("scripts/example_models.py", c.getAttribute("file"));
-    assertEquals("46", c.getAttribute("line"));
+    assertEquals("85", c.getAttribute("line"), "the distributed code's line");
     Element failure = JunitXml.child(c, "failure");
     assertNotNull(failure, "the failing operator is a failed test case");
     assertEquals("not-refined", failure.getAttribute("type"));
@@ -43,6 +43,11 @@ class CiReportsTest {
         failure.getAttribute("message").startsWith("not-refined at addmm_1 (aten.addmm.default)"),
         failure.getAttribute("message"));
     assertTrue(failure.getAttribute("message").contains("which G_d never computes"));
+    assertTrue(
+        failure
+            .getAttribute("message")
+            .contains("scripts/example_models.py:134; G_d at scripts/example_models.py:85"),
+        failure.getAttribute("message"));
     assertTrue(failure.getTextContent().contains("fc2_bias = r0.fc2_bias  |  r1.fc2_bias"));
   }
 
@@ -77,9 +82,11 @@ class CiReportsTest {
     JsonNode loc = r.at("/locations/0/physicalLocation");
     assertEquals("scripts/example_models.py", loc.at("/artifactLocation/uri").asText());
     assertEquals("%SRCROOT%", loc.at("/artifactLocation/uriBaseId").asText());
-    assertEquals(46, loc.at("/region/startLine").asInt());
-    assertEquals("return F.linear(x, self.weight, bias)", loc.at("/region/snippet/text").asText());
+    assertEquals(85, loc.at("/region/startLine").asInt(), "the distributed code's line");
+    assertEquals("y = y + self.bias", loc.at("/region/snippet/text").asText());
     assertEquals(134, r.at("/relatedLocations/0/physicalLocation/region/startLine").asInt());
+    assertTrue(
+        r.at("/relatedLocations/0/message/text").asText().contains("sequential model's operator"));
     assertEquals("addmm_1", r.at("/locations/0/logicalLocations/0/name").asText());
     assertTrue(r.at("/message/text").asText().contains("addmm_1"));
   }
@@ -104,7 +111,9 @@ class CiReportsTest {
             null,
             List.of(),
             List.of(),
-            null);
+            null,
+            new SourceFrames.Frame("/home/me/model.py", 7, "forward", "y = x * s"),
+            List.of());
     Report r =
         new Report(
             Verdict.UNPROVED,

@@ -58,7 +58,7 @@ final class Inliner {
       boolean isRoot = i == c.root();
       String name = isRoot && rootName != null ? rootName : prefix + i.name();
       if (i.opcode().equals("parameter") && rootName != null) {
-        int k = Integer.parseInt(i.operandText().strip());
+        long k = i.parameterNumber();
         String arg = params.get("#" + k);
         if (arg == null) {
           throw src.error(

@@ -67,6 +67,7 @@ final class HloNodes {
   private final GraphSink sink;
   private final KnownValues known;
   private final HloCollectives collectives;
+  private final BodyTexts bodies;
   private final Map<String, HloInstruction> defs = new LinkedHashMap<>();
 
   /**
@@ -86,6 +87,7 @@ final class HloNodes {
     this.sink = new GraphSink(src);
     this.known = new KnownValues(rank);
     this.collectives = new HloCollectives(src, module, sink, rank, worldSize, processGroups);
+    this.bodies = new BodyTexts(src, module);
   }
 
   Graph build(String graphName) {
@@ -108,7 +110,10 @@ final class HloNodes {
   }
 
   private void emit(HloInstruction ins) {
+    checkOpcode(ins);
     HloAttributes attrs = new HloAttributes(src, ins);
+    attrs.sharding();
+    attrs.frontendAttributes();
     String trace = HloStackTraces.of(attrs.metadata());
     KnownValues.Known k = known.of(ins.name());
     if (k != null && k.rankDependent() && !ins.opcode().equals("parameter")) {
@@ -139,7 +144,7 @@ final class HloNodes {
           sink.call(
               ins.name(),
               "getitem",
-              List.of(ref(ins.operands().get(0)), new Arg.IntArg(attrs.integer("index", -1))),
+              List.of(ref(ins.operands().get(0)), new Arg.IntArg(tupleIndex(ins, attrs))),
               Map.of(),
               sink.meta(ins.type(), trace, ins));
       case "tuple" -> {
@@ -308,10 +313,7 @@ final class HloNodes {
           HloParser.ADVICE);
     }
     String reducer = Computations.reducer(body);
-    kw.put(
-        "reducer",
-        new Arg.StrArg(
-            reducer != null ? reducer : Computations.canonical(body, module.computations())));
+    kw.put("reducer", new Arg.StrArg(reducer != null ? reducer : bodies.text(body, ins)));
     int n = ins.operands().size() / 2;
     kw.put("init_values", operandValues(ins.operands().subList(n, ins.operands().size())));
     generic(ins, trace, kw);
@@ -319,7 +321,7 @@ final class HloNodes {
 
   private void customCall(HloInstruction ins, HloAttributes attrs, String trace) {
     Map<String, Arg> kw = kwargs(ins);
-    String config = attrs.string("backend_config");
+    String config = attrs.backendConfig();
     if (config != null) {
       kw.put("backend_config", new Arg.StrArg(config));
     }
@@ -359,17 +361,20 @@ final class HloNodes {
         .forEach(
             (k, v) -> {
               if (!IGNORED_ATTRIBUTES.contains(k)) {
-                kw.put(k, attributeArg(v));
+                kw.put(k, attributeArg(ins, v));
               }
             });
     return kw;
   }
 
-  private Arg attributeArg(String raw) {
+  private Arg attributeArg(HloInstruction ins, String raw) {
     String v = raw.strip();
-    HloComputation called = module.computation(v.startsWith("%") ? v.substring(1) : v);
+    HloComputation called = bodies.named(v);
     if (called != null) {
-      return new Arg.StrArg(Computations.canonical(called, module.computations()));
+      return new Arg.StrArg(bodies.text(called, ins));
+    }
+    if (v.startsWith("{%") || v.startsWith("{ %")) {
+      return new Arg.StrArg(calledList(ins, v));
     }
     if (v.startsWith("\"")) {
       return new Arg.StrArg(HloAttributes.unquote(v));
@@ -378,18 +383,100 @@ final class HloNodes {
       return new Arg.BoolArg(v.equals("true"));
     }
     if (v.matches("-?\\d+")) {
-      return new Arg.IntArg(Long.parseLong(v));
+      return new Arg.IntArg(integer(ins, v));
     }
     if (v.matches("\\{\\s*(-?\\d+\\s*(,\\s*-?\\d+\\s*)*)?}")) {
       List<Arg> items = new ArrayList<>();
       for (String p : v.substring(1, v.length() - 1).split(",")) {
         if (!p.isBlank()) {
-          items.add(new Arg.IntArg(Long.parseLong(p.strip())));
+          items.add(new Arg.IntArg(integer(ins, p.strip())));
         }
       }
       return new Arg.ListArg(items);
     }
     return new Arg.StrArg(v);
+  }
+
+  /** A list of called computations ({@code branch_computations={%a, %b}}) as their texts. */
+  private String calledList(HloInstruction ins, String v) {
+    List<String> out = new ArrayList<>();
+    for (String piece : HloAttributes.splitTopLevel(v.substring(1, v.length() - 1))) {
+      HloComputation c = bodies.named(piece);
+      if (c == null) {
+        throw src.error(
+            ins.line(),
+            "`" + ins.name() + "` names `" + piece.strip() + "`, which the module does not define",
+            HloParser.ADVICE);
+      }
+      out.add(bodies.text(c, ins));
+    }
+    return String.join(", ", out);
+  }
+
+  private long integer(HloInstruction ins, String digits) {
+    try {
+      return Long.parseLong(digits);
+    } catch (NumberFormatException e) {
+      throw src.error(
+          ins.line(),
+          "the number " + digits + " in an attribute of `" + ins.name() + "` is out of range",
+          "Attribute numbers are 64-bit integers.");
+    }
+  }
+
+  /** The {@code index} of a {@code get-tuple-element}, checked against its operand's type. */
+  private long tupleIndex(HloInstruction ins, HloAttributes attrs) {
+    long index = attrs.integer("index", -1);
+    HloInstruction def = ins.operands().size() == 1 ? defs.get(ins.operands().get(0)) : null;
+    if (def == null || !(def.type() instanceof HloType.Tuple t)) {
+      throw src.error(
+          ins.line(),
+          "`" + ins.name() + "` takes an element of a value that is not a tuple",
+          HloParser.ADVICE);
+    }
+    if (index < 0 || index >= t.items().size()) {
+      throw src.error(
+          ins.line(),
+          "`"
+              + ins.name()
+              + "` takes element "
+              + index
+              + " of a tuple of "
+              + t.items().size()
+              + " (or has no `index`)",
+          HloParser.ADVICE);
+    }
+    if (!t.items().get((int) index).equals(ins.type())) {
+      throw src.error(
+          ins.line(),
+          "`"
+              + ins.name()
+              + "` is typed "
+              + ins.type()
+              + " but element "
+              + index
+              + " of its operand is "
+              + t.items().get((int) index),
+          HloParser.ADVICE);
+    }
+    return index;
+  }
+
+  /** An opcode that is no XLA opcode, or one the checker cannot model, is a located error. */
+  private void checkOpcode(HloInstruction ins) {
+    HloOpcodes.Entry e = HloOpcodes.of(ins.opcode());
+    if (e == null) {
+      throw src.error(
+          ins.line(),
+          "`" + ins.opcode() + "` (of `" + ins.name() + "`) is not an XLA opcode",
+          "The importer reads the instruction set of XLA's HLO; check the spelling.");
+    }
+    if (e.status() == HloOpcodes.Status.REFUSED) {
+      throw src.error(
+          ins.line(),
+          "the instruction `" + ins.name() + "` (`" + ins.opcode() + "`) is not supported",
+          "Why: " + e.reason() + ".");
+    }
   }
 
   /**

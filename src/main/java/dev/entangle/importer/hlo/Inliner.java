@@ -5,13 +5,24 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The entry computation as one list of instructions, with {@code fusion} and {@code call}
  * instructions replaced by the bodies they call: a body's parameters read the call's operands, its
- * root takes the call's name and its other instructions are named {@code CALL/NAME}.
+ * root takes the call's name and its other instructions are named {@code CALL/NAME}; {@code
+ * opt-barrier} and {@code domain} are their operand.
  */
 final class Inliner {
+  /** How many instructions the inlined entry computation may have. */
+  static final int MAX_INSTRUCTIONS = 2_000_000;
+
+  /**
+   * Instructions whose value is their operand's: {@code opt-barrier} (which only keeps XLA from
+   * moving code across it) and {@code domain} (a marker of sharding domains).
+   */
+  private static final Set<String> IDENTITIES = Set.of("opt-barrier", "domain");
+
   private final SourceFile src;
   private final HloModule module;
   private final List<HloInstruction> out = new ArrayList<>();
@@ -76,6 +87,10 @@ final class Inliner {
       for (String o : i.operands()) {
         operands.add(rename.getOrDefault(o, o));
       }
+      if (IDENTITIES.contains(i.opcode()) && operands.size() == 1) {
+        rename.put(i.name(), operands.get(0));
+        continue;
+      }
       String callee = calledBody(i);
       if (callee != null) {
         HloComputation body = module.computation(callee);
@@ -93,6 +108,12 @@ final class Inliner {
         continue;
       }
       rename.put(i.name(), name);
+      if (out.size() >= MAX_INSTRUCTIONS) {
+        throw src.error(
+            i.line(),
+            "inlining calls and fusions gives more than " + MAX_INSTRUCTIONS + " instructions",
+            "A program this large cannot be checked; check that calls do not nest needlessly.");
+      }
       out.add(i.renamed(name, operands, isRoot && entryRoot));
     }
     return rename.get(c.root().name());

@@ -58,7 +58,24 @@ final class HloParser {
     s.pos += "HloModule".length();
     s.skipSpace(false);
     String name = s.identifier("the module's name");
-    s.skipToLineEnd();
+    Map<String, String> header = new LinkedHashMap<>();
+    while (true) {
+      s.skipSpace(false);
+      if (s.peek() != ',') {
+        break;
+      }
+      s.pos++;
+      s.skipSpace(false);
+      String key = s.identifier("a module attribute");
+      s.skipSpace(false);
+      s.expect('=', "`=` after the module attribute `" + key + "`");
+      s.skipSpace(false);
+      header.put(key, s.rawUntil(",\n\r"));
+    }
+    s.skipSpace(false);
+    if (!s.atEnd() && s.peek() != '\n' && s.peek() != '\r') {
+      throw s.error("unexpected text after the module's name and attributes");
+    }
     Map<String, HloComputation> computations = new LinkedHashMap<>();
     HloComputation entry = null;
     s.skipSpace(true);
@@ -79,7 +96,7 @@ final class HloParser {
     if (entry == null) {
       throw s.src.error("the module has no ENTRY computation", ADVICE);
     }
-    return new HloModule(name, computations, entry, s.src.name());
+    return new HloModule(name, header, computations, entry, s.src.name());
   }
 
   private HloComputation computation() {

@@ -286,6 +286,30 @@ class HloConstructsTest {
     assertTrue(iota.contains("whose T(...) permutes its 1 dims"), iota);
   }
 
+  @Test
+  void theHeadersDeviceCountsMustFitTheRanks() throws IOException {
+    String body = "\n\nENTRY %main () -> f32[] {\n  ROOT %x = f32[] parameter(0)\n}\n";
+    Path four =
+        Files.writeString(
+            dir.resolve("four.hlo"),
+            "HloModule m, is_scheduled=true, entry_computation_layout={(f32[])->f32[]},"
+                + " num_partitions=4"
+                + body);
+    assertEquals(4, HloImporter.importRanks(List.of(four), 4).worldSize());
+    String m =
+        assertThrows(InputException.class, () -> HloImporter.importRanks(List.of(four), 2))
+            .getMessage();
+    assertTrue(m.startsWith(four + ":1: the module runs on 4 devices but is imported as 2"), m);
+    assertTrue(m.contains("--ranks 4"), m);
+    Path both =
+        Files.writeString(
+            dir.resolve("both.hlo"), "HloModule m, replica_count=2, num_partitions=2" + body);
+    String b =
+        assertThrows(InputException.class, () -> HloImporter.importRanks(List.of(both), 4))
+            .getMessage();
+    assertTrue(b.contains("runs on 2 replicas of 2 partitions each"), b);
+  }
+
   private static List<Long> boxed(long[] v) {
     List<Long> out = new ArrayList<>();
     for (long x : v) {

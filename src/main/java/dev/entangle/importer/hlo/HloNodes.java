@@ -58,6 +58,19 @@ final class HloNodes {
           "origin",
           "backend_config");
 
+  /** The fewest operands of variadic instructions that the importer reads by position. */
+  private static final Map<String, Integer> MIN_OPERANDS =
+      Map.of(
+          "dynamic-slice", 1,
+          "dynamic-update-slice", 2,
+          "reduce", 2,
+          "concatenate", 1,
+          "all-reduce", 1,
+          "all-gather", 1,
+          "reduce-scatter", 1,
+          "all-to-all", 1,
+          "collective-permute", 1);
+
   /** Printed literals with more elements are identified by a digest of their text. */
   static final int MAX_LISTED = 4096;
 
@@ -259,6 +272,14 @@ final class HloNodes {
       return;
     }
     long[] dims = in.dims();
+    for (int i = 0; i < dims.length; i++) {
+      if (sizes[i] > dims[i]) {
+        throw src.error(
+            ins.line(),
+            "`" + ins.name() + "` takes " + sizes[i] + " along dim " + i + " of " + dims[i],
+            HloParser.ADVICE);
+      }
+    }
     List<Arg> start = new ArrayList<>();
     List<Arg> limit = new ArrayList<>();
     List<Arg> strides = new ArrayList<>();
@@ -289,6 +310,27 @@ final class HloNodes {
       generic(ins, trace, kwargs(ins));
       return;
     }
+    if (update.rank() != in.rank()) {
+      throw src.error(
+          ins.line(),
+          "`" + ins.name() + "` updates with a value of another rank",
+          HloParser.ADVICE);
+    }
+    for (int i = 0; i < in.rank(); i++) {
+      if (update.dims()[i] > in.dims()[i]) {
+        throw src.error(
+            ins.line(),
+            "`"
+                + ins.name()
+                + "` writes "
+                + update.dims()[i]
+                + " along dim "
+                + i
+                + " of "
+                + in.dims()[i],
+            HloParser.ADVICE);
+      }
+    }
     List<Arg> start = new ArrayList<>();
     for (int i = 0; i < starts.length; i++) {
       start.add(new Arg.IntArg(KnownValues.clampStart(starts[i], in.dims()[i], update.dims()[i])));
@@ -314,6 +356,17 @@ final class HloNodes {
     }
     String reducer = Computations.reducer(body);
     kw.put("reducer", new Arg.StrArg(reducer != null ? reducer : bodies.text(body, ins)));
+    if (ins.operands().size() % 2 != 0) {
+      throw src.error(
+          ins.line(),
+          "`"
+              + ins.name()
+              + "` reduces "
+              + ins.operands().size()
+              + " operands, not pairs of"
+              + " inputs and initial values",
+          HloParser.ADVICE);
+    }
     int n = ins.operands().size() / 2;
     kw.put("init_values", operandValues(ins.operands().subList(n, ins.operands().size())));
     generic(ins, trace, kw);
@@ -470,6 +523,24 @@ final class HloNodes {
           ins.line(),
           "`" + ins.opcode() + "` (of `" + ins.name() + "`) is not an XLA opcode",
           "The importer reads the instruction set of XLA's HLO; check the spelling.");
+    }
+    int arity = HloOpcodes.arity(ins.opcode());
+    int least = MIN_OPERANDS.getOrDefault(ins.opcode(), 0);
+    int n = ins.operands().size();
+    if (arity >= 0 && n != arity || n < least) {
+      throw src.error(
+          ins.line(),
+          "`"
+              + ins.name()
+              + "` ("
+              + ins.opcode()
+              + ") has "
+              + n
+              + " operand"
+              + (n == 1 ? "" : "s")
+              + ", not "
+              + (arity >= 0 ? Integer.toString(arity) : "at least " + least),
+          HloParser.ADVICE);
     }
     if (e.status() == HloOpcodes.Status.REFUSED) {
       throw src.error(

@@ -188,7 +188,133 @@ final class HloOpcodes {
     refused("its semantics are not documented; it is not supported", "shuffle");
   }
 
+  /**
+   * The operand counts of the opcodes that take a fixed number (the arities of XLA's {@code
+   * HLO_OPCODE_LIST}); the others are variadic.
+   */
+  private static final Map<String, Integer> ARITY =
+      arities(
+          "abs", 1,
+          "acos", 1,
+          "acosh", 1,
+          "add", 2,
+          "add-dependency", 2,
+          "all-gather-done", 1,
+          "all-reduce-done", 1,
+          "and", 2,
+          "asin", 1,
+          "asinh", 1,
+          "async-done", 1,
+          "atan", 1,
+          "atan2", 2,
+          "atanh", 1,
+          "batch-norm-grad", 5,
+          "batch-norm-inference", 5,
+          "batch-norm-training", 3,
+          "bitcast", 1,
+          "bitcast-convert", 1,
+          "broadcast", 1,
+          "cbrt", 1,
+          "ceil", 1,
+          "cholesky", 1,
+          "clamp", 3,
+          "count-leading-zeros", 1,
+          "collective-permute-done", 1,
+          "compare", 2,
+          "complex", 2,
+          "constant", 0,
+          "convert", 1,
+          "copy", 1,
+          "copy-done", 1,
+          "copy-start", 1,
+          "cosine", 1,
+          "cosh", 1,
+          "divide", 2,
+          "domain", 1,
+          "dot", 2,
+          "erf", 1,
+          "exponential", 1,
+          "exponential-minus-one", 1,
+          "fft", 1,
+          "floor", 1,
+          "gather", 2,
+          "get-dimension-size", 1,
+          "get-tuple-element", 1,
+          "imag", 1,
+          "infeed", 1,
+          "iota", 0,
+          "is-finite", 1,
+          "log", 1,
+          "log-plus-one", 1,
+          "logistic", 1,
+          "maximum", 2,
+          "minimum", 2,
+          "mulhi", 2,
+          "multiply", 2,
+          "negate", 1,
+          "not", 1,
+          "opt-barrier", 1,
+          "or", 2,
+          "outfeed", 2,
+          "pad", 2,
+          "parameter", 0,
+          "partition-id", 0,
+          "popcnt", 1,
+          "power", 2,
+          "ragged-all-to-all", 6,
+          "ragged-dot", 3,
+          "real", 1,
+          "recv", 1,
+          "recv-done", 1,
+          "reduce-precision", 1,
+          "remainder", 2,
+          "replica-id", 0,
+          "reshape", 1,
+          "reverse", 1,
+          "rng-bit-generator", 1,
+          "rng-get-and-update-state", 0,
+          "round-nearest-afz", 1,
+          "round-nearest-even", 1,
+          "rsqrt", 1,
+          "scaled-dot", 4,
+          "select", 3,
+          "select-and-scatter", 3,
+          "send", 2,
+          "send-done", 1,
+          "set-dimension-size", 2,
+          "shift-left", 2,
+          "shift-right-arithmetic", 2,
+          "shift-right-logical", 2,
+          "shuffle", 1,
+          "sign", 1,
+          "sine", 1,
+          "sinh", 1,
+          "slice", 1,
+          "sqrt", 1,
+          "stochastic-convert", 2,
+          "subtract", 2,
+          "tan", 1,
+          "tanh", 1,
+          "topk", 1,
+          "transpose", 1,
+          "triangular-solve", 2,
+          "while", 1,
+          "xor", 2);
+
   private HloOpcodes() {}
+
+  /** The number of operands an opcode takes, or -1 when it takes any number. */
+  static int arity(String opcode) {
+    return ARITY.getOrDefault(opcode, -1);
+  }
+
+  private static Map<String, Integer> arities(Object... pairs) {
+    Map<String, Integer> out = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      out.put((String) pairs[i], (Integer) pairs[i + 1]);
+    }
+    return out;
+  }
 
   /** The entry of an opcode, or null when it is not an XLA opcode. */
   static Entry of(String opcode) {

@@ -310,6 +310,38 @@ class HloConstructsTest {
     assertTrue(b.contains("runs on 2 replicas of 2 partitions each"), b);
   }
 
+  @Test
+  void operandCountsAndSizesAreCheckedAtTheirLine() throws IOException {
+    String dus = fails("%x = f32[4,8] parameter(0)", "ROOT %d = f32[4,8] dynamic-update-slice(%x)");
+    assertTrue(dus.contains(":11: `d` (dynamic-update-slice) has 1 operand, not at least 2"), dus);
+    String add = fails("%x = f32[4,8] parameter(0)", "ROOT %d = f32[4,8] add(%x)");
+    assertTrue(add.contains(":11: `d` (add) has 1 operand, not 2"), add);
+    String reduce =
+        fails(
+            "%x = f32[4,8] parameter(0)",
+            "ROOT %r = f32[] reduce(%x, %x, %x), dimensions={0,1}, to_apply=%add");
+    assertTrue(reduce.contains("`r` reduces 3 operands, not pairs"), reduce);
+    String slice =
+        fails(
+            "%x = f32[4,8] parameter(0)",
+            "%p = u32[] partition-id()",
+            "%z = u32[] constant(0)",
+            "ROOT %d = f32[9,8] dynamic-slice(%x, %p, %z), dynamic_slice_sizes={9,8}");
+    assertTrue(slice.contains(":13: `d` takes 9 along dim 0 of 4"), slice);
+    String update =
+        fails(
+            "%x = f32[4,8] parameter(0)",
+            "%u = f32[9,9] parameter(1)",
+            "%p = u32[] partition-id()",
+            "ROOT %d = f32[4,8] dynamic-update-slice(%x, %u, %p, %p)");
+    assertTrue(update.contains(":13: `d` writes 9 along dim 0 of 4"), update);
+    String big =
+        fails(
+            "%x = f32[4,8] parameter(0)",
+            "ROOT %s = f32[4,8] transpose(%x), dimensions={99999999999999999999,0}");
+    assertTrue(big.contains("the number 99999999999999999999 in an attribute of `s`"), big);
+  }
+
   private static List<Long> boxed(long[] v) {
     List<Long> out = new ArrayList<>();
     for (long x : v) {

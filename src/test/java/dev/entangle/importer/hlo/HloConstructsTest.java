@@ -342,6 +342,21 @@ class HloConstructsTest {
     assertTrue(big.contains("the number 99999999999999999999 in an attribute of `s`"), big);
   }
 
+  @Test
+  void theImportCommandReportsADamagedModuleInOneLocatedParagraph() throws IOException {
+    Path f =
+        Files.writeString(
+            dir.resolve("bad.hlo"),
+            "HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[99999999999999999999] parameter(0)\n}\n");
+    dev.entangle.cli.CliRun run =
+        dev.entangle.cli.CliRun.run("import", f, "-o", dir.resolve("out.json"));
+    assertEquals(2, run.exitCode(), run::transcript);
+    String err = run.err().strip();
+    assertTrue(err.contains(f + ":4:12: the dimension size 99999999999999999999 is larger"), err);
+    assertFalse(err.contains("\tat "), "no stack trace: " + err);
+    assertFalse(err.contains("Exception"), "no exception name: " + err);
+  }
+
   private static List<Long> boxed(long[] v) {
     List<Long> out = new ArrayList<>();
     for (long x : v) {

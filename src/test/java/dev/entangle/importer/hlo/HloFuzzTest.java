@@ -23,10 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Seeded programs of {@link HloFuzzPrinter}: XLA's decorated printing (layouts, comments, metadata,
- * shardings, long tuples, iota replica groups) imports to the same four rank graphs as the plain
- * printing; and damaged texts (cut, characters dropped or inserted, lines doubled or swapped,
- * numbers too large, brackets nested deep) import or fail with a one-paragraph error naming the
- * file and line, never with another exception.
+ * shardings, long tuples, iota replica groups; every other seed with CRLF line breaks) imports to
+ * the same four rank graphs as the plain printing; and damaged texts (cut, characters dropped or
+ * inserted, lines doubled or swapped, numbers too large, brackets nested deep) import or fail with
+ * a one-paragraph error naming the file and line, never with another exception.
  */
 class HloFuzzTest {
   private static final int RANKS = 4;
@@ -44,7 +44,9 @@ class HloFuzzTest {
                     () -> {
                       HloFuzzPrinter.Printed p = HloFuzzPrinter.program(seed);
                       DistributedGraph plain = importText("plain" + seed, p.plain());
-                      DistributedGraph deco = importText("deco" + seed, p.decorated());
+                      String decorated =
+                          seed % 2 == 0 ? p.decorated().replace("\n", "\r\n") : p.decorated();
+                      DistributedGraph deco = importText("deco" + seed, decorated);
                       for (int r = 0; r < RANKS; r++) {
                         assertEquals(
                             describe(plain.rank(r)),

@@ -104,14 +104,26 @@ final class HloNodes {
   }
 
   Graph build(String graphName) {
-    Inliner.Flat flat = Inliner.flatten(src, module);
-    for (HloInstruction ins : flat.instructions()) {
-      defs.put(ins.name(), ins);
-      known.evaluate(ins);
-      emit(ins);
-    }
+    String root =
+        Inliner.flatten(
+            src,
+            module,
+            new Inliner.Consumer() {
+              @Override
+              public void accept(HloInstruction ins) {
+                defs.put(ins.name(), ins);
+                known.evaluate(ins);
+                emit(ins);
+              }
+
+              @Override
+              public Double knownScalar(String name) {
+                KnownValues.Known k = known.of(name);
+                return k != null && k.isScalar() ? k.scalar() : null;
+              }
+            });
     List<Arg> outputs = new ArrayList<>();
-    outputsOf(defs.get(flat.root()), outputs);
+    outputsOf(defs.get(root), outputs);
     sink.add(
         sink.fresh("output"),
         NodeOp.OUTPUT,

@@ -38,8 +38,8 @@ final class HloOpcodes {
       "no lowering yet: it maps only where G_d computes the same instruction on related operands";
 
   private static final String LOOPS =
-      "the checker has no loops or branches; dump the program after XLA unrolls loops and"
-          + " resolves branches, or with the loop written out";
+      "the checker has no loops; dump the program after XLA unrolls them, or with the loop"
+          + " written out";
 
   private static final String RANDOM =
       "random numbers differ from rank to rank and run to run, so no value of G_d equals them; give"
@@ -68,6 +68,7 @@ final class HloOpcodes {
         "parameter",
         "constant",
         "tuple",
+        "conditional",
         "get-tuple-element",
         "fusion",
         "call",
@@ -178,7 +179,7 @@ final class HloOpcodes {
         "scaled-dot",
         "stochastic-convert",
         "get-dimension-size");
-    refused(LOOPS, "while", "conditional", "scan");
+    refused(LOOPS, "while", "scan");
     refused(RANDOM, "rng", "rng-bit-generator", "rng-get-and-update-state");
     refused(IO, "infeed", "outfeed", "send", "send-done", "recv", "recv-done");
     refused(TOKENS, "after-all", "add-dependency");

@@ -102,13 +102,15 @@ class HloConstructsTest {
     String loop =
         fails("%x = f32[] parameter(0)", "ROOT %w = f32[] while(%x), condition=%add, body=%add");
     assertTrue(loop.contains(":11: the instruction `w` (`while`) is not supported"), loop);
-    assertTrue(loop.contains("no loops or branches"), loop);
+    assertTrue(loop.contains("the checker has no loops"), loop);
     String branch =
         fails(
             "%p = s32[] parameter(0)",
             "%x = f32[] parameter(1)",
             "ROOT %c = f32[] conditional(%p, %x, %x), branch_computations={%add, %add}");
-    assertTrue(branch.contains(":12: the instruction `c` (`conditional`)"), branch);
+    assertTrue(
+        branch.contains(":12: the branch `c` takes is not known from literals and the rank"),
+        branch);
     String rng =
         fails(
             "%a = f32[] parameter(0)", "ROOT %r = f32[4]{0} rng(%a, %a), distribution=rng_uniform");
@@ -355,6 +357,32 @@ class HloConstructsTest {
     assertTrue(err.contains(f + ":4:12: the dimension size 99999999999999999999 is larger"), err);
     assertFalse(err.contains("\tat "), "no stack trace: " + err);
     assertFalse(err.contains("Exception"), "no exception name: " + err);
+  }
+
+  @Test
+  void aConditionalWhoseBranchEachRankKnowsIsThatBranch() throws IOException {
+    Path f =
+        Files.writeString(
+            dir.resolve("m.hlo"),
+            "HloModule m\n\n%neg (a: f32[4]) -> f32[4] {\n  %a = f32[4]{0} parameter(0)\n"
+                + "  ROOT %n = f32[4]{0} negate(%a)\n}\n\n"
+                + "%exp (b: f32[4]) -> f32[4] {\n  %b = f32[4]{0} parameter(0)\n"
+                + "  ROOT %e = f32[4]{0} exponential(%b)\n}\n\n"
+                + "ENTRY %main () -> f32[4] {\n  %x = f32[4]{0} parameter(0)\n"
+                + "  %i = u32[] partition-id()\n"
+                + "  %c = f32[4]{0} conditional(%i, %x, %x), branch_computations={%neg, %exp}\n"
+                + "  %t = pred[] constant(false)\n"
+                + "  ROOT %d = f32[4]{0} conditional(%t, %c, %c), true_computation=%neg,"
+                + " false_computation=%exp\n}\n");
+    DistributedGraph gd = HloImporter.importRanks(List.of(f), 3);
+    assertEquals("xla.negate", gd.rank(0).node("c").target());
+    assertEquals("xla.exponential", gd.rank(1).node("c").target());
+    assertEquals(
+        "xla.exponential", gd.rank(2).node("c").target(), "an index out of range: the last");
+    for (int r = 0; r < 3; r++) {
+      assertEquals("xla.exponential", gd.rank(r).node("d").target(), "false: the second");
+      assertEquals(List.of(new Arg.NodeRef("c")), gd.rank(r).node("d").args());
+    }
   }
 
   private static List<Long> boxed(long[] v) {

@@ -84,7 +84,13 @@ final class HloFuzzPrinter {
         "%fused (f0: f32[4,8], f1: f32[4,8]) -> f32[4,8] {\n  %f0 = f32[4,8] parameter(0)\n"
             + "  %f1 = f32[4,8] parameter(1)\n  %m = f32[4,8] multiply(%f0, %f1)\n"
             + "  ROOT %t = f32[4,8] tanh(%m)\n}\n\n";
-    plain.append(add).append(fused);
+    String branches =
+        "%neg_branch (n0: f32[4,8]) -> f32[4,8] {\n  %n0 = f32[4,8] parameter(0)\n"
+            + "  ROOT %n1 = f32[4,8] negate(%n0)\n}\n\n"
+            + "%exp_branch (e0: f32[4,8]) -> f32[4,8] {\n  %e0 = f32[4,8] parameter(0)\n"
+            + "  ROOT %e1 = f32[4,8] exponential(%e0)\n}\n\n";
+    plain.append(add).append(fused).append(branches);
+    deco.append(branches.replace("f32[4,8]", "f32[4,8]{1,0:T(8,128)}"));
     deco.append(add.replace("-> f32[] {", "-> f32[] {  // the reducer"))
         .append(fused.replace("f32[4,8]", "f32[4,8]{1,0}"))
         .append("// the program\n");
@@ -106,7 +112,7 @@ final class HloFuzzPrinter {
   private void step() {
     String a = pick();
     String b = pick();
-    switch (random.nextInt(16)) {
+    switch (random.nextInt(18)) {
       case 0 -> add(X, oneOf("add", "multiply", "subtract", "maximum"), List.of(a, b), List.of());
       case 1 -> add(X, oneOf("negate", "exponential", "tanh", "abs"), List.of(a), List.of());
       case 2 -> {
@@ -239,6 +245,21 @@ final class HloFuzzPrinter {
             List.of(wide),
             List.of(Attr.of("slice", "{[" + start + ":" + (start + 4) + "], [0:8]}")));
       }
+      case 15 -> {
+        String t = add(new Type("tuple"), "tuple", List.of(a, b), List.of());
+        String o = add(new Type("tuple"), "opt-barrier", List.of(t), List.of());
+        add(X, "get-tuple-element", List.of(o), List.of(Attr.of("index", "0")));
+      }
+      case 16 ->
+          add(
+              X,
+              "conditional",
+              List.of("pid", a, b, a),
+              List.of(
+                  new Attr(
+                      "branch_computations",
+                      "{%neg_branch, %exp_branch, %neg_branch}",
+                      "{neg_branch, /*index=1*/%exp_branch, neg_branch}")));
       case 14 ->
           add(
               X,
@@ -408,6 +429,9 @@ final class HloFuzzPrinter {
   }
 
   private String printedType(Ins at, boolean deco) {
+    if (at.opcode().equals("opt-barrier")) {
+      return printedType(named(at.operands().get(0)), deco);
+    }
     if (at.type().element().equals("tuple")) {
       List<Type> items = new ArrayList<>();
       for (String o : at.operands()) {

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Typed reading of one instruction's raw attribute texts ({@code dimensions={0,1}}, {@code
@@ -115,68 +117,78 @@ final class HloAttributes {
 
   /**
    * Groups of ids: {@code {{0,1},{2,3}}}, {@code {}} (no groups), or the iota form {@code
-   * [G,S]<=[D...]} with an optional transpose {@code T(p...)}; null when absent.
+   * [G,S]<=[D...]} with an optional transpose {@code T(p...)}; null when absent. Ids are at most
+   * {@value #MAX_ID}.
    */
   List<List<Integer>> groups(String key) {
     String v = ins.attribute(key);
     if (v == null) {
       return null;
     }
-    String t = v.strip();
-    try {
-      if (t.startsWith("[")) {
-        return iotaGroups(t);
+    String t = v.replaceAll("\\s+", "");
+    if (t.startsWith("[")) {
+      return iotaGroups(key, t);
+    }
+    if (!t.startsWith("{") || !t.endsWith("}")) {
+      throw bad(key, "groups such as {{0,1},{2,3}} or [2,2]<=[4]");
+    }
+    List<List<Integer>> out = new ArrayList<>();
+    for (String g : splitTopLevel(t.substring(1, t.length() - 1))) {
+      if (g.isEmpty()) {
+        continue;
       }
-      if (!t.startsWith("{") || !t.endsWith("}")) {
+      if (!g.startsWith("{") || !g.endsWith("}")) {
         throw bad(key, "groups such as {{0,1},{2,3}}");
       }
-      List<List<Integer>> out = new ArrayList<>();
-      for (String g : splitTopLevel(t.substring(1, t.length() - 1))) {
-        String s = g.strip();
-        if (s.isEmpty()) {
-          continue;
-        }
-        if (!s.startsWith("{") || !s.endsWith("}")) {
-          throw bad(key, "groups such as {{0,1},{2,3}}");
-        }
-        List<Integer> ids = new ArrayList<>();
-        for (long id : parseInts(s.substring(1, s.length() - 1))) {
-          ids.add((int) id);
-        }
-        out.add(ids);
+      List<Integer> ids = new ArrayList<>();
+      for (long id : naturals(key, g.substring(1, g.length() - 1), MAX_ID)) {
+        ids.add((int) id);
       }
-      return out;
-    } catch (NumberFormatException e) {
-      throw bad(key, "groups such as {{0,1},{2,3}}");
+      out.add(ids);
     }
+    return out;
   }
+
+  /** The largest device id, and the most devices an iota list may name. */
+  static final int MAX_ID = 1 << 20;
+
+  private static final Pattern IOTA =
+      Pattern.compile("\\[([0-9,]+)]<=\\[([0-9,]+)](?:T\\(([0-9,]+)\\))?");
 
   /**
    * {@code [G,S]<=[D...]T(p...)}: iota over the dims D, transposed by p, cut into G groups of S.
    */
-  private List<List<Integer>> iotaGroups(String t) {
-    int le = t.indexOf("<=");
-    if (le < 0) {
-      throw bad("replica_groups", "groups such as {{0,1},{2,3}} or [2,2]<=[4]");
+  private List<List<Integer>> iotaGroups(String key, String t) {
+    Matcher m = IOTA.matcher(t);
+    if (!m.matches()) {
+      throw bad(key, "an iota list such as [2,2]<=[4] or [2,2]<=[2,2]T(1,0)");
     }
-    long[] shape = parseInts(t.substring(1, t.indexOf(']')));
-    String rest = t.substring(le + 2);
-    long[] dims = parseInts(rest.substring(1, rest.indexOf(']')));
-    int tp = rest.indexOf("T(");
-    int n = 1;
+    long[] shape = naturals(key, m.group(1), MAX_ID);
+    long[] dims = naturals(key, m.group(2), MAX_ID);
+    long n = 1;
     for (long d : dims) {
-      n *= (int) d;
+      n *= d;
+      if (n > MAX_ID) {
+        throw bad(key, "an iota list of at most " + MAX_ID + " ids");
+      }
     }
-    int[] ids = new int[n];
+    if (shape.length != 2 || shape[0] * shape[1] != n) {
+      throw bad(key, "an iota list [G,S]<=[...] of G*S ids");
+    }
+    int[] ids = new int[(int) n];
     for (int i = 0; i < n; i++) {
       ids[i] = i;
     }
-    if (tp >= 0) {
-      long[] perm = parseInts(rest.substring(tp + 2, rest.indexOf(')', tp)));
+    if (m.group(3) != null) {
+      long[] perm = naturals(key, m.group(3), MAX_ID);
+      boolean[] seen = new boolean[dims.length];
+      for (long p : perm) {
+        if (perm.length != dims.length || p >= dims.length || seen[(int) p]) {
+          throw bad(key, "an iota list whose T(...) permutes its " + dims.length + " dims");
+        }
+        seen[(int) p] = true;
+      }
       ids = transposeIota(dims, perm);
-    }
-    if (shape.length != 2 || shape[0] * shape[1] != n) {
-      throw bad("replica_groups", "an iota list [G,S]<=[...] of G*S ids");
     }
     List<List<Integer>> out = new ArrayList<>();
     for (int g = 0; g < shape[0]; g++) {
@@ -187,6 +199,23 @@ final class HloAttributes {
       out.add(group);
     }
     return out;
+  }
+
+  /** Comma-separated non-negative integers of at most {@code max}. */
+  private long[] naturals(String key, String body, long max) {
+    List<Long> out = new ArrayList<>();
+    for (String p : body.split(",", -1)) {
+      String d = p.strip();
+      if (d.isEmpty() && body.isBlank()) {
+        continue;
+      }
+      long v = HloScanner.parseNatural(d, max);
+      if (d.isEmpty() || v < 0) {
+        throw bad(key, "a list of ids from 0 to " + max);
+      }
+      out.add(v);
+    }
+    return out.stream().mapToLong(Long::longValue).toArray();
   }
 
   /** The row-major elements of iota(dims) transposed by perm. */
@@ -284,6 +313,60 @@ final class HloAttributes {
       out.put(key, value);
     }
     return out;
+  }
+
+  /** The {@code sharding}, read (its raw text stays the attribute's); null when absent. */
+  HloSharding sharding() {
+    String v = ins.attribute("sharding");
+    if (v == null) {
+      return null;
+    }
+    try {
+      return HloSharding.parse(v);
+    } catch (IllegalArgumentException e) {
+      throw src.error(
+          ins.line(),
+          "the sharding of `" + ins.name() + "` does not read (" + e.getMessage() + ")",
+          HloParser.ADVICE);
+    }
+  }
+
+  /** {@code frontend_attributes={_xla_key="value", ...}} as a map of unquoted values. */
+  Map<String, String> frontendAttributes() {
+    String v = ins.attribute("frontend_attributes");
+    Map<String, String> out = new LinkedHashMap<>();
+    if (v == null) {
+      return out;
+    }
+    if (!v.startsWith("{") || !v.endsWith("}")) {
+      throw bad("frontend_attributes", "a map such as {_xla_key=\"value\"}");
+    }
+    for (String entry : splitTopLevel(v.substring(1, v.length() - 1))) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      int eq = entry.indexOf('=');
+      String key = eq < 0 ? "" : entry.substring(0, eq).strip();
+      if (!HloScanner.isNameChars(key)) {
+        throw bad("frontend_attributes", "a map such as {_xla_key=\"value\"}");
+      }
+      out.put(key, unquote(entry.substring(eq + 1)));
+    }
+    return out;
+  }
+
+  /**
+   * {@code backend_config}: a string (unquoted) or a JSON object (as printed); null when absent.
+   */
+  String backendConfig() {
+    String v = ins.attribute("backend_config");
+    if (v == null) {
+      return null;
+    }
+    if (v.startsWith("\"") || (v.startsWith("{") && v.endsWith("}"))) {
+      return unquote(v);
+    }
+    throw bad("backend_config", "a string or a JSON object");
   }
 
   /** Splits at commas outside brackets and strings. */

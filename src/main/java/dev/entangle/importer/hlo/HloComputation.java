@@ -25,10 +25,10 @@ public record HloComputation(
     int n = 0;
     for (HloInstruction i : instructions) {
       if (i.opcode().equals("parameter")) {
-        int k = Integer.parseInt(i.operandText().strip());
+        long k = i.parameterNumber();
         if (k >= 0 && k < out.length) {
-          out[k] = i;
-          n = Math.max(n, k + 1);
+          out[(int) k] = i;
+          n = Math.max(n, (int) k + 1);
         }
       }
     }

@@ -60,6 +60,9 @@ public final class HloImporter {
       sources.add(src);
       modules.add(HloParser.parse(src));
     }
+    for (int k = 0; k < modules.size(); k++) {
+      checkDevices(sources.get(k), modules.get(k), files.size() == 1 ? ranks : 1);
+    }
     for (int r = 0; r < ranks; r++) {
       int k = files.size() == 1 ? 0 : r;
       graphs.add(
@@ -69,6 +72,51 @@ public final class HloImporter {
     List<String> names = files.stream().map(Path::toString).toList();
     String source = String.join(", ", names) + (files.size() == 1 ? " (" + ranks + " ranks)" : "");
     return new DistributedGraph(ranks, groups, graphs, source);
+  }
+
+  /**
+   * The header's {@code replica_count} and {@code num_partitions}, where given, must fit the ranks:
+   * ids in replica groups are ranks only when one of them is 1 and the other the number of ranks
+   * each module runs on.
+   */
+  private static void checkDevices(SourceFile src, HloModule module, int ranks) {
+    long replicas = headerCount(src, module, "replica_count");
+    long partitions = headerCount(src, module, "num_partitions");
+    if (replicas > 1 && partitions > 1) {
+      throw src.error(
+          1,
+          "the module runs on "
+              + replicas
+              + " replicas of "
+              + partitions
+              + " partitions each, which is not supported",
+          "The importer reads programs of one partition per replica or one replica per partition,"
+              + " where replica-group ids are ranks.");
+    }
+    long devices = Math.max(replicas, partitions);
+    if (devices > 1 && devices != ranks) {
+      throw src.error(
+          1,
+          "the module runs on "
+              + devices
+              + " devices but is imported as "
+              + ranks
+              + " rank"
+              + (ranks == 1 ? "" : "s"),
+          "Import it with --ranks " + devices + ".");
+    }
+  }
+
+  private static long headerCount(SourceFile src, HloModule module, String key) {
+    String v = module.attributes().get(key);
+    if (v == null) {
+      return 1;
+    }
+    long n = HloScanner.parseNatural(v.strip(), Integer.MAX_VALUE);
+    if (v.isBlank() || n < 1) {
+      throw src.error(1, "the module's `" + key + "` is not a positive number", HloParser.ADVICE);
+    }
+    return n;
   }
 
   private static String graphName(Path file) {

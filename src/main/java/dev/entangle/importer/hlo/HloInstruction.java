@@ -38,6 +38,11 @@ public record HloInstruction(
     return attributes.get(key);
   }
 
+  /** The number of a {@code parameter(N)} (the parser checked it), else -1. */
+  public long parameterNumber() {
+    return opcode.equals("parameter") ? Long.parseLong(operandText.strip()) : -1;
+  }
+
   /** The same instruction under another name reading other operands (for inlined computations). */
   HloInstruction renamed(String newName, List<String> newOperands, boolean isRoot) {
     return new HloInstruction(

@@ -58,6 +58,19 @@ final class HloNodes {
           "origin",
           "backend_config");
 
+  /** The fewest operands of variadic instructions that the importer reads by position. */
+  private static final Map<String, Integer> MIN_OPERANDS =
+      Map.of(
+          "dynamic-slice", 1,
+          "dynamic-update-slice", 2,
+          "reduce", 2,
+          "concatenate", 1,
+          "all-reduce", 1,
+          "all-gather", 1,
+          "reduce-scatter", 1,
+          "all-to-all", 1,
+          "collective-permute", 1);
+
   /** Printed literals with more elements are identified by a digest of their text. */
   static final int MAX_LISTED = 4096;
 
@@ -67,6 +80,7 @@ final class HloNodes {
   private final GraphSink sink;
   private final KnownValues known;
   private final HloCollectives collectives;
+  private final BodyTexts bodies;
   private final Map<String, HloInstruction> defs = new LinkedHashMap<>();
 
   /**
@@ -86,17 +100,30 @@ final class HloNodes {
     this.sink = new GraphSink(src);
     this.known = new KnownValues(rank);
     this.collectives = new HloCollectives(src, module, sink, rank, worldSize, processGroups);
+    this.bodies = new BodyTexts(src, module);
   }
 
   Graph build(String graphName) {
-    Inliner.Flat flat = Inliner.flatten(src, module);
-    for (HloInstruction ins : flat.instructions()) {
-      defs.put(ins.name(), ins);
-      known.evaluate(ins);
-      emit(ins);
-    }
+    String root =
+        Inliner.flatten(
+            src,
+            module,
+            new Inliner.Consumer() {
+              @Override
+              public void accept(HloInstruction ins) {
+                defs.put(ins.name(), ins);
+                known.evaluate(ins);
+                emit(ins);
+              }
+
+              @Override
+              public Double knownScalar(String name) {
+                KnownValues.Known k = known.of(name);
+                return k != null && k.isScalar() ? k.scalar() : null;
+              }
+            });
     List<Arg> outputs = new ArrayList<>();
-    outputsOf(defs.get(flat.root()), outputs);
+    outputsOf(defs.get(root), outputs);
     sink.add(
         sink.fresh("output"),
         NodeOp.OUTPUT,
@@ -108,7 +135,10 @@ final class HloNodes {
   }
 
   private void emit(HloInstruction ins) {
+    checkOpcode(ins);
     HloAttributes attrs = new HloAttributes(src, ins);
+    attrs.sharding();
+    attrs.frontendAttributes();
     String trace = HloStackTraces.of(attrs.metadata());
     KnownValues.Known k = known.of(ins.name());
     if (k != null && k.rankDependent() && !ins.opcode().equals("parameter")) {
@@ -139,7 +169,7 @@ final class HloNodes {
           sink.call(
               ins.name(),
               "getitem",
-              List.of(ref(ins.operands().get(0)), new Arg.IntArg(attrs.integer("index", -1))),
+              List.of(ref(ins.operands().get(0)), new Arg.IntArg(tupleIndex(ins, attrs))),
               Map.of(),
               sink.meta(ins.type(), trace, ins));
       case "tuple" -> {
@@ -254,6 +284,14 @@ final class HloNodes {
       return;
     }
     long[] dims = in.dims();
+    for (int i = 0; i < dims.length; i++) {
+      if (sizes[i] > dims[i]) {
+        throw src.error(
+            ins.line(),
+            "`" + ins.name() + "` takes " + sizes[i] + " along dim " + i + " of " + dims[i],
+            HloParser.ADVICE);
+      }
+    }
     List<Arg> start = new ArrayList<>();
     List<Arg> limit = new ArrayList<>();
     List<Arg> strides = new ArrayList<>();
@@ -284,6 +322,27 @@ final class HloNodes {
       generic(ins, trace, kwargs(ins));
       return;
     }
+    if (update.rank() != in.rank()) {
+      throw src.error(
+          ins.line(),
+          "`" + ins.name() + "` updates with a value of another rank",
+          HloParser.ADVICE);
+    }
+    for (int i = 0; i < in.rank(); i++) {
+      if (update.dims()[i] > in.dims()[i]) {
+        throw src.error(
+            ins.line(),
+            "`"
+                + ins.name()
+                + "` writes "
+                + update.dims()[i]
+                + " along dim "
+                + i
+                + " of "
+                + in.dims()[i],
+            HloParser.ADVICE);
+      }
+    }
     List<Arg> start = new ArrayList<>();
     for (int i = 0; i < starts.length; i++) {
       start.add(new Arg.IntArg(KnownValues.clampStart(starts[i], in.dims()[i], update.dims()[i])));
@@ -308,10 +367,18 @@ final class HloNodes {
           HloParser.ADVICE);
     }
     String reducer = Computations.reducer(body);
-    kw.put(
-        "reducer",
-        new Arg.StrArg(
-            reducer != null ? reducer : Computations.canonical(body, module.computations())));
+    kw.put("reducer", new Arg.StrArg(reducer != null ? reducer : bodies.text(body, ins)));
+    if (ins.operands().size() % 2 != 0) {
+      throw src.error(
+          ins.line(),
+          "`"
+              + ins.name()
+              + "` reduces "
+              + ins.operands().size()
+              + " operands, not pairs of"
+              + " inputs and initial values",
+          HloParser.ADVICE);
+    }
     int n = ins.operands().size() / 2;
     kw.put("init_values", operandValues(ins.operands().subList(n, ins.operands().size())));
     generic(ins, trace, kw);
@@ -319,7 +386,7 @@ final class HloNodes {
 
   private void customCall(HloInstruction ins, HloAttributes attrs, String trace) {
     Map<String, Arg> kw = kwargs(ins);
-    String config = attrs.string("backend_config");
+    String config = attrs.backendConfig();
     if (config != null) {
       kw.put("backend_config", new Arg.StrArg(config));
     }
@@ -359,17 +426,20 @@ final class HloNodes {
         .forEach(
             (k, v) -> {
               if (!IGNORED_ATTRIBUTES.contains(k)) {
-                kw.put(k, attributeArg(v));
+                kw.put(k, attributeArg(ins, v));
               }
             });
     return kw;
   }
 
-  private Arg attributeArg(String raw) {
+  private Arg attributeArg(HloInstruction ins, String raw) {
     String v = raw.strip();
-    HloComputation called = module.computation(v.startsWith("%") ? v.substring(1) : v);
+    HloComputation called = bodies.named(v);
     if (called != null) {
-      return new Arg.StrArg(Computations.canonical(called, module.computations()));
+      return new Arg.StrArg(bodies.text(called, ins));
+    }
+    if (v.startsWith("{%") || v.startsWith("{ %")) {
+      return new Arg.StrArg(calledList(ins, v));
     }
     if (v.startsWith("\"")) {
       return new Arg.StrArg(HloAttributes.unquote(v));
@@ -378,18 +448,118 @@ final class HloNodes {
       return new Arg.BoolArg(v.equals("true"));
     }
     if (v.matches("-?\\d+")) {
-      return new Arg.IntArg(Long.parseLong(v));
+      return new Arg.IntArg(integer(ins, v));
     }
     if (v.matches("\\{\\s*(-?\\d+\\s*(,\\s*-?\\d+\\s*)*)?}")) {
       List<Arg> items = new ArrayList<>();
       for (String p : v.substring(1, v.length() - 1).split(",")) {
         if (!p.isBlank()) {
-          items.add(new Arg.IntArg(Long.parseLong(p.strip())));
+          items.add(new Arg.IntArg(integer(ins, p.strip())));
         }
       }
       return new Arg.ListArg(items);
     }
     return new Arg.StrArg(v);
+  }
+
+  /** A list of called computations ({@code branch_computations={%a, %b}}) as their texts. */
+  private String calledList(HloInstruction ins, String v) {
+    List<String> out = new ArrayList<>();
+    for (String piece : HloAttributes.splitTopLevel(v.substring(1, v.length() - 1))) {
+      HloComputation c = bodies.named(piece);
+      if (c == null) {
+        throw src.error(
+            ins.line(),
+            "`" + ins.name() + "` names `" + piece.strip() + "`, which the module does not define",
+            HloParser.ADVICE);
+      }
+      out.add(bodies.text(c, ins));
+    }
+    return String.join(", ", out);
+  }
+
+  private long integer(HloInstruction ins, String digits) {
+    try {
+      return Long.parseLong(digits);
+    } catch (NumberFormatException e) {
+      throw src.error(
+          ins.line(),
+          "the number " + digits + " in an attribute of `" + ins.name() + "` is out of range",
+          "Attribute numbers are 64-bit integers.");
+    }
+  }
+
+  /** The {@code index} of a {@code get-tuple-element}, checked against its operand's type. */
+  private long tupleIndex(HloInstruction ins, HloAttributes attrs) {
+    long index = attrs.integer("index", -1);
+    HloInstruction def = ins.operands().size() == 1 ? defs.get(ins.operands().get(0)) : null;
+    if (def == null || !(def.type() instanceof HloType.Tuple t)) {
+      throw src.error(
+          ins.line(),
+          "`" + ins.name() + "` takes an element of a value that is not a tuple",
+          HloParser.ADVICE);
+    }
+    if (index < 0 || index >= t.items().size()) {
+      throw src.error(
+          ins.line(),
+          "`"
+              + ins.name()
+              + "` takes element "
+              + index
+              + " of a tuple of "
+              + t.items().size()
+              + " (or has no `index`)",
+          HloParser.ADVICE);
+    }
+    if (!t.items().get((int) index).equals(ins.type())) {
+      throw src.error(
+          ins.line(),
+          "`"
+              + ins.name()
+              + "` is typed "
+              + ins.type()
+              + " but element "
+              + index
+              + " of its operand is "
+              + t.items().get((int) index),
+          HloParser.ADVICE);
+    }
+    return index;
+  }
+
+  /** An opcode that is no XLA opcode, or one the checker cannot model, is a located error. */
+  private void checkOpcode(HloInstruction ins) {
+    HloOpcodes.Entry e = HloOpcodes.of(ins.opcode());
+    if (e == null) {
+      throw src.error(
+          ins.line(),
+          "`" + ins.opcode() + "` (of `" + ins.name() + "`) is not an XLA opcode",
+          "The importer reads the instruction set of XLA's HLO; check the spelling.");
+    }
+    int arity = HloOpcodes.arity(ins.opcode());
+    int least = MIN_OPERANDS.getOrDefault(ins.opcode(), 0);
+    int n = ins.operands().size();
+    if (arity >= 0 && n != arity || n < least) {
+      throw src.error(
+          ins.line(),
+          "`"
+              + ins.name()
+              + "` ("
+              + ins.opcode()
+              + ") has "
+              + n
+              + " operand"
+              + (n == 1 ? "" : "s")
+              + ", not "
+              + (arity >= 0 ? Integer.toString(arity) : "at least " + least),
+          HloParser.ADVICE);
+    }
+    if (e.status() == HloOpcodes.Status.REFUSED) {
+      throw src.error(
+          ins.line(),
+          "the instruction `" + ins.name() + "` (`" + ins.opcode() + "`) is not supported",
+          "Why: " + e.reason() + ".");
+    }
   }
 
   /**

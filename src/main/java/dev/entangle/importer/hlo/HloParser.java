@@ -2,38 +2,36 @@ package dev.entangle.importer.hlo;
 
 import dev.entangle.importer.SourceFile;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads an HLO text module ({@code HloModule NAME, ...} followed by computations, one marked {@code
- * ENTRY}) into an {@link HloModule}. Attribute values are kept as raw text ({@link HloAttributes}
- * reads them); layouts, {@code /*index=N*}{@code /} comments and the module header's attributes are
- * skipped. Every error names the file and line.
+ * ENTRY}) into an {@link HloModule}, as XLA's printer writes it: names with or without {@code %},
+ * operands with or without their types, layouts with tiling and memory spaces ({@code
+ * {1,0:T(8,128)S(1)}}, skipped), {@code /*index=N*}{@code /} comments anywhere (removed), tuples of
+ * any length nested up to {@value HloScanner#MAX_NESTING} deep. Attribute values are kept as raw
+ * text without comments ({@link HloAttributes} reads them). Sizes and parameter numbers are checked
+ * against their range, and every error names the file, line and column.
  */
 final class HloParser {
   static final String ADVICE =
       "The importer reads XLA HLO text modules as XLA prints them (HloModule ..., computations, an ENTRY"
           + " computation, one instruction per line); check that the file is such a dump.";
 
-  private final SourceFile src;
-  private final String text;
-  private final int[] lineStarts;
-  private int pos;
+  /** The largest dimension size and element count a type may have. */
+  static final long MAX_ELEMENTS = 1L << 62;
+
+  /** The largest parameter number. */
+  static final long MAX_PARAMETER = Integer.MAX_VALUE;
+
+  private final HloScanner s;
 
   private HloParser(SourceFile src) {
-    this.src = src;
-    this.text = src.text();
-    List<Integer> starts = new ArrayList<>();
-    starts.add(0);
-    for (int i = 0; i < text.length(); i++) {
-      if (text.charAt(i) == '\n') {
-        starts.add(i + 1);
-      }
-    }
-    this.lineStarts = starts.stream().mapToInt(Integer::intValue).toArray();
+    this.s = new HloScanner(src);
   }
 
   /** Parses a whole module. */
@@ -43,91 +41,119 @@ final class HloParser {
 
   /** Whether a text is an HLO module: its first word, after comments, is {@code HloModule}. */
   static boolean looksLikeHlo(String text) {
-    HloParser p = new HloParser(new SourceFile("", text));
-    p.skipSpace(true);
-    return p.text.startsWith("HloModule", p.pos);
+    HloScanner sc = new HloScanner(new SourceFile("", text));
+    try {
+      sc.skipSpace(true);
+    } catch (RuntimeException e) {
+      return false;
+    }
+    return sc.text.startsWith("HloModule", sc.pos);
   }
 
   private HloModule module() {
-    skipSpace(true);
-    if (!text.startsWith("HloModule", pos)) {
-      throw src.error(lineOf(pos), "the file does not start with `HloModule`", ADVICE);
+    s.skipSpace(true);
+    if (!s.text.startsWith("HloModule", s.pos)) {
+      throw s.error("the file does not start with `HloModule`");
     }
-    pos += "HloModule".length();
-    skipSpace(false);
-    String name = identifier("the module's name");
-    skipToLineEnd();
+    s.pos += "HloModule".length();
+    s.skipSpace(false);
+    String name = s.identifier("the module's name");
+    Map<String, String> header = new LinkedHashMap<>();
+    while (true) {
+      s.skipSpace(false);
+      if (s.peek() != ',') {
+        break;
+      }
+      s.pos++;
+      s.skipSpace(false);
+      String key = s.identifier("a module attribute");
+      s.skipSpace(false);
+      s.expect('=', "`=` after the module attribute `" + key + "`");
+      s.skipSpace(false);
+      header.put(key, s.rawUntil(",\n\r"));
+    }
+    s.skipSpace(false);
+    if (!s.atEnd() && s.peek() != '\n' && s.peek() != '\r') {
+      throw s.error("unexpected text after the module's name and attributes");
+    }
     Map<String, HloComputation> computations = new LinkedHashMap<>();
     HloComputation entry = null;
-    skipSpace(true);
-    while (pos < text.length()) {
+    s.skipSpace(true);
+    while (!s.atEnd()) {
+      int start = s.pos;
       HloComputation c = computation();
       if (computations.put(c.name(), c) != null) {
-        throw src.error(c.line(), "a second computation named `" + c.name() + "`", ADVICE);
+        throw s.error(start, "a second computation named `" + c.name() + "`", ADVICE);
       }
       if (c.entry()) {
         if (entry != null) {
-          throw src.error(
-              c.line(), "a second ENTRY computation", "A module has one ENTRY computation.");
+          throw s.error(start, "a second ENTRY computation", "A module has one ENTRY computation.");
         }
         entry = c;
       }
-      skipSpace(true);
+      s.skipSpace(true);
     }
     if (entry == null) {
-      throw src.error("the module has no ENTRY computation", ADVICE);
+      throw s.src.error("the module has no ENTRY computation", ADVICE);
     }
-    return new HloModule(name, computations, entry, src.name());
+    return new HloModule(name, header, computations, entry, s.src.name());
   }
 
   private HloComputation computation() {
-    int line = lineOf(pos);
-    boolean entry = word("ENTRY");
-    skipSpace(false);
-    String name = name("the computation's name");
-    skipSpace(true);
-    if (peek() == '(') {
-      balanced();
-      skipSpace(true);
+    int start = s.pos;
+    int line = s.lineOf(start);
+    boolean entry = s.word("ENTRY");
+    s.skipSpace(false);
+    String name = s.name("the computation's name");
+    s.skipSpace(true);
+    if (s.peek() == '(') {
+      s.balanced(); // the parameters, which the instructions repeat
+      s.skipSpace(true);
     }
-    if (text.startsWith("->", pos)) {
-      pos += 2;
-      skipSpace(true);
-      type();
-      skipSpace(true);
+    if (s.text.startsWith("->", s.pos)) {
+      s.pos += 2;
+      s.skipSpace(true);
+      type(0);
+      s.skipSpace(true);
     }
-    expect('{', "`{` opening the computation `" + name + "`");
+    s.expect('{', "`{` opening the computation `" + name + "`");
     List<HloInstruction> instructions = new ArrayList<>();
     Map<String, HloInstruction> byName = new LinkedHashMap<>();
+    Set<Long> parameters = new HashSet<>();
     HloInstruction root = null;
     while (true) {
-      skipSpace(true);
-      if (pos >= text.length()) {
-        throw src.error(line, "the computation `" + name + "` is not closed with `}`", ADVICE);
+      s.skipSpace(true);
+      if (s.atEnd()) {
+        throw s.error(start, "the computation `" + name + "` is not closed with `}`", ADVICE);
       }
-      if (peek() == '}') {
-        pos++;
-        skipToLineEnd();
+      if (s.peek() == '}') {
+        s.pos++;
+        s.skipToLineEnd(); // e.g. `, execution_thread="host"`
         break;
       }
+      int at = s.pos;
       HloInstruction i = instruction(byName);
       if (byName.put(i.name(), i) != null) {
-        throw src.error(
-            i.line(), "a second instruction named `" + i.name() + "` in `" + name + "`", ADVICE);
+        throw s.error(
+            at, "a second instruction named `" + i.name() + "` in `" + name + "`", ADVICE);
+      }
+      if (i.opcode().equals("parameter") && !parameters.add(i.parameterNumber())) {
+        throw s.error(
+            at,
+            "a second `parameter(" + i.parameterNumber() + ")` in `" + name + "`",
+            "Each parameter number appears once in a computation.");
       }
       instructions.add(i);
       if (i.root()) {
         if (root != null) {
-          throw src.error(
-              i.line(),
-              "a second ROOT in `" + name + "`",
-              "A computation has one ROOT instruction.");
+          throw s.error(
+              at, "a second ROOT in `" + name + "`", "A computation has one ROOT instruction.");
         }
         root = i;
       }
     }
     if (instructions.isEmpty()) {
-      throw src.error(line, "the computation `" + name + "` has no instructions", ADVICE);
+      throw s.error(start, "the computation `" + name + "` has no instructions", ADVICE);
     }
     return new HloComputation(
         name,
@@ -138,310 +164,207 @@ final class HloParser {
   }
 
   private HloInstruction instruction(Map<String, HloInstruction> defined) {
-    int line = lineOf(pos);
-    boolean root = word("ROOT");
-    skipSpace(false);
-    String name = name("an instruction name");
-    skipSpace(false);
-    if (peek() != '=') {
-      throw src.error(line, "expected `=` after the instruction name `" + name + "`", ADVICE);
+    int line = s.lineOf(s.pos);
+    boolean root = s.word("ROOT");
+    s.skipSpace(false);
+    String name = s.name("an instruction name");
+    s.skipSpace(false);
+    if (s.peek() != '=') {
+      throw s.error("expected `=` after the instruction name `" + name + "`");
     }
-    pos++;
-    skipSpace(false);
-    HloType type = type();
-    skipSpace(false);
-    int opStart = pos;
-    while (pos < text.length()
-        && (Character.isLetterOrDigit(peek()) || peek() == '-' || peek() == '_')) {
-      pos++;
+    s.pos++;
+    s.skipSpace(false);
+    HloType type = type(0);
+    s.skipSpace(false);
+    int opStart = s.pos;
+    while (!s.atEnd()
+        && (Character.isLetterOrDigit(s.peek()) || s.peek() == '-' || s.peek() == '_')) {
+      s.pos++;
     }
-    String opcode = text.substring(opStart, pos);
+    String opcode = s.text.substring(opStart, s.pos);
     if (opcode.isEmpty()) {
-      throw src.error(line, "expected an opcode after the type of `" + name + "`", ADVICE);
+      throw s.error("expected an opcode after the type of `" + name + "`");
     }
-    skipSpace(false);
-    if (peek() != '(') {
-      throw src.error(line, "expected `(` after the opcode `" + opcode + "`", ADVICE);
+    s.skipSpace(false);
+    if (s.peek() != '(') {
+      throw s.error("expected `(` after the opcode `" + opcode + "`");
     }
-    String inner = balanced();
-    String operandText = inner.substring(1, inner.length() - 1);
-    List<String> operands = operands(opcode, operandText, line, defined);
+    List<String> operands;
+    String operandText;
+    if (opcode.equals("constant")) {
+      String inner = s.balanced();
+      operandText = inner.substring(1, inner.length() - 1);
+      operands = List.of();
+    } else if (opcode.equals("parameter")) {
+      s.pos++;
+      s.skipSpace(false);
+      operandText = Long.toString(s.natural("a parameter number", MAX_PARAMETER));
+      s.skipSpace(false);
+      s.expect(')', "`)` closing the parameter number");
+      operands = List.of();
+    } else {
+      int open = s.pos;
+      operands = operands(opcode, defined);
+      operandText = HloScanner.withoutComments(s.text.substring(open + 1, s.pos - 1));
+    }
     Map<String, String> attrs = new LinkedHashMap<>();
     while (true) {
-      skipSpace(false);
-      if (peek() != ',') {
+      s.skipSpace(false);
+      if (s.peek() != ',') {
         break;
       }
-      pos++;
-      skipSpace(false);
-      String key = identifier("an attribute name");
-      skipSpace(false);
-      if (peek() != '=') {
-        throw src.error(
-            line, "expected `=` after the attribute `" + key + "` of `" + name + "`", ADVICE);
+      s.pos++;
+      s.skipSpace(false);
+      int keyAt = s.pos;
+      String key = s.identifier("an attribute name");
+      s.skipSpace(false);
+      if (s.peek() != '=') {
+        throw s.error("expected `=` after the attribute `" + key + "` of `" + name + "`");
       }
-      pos++;
-      skipSpace(false);
-      attrs.put(key, rawValue(line));
+      s.pos++;
+      s.skipSpace(false);
+      int valueAt = s.pos;
+      String value = s.rawUntil(",\n\r");
+      if (value.isEmpty()) {
+        throw s.error(
+            valueAt, "the attribute `" + key + "` of `" + name + "` has no value", ADVICE);
+      }
+      if (attrs.put(key, value) != null) {
+        throw s.error(keyAt, "a second attribute `" + key + "` on `" + name + "`", ADVICE);
+      }
     }
-    skipSpace(false);
-    if (pos < text.length() && peek() != '\n' && peek() != '\r' && peek() != '}') {
-      throw src.error(line, "unexpected text after the instruction `" + name + "`", ADVICE);
+    s.skipSpace(false);
+    if (!s.atEnd() && s.peek() != '\n' && s.peek() != '\r' && s.peek() != '}') {
+      throw s.error("unexpected text after the instruction `" + name + "`");
     }
     return new HloInstruction(name, type, opcode, operands, operandText, attrs, root, line);
   }
 
   /**
-   * The operand names of an instruction; a constant's or a parameter's parentheses hold no names.
+   * The operand names of an instruction, each {@code %name}, {@code name} or {@code TYPE %name};
+   * the cursor is on the opening parenthesis and moves past the closing one.
    */
-  private List<String> operands(
-      String opcode, String inner, int line, Map<String, HloInstruction> defined) {
-    if (opcode.equals("constant") || opcode.equals("parameter")) {
-      return List.of();
-    }
+  private List<String> operands(String opcode, Map<String, HloInstruction> defined) {
+    s.pos++;
     List<String> out = new ArrayList<>();
-    for (String piece : HloAttributes.splitTopLevel(inner)) {
-      String p = piece.strip();
-      if (p.isEmpty()) {
-        continue;
+    s.skipSpace(true);
+    if (s.peek() == ')') {
+      s.pos++;
+      return out;
+    }
+    while (true) {
+      s.skipSpace(true);
+      int at = s.pos;
+      if (s.peek() == '(' || startsArrayType()) {
+        type(0);
+        s.skipSpace(true);
       }
-      // an operand may be printed with its type: `f32[4]{0} %x`
-      String last = p.substring(Math.max(p.lastIndexOf(' '), p.lastIndexOf('}')) + 1);
-      String n = last.startsWith("%") ? last.substring(1) : last;
-      if (n.isEmpty() || !isNameChars(n)) {
-        throw src.error(line, "cannot read the operand `" + p + "` of `" + opcode + "`", ADVICE);
+      int nameAt = s.pos;
+      if (s.peek() != '%' && !HloScanner.isNameChar(s.peek())) {
+        throw s.error(at, "cannot read an operand of `" + opcode + "`", ADVICE);
       }
+      String n = s.name("an operand name");
       if (!defined.containsKey(n)) {
-        throw src.error(
-            line,
+        throw s.error(
+            nameAt,
             "the operand `%" + n + "` is not an instruction defined above in this computation",
             "HLO text defines every instruction before its users; check that the file is complete.");
       }
       out.add(n);
+      s.skipSpace(true);
+      if (s.peek() == ',') {
+        s.pos++;
+        continue;
+      }
+      s.expect(')', "`,` or `)` after the operand `%" + n + "` of `" + opcode + "`");
+      return out;
     }
-    return out;
+  }
+
+  /** Whether the cursor is on an array type ({@code f32[}), not on a name. */
+  private boolean startsArrayType() {
+    int i = s.pos;
+    while (i < s.text.length() && Character.isLetterOrDigit(s.text.charAt(i))) {
+      i++;
+    }
+    return i > s.pos && i < s.text.length() && s.text.charAt(i) == '[';
   }
 
   /**
-   * A type: {@code f16[2048,64]{1,0}}, {@code pred[]}, {@code (f32[], s32[4]{0})}, {@code token[]}.
+   * A type: {@code f16[2048,64]{1,0}}, {@code pred[]}, {@code (f32[], /*index=1*}{@code
+   * /s32[4]{0})}, {@code token[]}.
    */
-  private HloType type() {
-    int line = lineOf(pos);
-    if (peek() == '(') {
-      pos++;
+  private HloType type(int depth) {
+    int start = s.pos;
+    if (s.peek() == '(') {
+      if (depth >= HloScanner.MAX_NESTING) {
+        throw s.error(
+            start,
+            "tuple types nest more than " + HloScanner.MAX_NESTING + " deep",
+            "No XLA program nests tuples that deep; check that the file is an HLO dump.");
+      }
+      s.pos++;
       List<HloType> items = new ArrayList<>();
-      skipSpace(true);
-      if (peek() == ')') {
-        pos++;
+      s.skipSpace(true);
+      if (s.peek() == ')') {
+        s.pos++;
         return new HloType.Tuple(items);
       }
       while (true) {
-        skipSpace(true);
-        items.add(type());
-        skipSpace(true);
-        if (peek() == ',') {
-          pos++;
+        s.skipSpace(true);
+        items.add(type(depth + 1));
+        s.skipSpace(true);
+        if (s.peek() == ',') {
+          s.pos++;
           continue;
         }
-        expect(')', "`)` closing a tuple type");
+        s.expect(')', "`,` or `)` in a tuple type");
         return new HloType.Tuple(items);
       }
     }
-    int start = pos;
-    while (pos < text.length() && Character.isLetterOrDigit(peek())) {
-      pos++;
+    while (!s.atEnd() && Character.isLetterOrDigit(s.peek())) {
+      s.pos++;
     }
-    String element = text.substring(start, pos);
-    if (element.isEmpty() || peek() != '[') {
-      throw src.error(line, "expected a type such as `f32[8,16]{1,0}`", ADVICE);
+    String element = s.text.substring(start, s.pos);
+    if (element.isEmpty() || s.peek() != '[') {
+      throw s.error(start, "expected a type such as `f32[8,16]{1,0}`", ADVICE);
     }
-    pos++;
+    s.pos++;
     List<Long> dims = new ArrayList<>();
-    skipSpace(false);
-    while (peek() != ']') {
-      skipSpace(false);
-      if (text.startsWith("<=", pos) || peek() == '?') {
-        throw src.error(
-            line,
+    long count = 1;
+    s.skipSpace(false);
+    while (s.peek() != ']') {
+      s.skipSpace(false);
+      if (s.text.startsWith("<=", s.pos) || s.peek() == '?') {
+        throw s.error(
+            s.pos,
             "dynamic dimension sizes (`<=N`, `?`) are not supported",
             "Dump the program with static shapes.");
       }
-      int s = pos;
-      while (pos < text.length() && Character.isDigit(peek())) {
-        pos++;
+      int dimAt = s.pos;
+      if (!Character.isDigit(s.peek())) {
+        throw s.error(dimAt, "expected a dimension size in the type `" + element + "[...`", ADVICE);
       }
-      if (s == pos) {
-        throw src.error(
-            line, "expected a dimension size in the type `" + element + "[...`", ADVICE);
+      long d = s.natural("the dimension size", MAX_ELEMENTS);
+      if (d != 0 && count > MAX_ELEMENTS / d) {
+        throw s.error(
+            dimAt,
+            "the type `" + element + "[...]` has more than 2^62 elements",
+            "Check that the sizes are as XLA printed them.");
       }
-      dims.add(Long.parseLong(text.substring(s, pos)));
-      skipSpace(false);
-      if (peek() == ',') {
-        pos++;
-      } else if (peek() != ']') {
-        throw src.error(line, "expected `,` or `]` in the type `" + element + "[...`", ADVICE);
+      count *= d;
+      dims.add(d);
+      s.skipSpace(false);
+      if (s.peek() == ',') {
+        s.pos++;
+      } else if (s.peek() != ']') {
+        throw s.error("expected `,` or `]` in the type `" + element + "[...`");
       }
     }
-    pos++;
-    if (peek() == '{') {
-      balanced(); // the layout
+    s.pos++;
+    if (s.peek() == '{') {
+      s.balanced(); // the layout: minor-to-major order, tiling, memory space
     }
     return new HloType.Array(element, dims.stream().mapToLong(Long::longValue).toArray());
-  }
-
-  /** An attribute value: raw text up to the next comma or line end outside brackets and strings. */
-  private String rawValue(int line) {
-    int start = pos;
-    scanTo(",\n\r", line);
-    return text.substring(start, pos).strip();
-  }
-
-  /**
-   * Advances to the first of {@code stops} outside brackets and strings, or to a closing bracket
-   * that nothing here opened, or to the end.
-   */
-  private void scanTo(String stops, int line) {
-    int depth = 0;
-    while (pos < text.length()) {
-      char c = peek();
-      if (c == '"') {
-        string(line);
-        continue;
-      }
-      if (c == '{' || c == '[' || c == '(') {
-        depth++;
-      } else if (c == '}' || c == ']' || c == ')') {
-        if (depth == 0) {
-          return;
-        }
-        depth--;
-      } else if (depth == 0 && stops.indexOf(c) >= 0) {
-        return;
-      }
-      pos++;
-    }
-  }
-
-  /** Skips a double-quoted string with backslash escapes. */
-  private void string(int line) {
-    pos++;
-    while (pos < text.length() && peek() != '"') {
-      if (peek() == '\\') {
-        pos++;
-      }
-      pos++;
-    }
-    if (pos >= text.length()) {
-      throw src.error(line, "a string is not closed with `\"`", ADVICE);
-    }
-    pos++;
-  }
-
-  /** The text of a bracketed group starting at pos, brackets included (strings respected). */
-  private String balanced() {
-    int line = lineOf(pos);
-    int start = pos;
-    StringBuilder closers = new StringBuilder();
-    while (pos < text.length()) {
-      char c = peek();
-      if (c == '"') {
-        string(line);
-        continue;
-      }
-      if (c == '{' || c == '[' || c == '(') {
-        closers.append(c == '{' ? '}' : c == '[' ? ']' : ')');
-      } else if (c == '}' || c == ']' || c == ')') {
-        if (closers.charAt(closers.length() - 1) != c) {
-          break;
-        }
-        closers.setLength(closers.length() - 1);
-        if (closers.length() == 0) {
-          pos++;
-          return text.substring(start, pos);
-        }
-      }
-      pos++;
-    }
-    throw src.error(line, "a bracket opened here is never closed", ADVICE);
-  }
-
-  private String name(String what) {
-    if (peek() == '%') {
-      pos++;
-    }
-    return identifier(what);
-  }
-
-  private String identifier(String what) {
-    int start = pos;
-    while (pos < text.length() && isNameChar(peek())) {
-      pos++;
-    }
-    if (start == pos) {
-      throw src.error(lineOf(pos), "expected " + what, ADVICE);
-    }
-    return text.substring(start, pos);
-  }
-
-  private static boolean isNameChar(char c) {
-    return Character.isLetterOrDigit(c) || c == '_' || c == '.' || c == '-';
-  }
-
-  private static boolean isNameChars(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      if (!isNameChar(s.charAt(i))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Consumes a keyword followed by a space, if present. */
-  private boolean word(String w) {
-    if (text.startsWith(w, pos)
-        && pos + w.length() < text.length()
-        && Character.isWhitespace(text.charAt(pos + w.length()))) {
-      pos += w.length();
-      return true;
-    }
-    return false;
-  }
-
-  private void expect(char c, String what) {
-    if (peek() != c) {
-      throw src.error(lineOf(pos), "expected " + what, ADVICE);
-    }
-    pos++;
-  }
-
-  private char peek() {
-    return pos < text.length() ? text.charAt(pos) : '\0';
-  }
-
-  /** Skips blanks and comments ({@code /* *}{@code /}, {@code //}); newlines too when asked. */
-  private void skipSpace(boolean newlines) {
-    while (pos < text.length()) {
-      char c = peek();
-      if (c == ' ' || c == '\t' || ((c == '\n' || c == '\r') && newlines)) {
-        pos++;
-      } else if (text.startsWith("/*", pos)) {
-        int end = text.indexOf("*/", pos + 2);
-        pos = end < 0 ? text.length() : end + 2;
-      } else if (newlines && text.startsWith("//", pos)) {
-        skipToLineEnd();
-      } else {
-        return;
-      }
-    }
-  }
-
-  /** Skips the rest of the line (brackets may span lines). */
-  private void skipToLineEnd() {
-    scanTo("\n", lineOf(pos));
-  }
-
-  private int lineOf(int offset) {
-    int i = Arrays.binarySearch(lineStarts, offset);
-    return (i >= 0 ? i : -i - 2) + 1;
   }
 }

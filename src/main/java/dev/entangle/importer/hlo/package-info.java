@@ -4,12 +4,16 @@
  * code gives, so that {@code check} needs no HLO knowledge. The entry point is {@link
  * dev.entangle.importer.hlo.HloImporter}.
  *
- * <p>Pipeline: {@code HloParser} (text to {@code HloModule}: computations, instructions, raw
- * attributes) → {@code Inliner} (the ENTRY computation with fusions and calls inlined) → {@code
- * KnownValues} (small arrays computed from literals and the rank) → {@code HloNodes} (one node per
- * instruction, with {@code HloCollectives} for collectives and {@code HloStackTraces} for
- * metadata). The instructions' meaning is {@code ops.XlaLowering}'s. Every error is an {@code
- * InputException} naming the file and line.
+ * <p>Pipeline: {@code HloParser} over {@code HloScanner} (text to {@code HloModule}: computations,
+ * instructions, raw attributes without comments; every construct XLA's printer writes, sizes
+ * range-checked, nesting bounded, errors at {@code FILE:LINE:COLUMN}) → {@code Inliner} (the ENTRY
+ * computation with fusions and calls inlined, {@code opt-barrier} and {@code domain} their operand,
+ * a {@code conditional} whose branch is a constant of the rank that branch) → {@code KnownValues}
+ * (small arrays computed from literals and the rank) → {@code HloNodes} (one node per instruction,
+ * its opcode checked against {@code HloOpcodes}, with {@code HloCollectives} for collectives,
+ * {@code BodyTexts} for called computations, {@code HloSharding} for shardings and {@code
+ * HloStackTraces} for metadata). The instructions' meaning is {@code ops.XlaLowering}'s. Every
+ * error is an {@code InputException} naming the file and line.
  *
  * <p>What the import assumes, and why it is sound:
  *
@@ -36,6 +40,11 @@
  *   <li><b>Collectives</b> become torch's functional collectives (docs/formats.md, Collectives); a
  *       reducer must be add, maximum or minimum. Tuple-form all-to-all, collectives of several
  *       operands, tuple parameters and token values are reported as not supported yet.
+ *   <li><b>Called computations</b> that stay opaque ({@code to_apply} of a sort, a scatter, a
+ *       reduce-window, ...) are compared by their canonical text, which means the same function on
+ *       every rank only when the body reads no rank: a body with {@code partition-id}, {@code
+ *       replica-id} or a collective is refused. Loops, branches not known per rank, random numbers,
+ *       host transfers and asynchronous wrappers are refused with the reason ({@code HloOpcodes}).
  * </ul>
  */
 package dev.entangle.importer.hlo;

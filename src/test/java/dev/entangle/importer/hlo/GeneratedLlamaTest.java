@@ -14,7 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The HLO path beyond the shared dumps: the Llama decoder of {@link LlamaHlo} at 2, 4 and 8 ranks
- * and 1 and 2 layers, imported from HLO text and checked end to end, with its bug variants.
+ * and 1, 2, 4 and 8 layers (whose outputs run past five, printed with XLA's {@code
+ * /*index=5*}{@code /} comments), imported from HLO text and checked end to end, with its bug
+ * variants.
  */
 class GeneratedLlamaTest {
   @TempDir Path tmp;
@@ -26,7 +28,10 @@ class GeneratedLlamaTest {
             new int[] {4, 1},
             new int[] {8, 1},
             new int[] {2, 2},
-            new int[] {4, 2})
+            new int[] {4, 2},
+            new int[] {4, 4},
+            new int[] {8, 4},
+            new int[] {8, 8})
         .map(
             c ->
                 DynamicTest.dynamicTest(
@@ -40,7 +45,7 @@ class GeneratedLlamaTest {
 
   @TestFactory
   Stream<DynamicTest> aKeyBlockSlicedFromTheQueryRangeIsFoundWhereTheKeyIsUsed() {
-    return Stream.of(new int[] {2, 1}, new int[] {4, 2})
+    return Stream.of(new int[] {2, 1}, new int[] {4, 2}, new int[] {8, 4})
         .map(
             c ->
                 DynamicTest.dynamicTest(

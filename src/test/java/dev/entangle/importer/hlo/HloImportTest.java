@@ -268,7 +268,8 @@ class HloImportTest {
                 throw new AssertionError(e);
               }
             });
-    assertTrue(token.contains("the element type `token` of `t` is not supported"), token);
+    assertTrue(token.contains("the instruction `t` (`after-all`) is not supported"), token);
+    assertTrue(token.contains("Why: tokens order side effects"), token);
   }
 
   @Test

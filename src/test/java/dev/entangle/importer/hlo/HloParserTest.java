@@ -140,7 +140,7 @@ class HloParserTest {
   @Test
   void aFileThatIsNoModule() {
     String m = fails("import torch\n");
-    assertTrue(m.startsWith("m.hlo:1: the file does not start with `HloModule`"), m);
+    assertTrue(m.startsWith("m.hlo:1:1: the file does not start with `HloModule`"), m);
     assertTrue(m.contains("XLA HLO text modules"), m);
   }
 
@@ -155,44 +155,133 @@ class HloParserTest {
     String m =
         fails(
             "HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[] negate(%b)\n  %b = f32[] parameter(0)\n}\n");
-    assertTrue(m.startsWith("m.hlo:4: the operand `%b` is not an instruction defined above"), m);
+    assertTrue(m.startsWith("m.hlo:4:21: the operand `%b` is not an instruction defined above"), m);
     assertTrue(m.contains("`%a = f32[] negate(%b)`"), "quotes the line: " + m);
   }
 
   @Test
   void damagedInstructions() {
     String noEq = fails("HloModule m\n\nENTRY %e () -> f32[] {\n  %a f32[] parameter(0)\n}\n");
-    assertTrue(noEq.startsWith("m.hlo:4: expected `=` after the instruction name `a`"), noEq);
+    assertTrue(noEq.startsWith("m.hlo:4:6: expected `=` after the instruction name `a`"), noEq);
     String badType =
         fails("HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32(3) parameter(0)\n}\n");
-    assertTrue(badType.startsWith("m.hlo:4: expected a type such as `f32[8,16]{1,0}`"), badType);
+    assertTrue(badType.startsWith("m.hlo:4:8: expected a type such as `f32[8,16]{1,0}`"), badType);
     String dims = fails("HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[<=4] parameter(0)\n}\n");
-    assertTrue(dims.startsWith("m.hlo:4: dynamic dimension sizes"), dims);
+    assertTrue(dims.startsWith("m.hlo:4:12: dynamic dimension sizes"), dims);
     String open = fails("HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[2]{0} parameter(0\n}\n");
-    assertTrue(open.startsWith("m.hlo:4: a bracket opened here is never closed"), open);
+    assertTrue(open.startsWith("m.hlo:4:29: expected `)` closing the parameter number"), open);
     String trailing =
         fails("HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[] parameter(0) junk\n}\n");
-    assertTrue(trailing.startsWith("m.hlo:4: unexpected text after the instruction `a`"), trailing);
+    assertTrue(
+        trailing.startsWith("m.hlo:4:27: unexpected text after the instruction `a`"), trailing);
   }
 
   @Test
   void damagedComputations() {
     String unclosed = fails("HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[] parameter(0)\n");
     assertTrue(
-        unclosed.startsWith("m.hlo:3: the computation `e` is not closed with `}`"), unclosed);
+        unclosed.startsWith("m.hlo:3:1: the computation `e` is not closed with `}`"), unclosed);
     String twice =
         fails(
             "HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[] parameter(0)\n  %a = f32[] negate(%a)\n}\n");
-    assertTrue(twice.startsWith("m.hlo:5: a second instruction named `a`"), twice);
+    assertTrue(twice.startsWith("m.hlo:5:3: a second instruction named `a`"), twice);
     String roots =
         fails(
             "HloModule m\n\nENTRY %e () -> f32[] {\n  ROOT %a = f32[] parameter(0)\n"
                 + "  ROOT %b = f32[] negate(%a)\n}\n");
-    assertTrue(roots.startsWith("m.hlo:5: a second ROOT in `e`"), roots);
+    assertTrue(roots.startsWith("m.hlo:5:3: a second ROOT in `e`"), roots);
     String entries =
         fails(
             "HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[] parameter(0)\n}\n"
                 + "ENTRY %f () -> f32[] {\n  %a = f32[] parameter(0)\n}\n");
-    assertTrue(entries.startsWith("m.hlo:6: a second ENTRY computation"), entries);
+    assertTrue(entries.startsWith("m.hlo:6:1: a second ENTRY computation"), entries);
+  }
+
+  @Test
+  void indexCommentsInLongTuplesAndOperandLists() {
+    HloModule m =
+        parse(
+            "HloModule m, entry_computation_layout={(f32[]{:T(256)}, f32[], f32[], f32[], f32[],"
+                + " /*index=5*/f32[])->(f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[])}\n\n"
+                + "ENTRY %e (a: f32[], b: f32[], c: f32[], d: f32[], e: f32[], /*index=5*/f: f32[])"
+                + " -> (f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[]) {\n"
+                + "  %a = f32[]{:T(256)} parameter(0)\n  %b = f32[] parameter(1)\n"
+                + "  %c = f32[] parameter(2)\n  %d = f32[] parameter(3)\n"
+                + "  %e = f32[] parameter(4)\n  %f = f32[] parameter(5)\n"
+                + "  %g = f32[8,128]{1,0:T(8,128)(2,1)S(1)} broadcast(f32[]{:T(256)} %a),"
+                + " dimensions={}\n"
+                + "  ROOT %t = (f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[]) tuple(f32[] %a,"
+                + " %b, %c, %d, %e, /*index=5*/f32[] %f), sharding={{replicated}, {replicated},"
+                + " {replicated}, {replicated}, {replicated}, /*index=5*/{replicated}}\n"
+                + "}\n");
+    HloInstruction t = m.entry().root();
+    assertEquals(List.of("a", "b", "c", "d", "e", "f"), t.operands());
+    assertEquals(6, ((HloType.Tuple) t.type()).items().size());
+    assertFalse(t.attribute("sharding").contains("index"), "comments are no part of a value");
+    assertArrayEquals(
+        new long[] {8, 128}, ((HloType.Array) m.entry().instructions().get(6).type()).dims());
+  }
+
+  @Test
+  void numbersOutOfRangeAreLocatedErrors() {
+    String dim =
+        fails(
+            "HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[99999999999999999999] parameter(0)\n}\n");
+    assertTrue(
+        dim.startsWith("m.hlo:4:12: the dimension size 99999999999999999999 is larger"), dim);
+    String count =
+        fails(
+            "HloModule m\n\nENTRY %e () -> f32[] {\n"
+                + "  %a = f32[4294967296,4294967296] parameter(0)\n}\n");
+    assertTrue(
+        count.startsWith("m.hlo:4:23: the type `f32[...]` has more than 2^62 elements"), count);
+    String param =
+        fails("HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[] parameter(4294967296)\n}\n");
+    assertTrue(param.startsWith("m.hlo:4:24: a parameter number 4294967296 is larger"), param);
+    String twice =
+        fails(
+            "HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[] parameter(0)\n"
+                + "  %b = f32[] parameter(0)\n}\n");
+    assertTrue(twice.startsWith("m.hlo:5:3: a second `parameter(0)` in `e`"), twice);
+  }
+
+  @Test
+  void deepNestingIsBoundedNotAStackOverflow() {
+    String deepType =
+        fails(
+            "HloModule m\n\nENTRY %e () -> f32[] {\n  %a = "
+                + "(".repeat(100_000)
+                + "f32[]"
+                + ")".repeat(100_000)
+                + " parameter(0)\n}\n");
+    assertTrue(deepType.startsWith("m.hlo:4:"), deepType);
+    assertTrue(deepType.contains("nest more than 256 deep"), deepType);
+    String deepValue =
+        fails(
+            "HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[] parameter(0), backend_config="
+                + "{".repeat(100_000)
+                + "}".repeat(100_000)
+                + "\n}\n");
+    assertTrue(deepValue.contains("brackets nest more than 256 deep"), deepValue);
+  }
+
+  @Test
+  void unclosedCommentsStringsAndBrackets() {
+    String comment =
+        fails("HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[] parameter(0) /* open\n}\n");
+    assertTrue(comment.startsWith("m.hlo:4:27: a comment `/*` is never closed"), comment);
+    String string =
+        fails(
+            "HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[] custom-call(), custom_call_target=\"x\n}\n");
+    assertTrue(string.startsWith("m.hlo:4:48: a string is not closed"), string);
+    String bracket =
+        fails(
+            "HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[] parameter(0), sharding={devices=[2]0,1\n");
+    assertTrue(bracket.startsWith("m.hlo:4:37: the `{` opened here is never closed"), bracket);
+    String mismatched =
+        fails(
+            "HloModule m\n\nENTRY %e () -> f32[] {\n  %a = f32[] parameter(0), sharding={devices=[2)}\n}\n");
+    assertTrue(
+        mismatched.startsWith("m.hlo:4:46: the `[` opened here is closed by `)`"), mismatched);
   }
 }

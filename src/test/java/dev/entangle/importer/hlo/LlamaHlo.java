@@ -241,7 +241,7 @@ public record LlamaHlo(
       sb2.append("ENTRY %main (")
           .append(String.join(", ", params))
           .append(") -> (")
-          .append(String.join(", ", outputTypes))
+          .append(indexed(outputTypes))
           .append(") {\n");
       sb2.append(body);
       List<String> all = new ArrayList<>();
@@ -250,11 +250,26 @@ public record LlamaHlo(
       sb2.append("  ROOT %tuple.")
           .append(next++)
           .append(" = (")
-          .append(String.join(", ", outputTypes))
+          .append(indexed(outputTypes))
           .append(") tuple(")
-          .append(String.join(", ", all.stream().map(x -> "%" + x).toList()))
+          .append(indexed(all.stream().map(x -> "%" + x).toList()))
           .append(")\n}\n");
       return sb2.toString();
+    }
+
+    /** Items joined as XLA's printer joins long lists: {@code /*index=K*}{@code /} every fifth. */
+    private static String indexed(List<String> items) {
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < items.size(); i++) {
+        if (i > 0) {
+          sb.append(", ");
+          if (i % 5 == 0) {
+            sb.append("/*index=").append(i).append("*/");
+          }
+        }
+        sb.append(items.get(i));
+      }
+      return sb.toString();
     }
 
     private String layer(int l, String h0, String maskHeads, String cos, String sin) {

@@ -6,10 +6,10 @@ import java.util.Map;
 
 /**
  * Every opcode of XLA's instruction set (its {@code HLO_OPCODE_LIST}) and what the importer does
- * with it: the import gives it its meaning, the core language lowers it ({@code ops.XlaLowering}),
- * it stays an opaque function of its operands and attributes (equal only to the same instruction on
- * equal operands), or it is refused with a reason. An opcode outside the list is refused as
- * unknown.
+ * with it: the import gives it its meaning, the core language lowers it ({@code
+ * lower.xla.XlaLowering}), it stays an opaque function of its operands and attributes (equal only
+ * to the same instruction on equal operands), or it is refused with a reason. An opcode outside the
+ * list is refused as unknown.
  */
 final class HloOpcodes {
   /** What the importer does with an opcode. */

@@ -1092,6 +1092,65 @@ class DataParallelRegressionGrad(RegressionGrad):
                 dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))
 
 
+class MSELossRegressionGrad(RegressionGrad):
+    """The regression step with the loss written as users write it, ``F.mse_loss`` (mean
+    reduction): ``aten.mse_loss`` and ``aten.mse_loss_backward`` in the trace."""
+
+    def loss_and_grads(self, weight, bias, x, target):
+        with torch.enable_grad():  # tracing runs under no_grad
+            weight = weight.detach().requires_grad_(True)
+            bias = bias.detach().requires_grad_(True)
+            loss = F.mse_loss(F.linear(x, weight, bias), target)
+            grad_weight, grad_bias = torch.autograd.grad(loss, (weight, bias))
+        return loss.detach(), grad_weight, grad_bias
+
+
+class DataParallelMSELossRegressionGrad(MSELossRegressionGrad):
+    """:class:`MSELossRegressionGrad` with rank k on batch rows k, loss and gradients all-reduced
+    (``avg``; ``grad_reduce_op="sum"`` sums the gradients, a mistake)."""
+
+    def __init__(self, in_features, out_features, rank, world_size, grad_reduce_op="avg"):
+        super().__init__(in_features, out_features)
+        self.grad_reduce_op = grad_reduce_op
+
+    def forward(self, x, target):
+        loss, grad_weight, grad_bias = super().forward(x, target)
+        return (dist.all_reduce(loss, "avg", GROUP), dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),
+                dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))
+
+
+class ClassifierGrad(nn.Module):
+    """``loss = F.cross_entropy(x W^T + b, labels)`` (mean over the batch) and its gradients with
+    respect to W and b: ``_log_softmax``, ``nll_loss_forward`` and their backwards in the trace."""
+
+    def __init__(self, in_features, classes):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(classes, in_features))
+        self.bias = nn.Parameter(torch.empty(classes))
+
+    def forward(self, x, labels):
+        with torch.enable_grad():  # tracing runs under no_grad
+            weight = self.weight.detach().requires_grad_(True)
+            bias = self.bias.detach().requires_grad_(True)
+            loss = F.cross_entropy(F.linear(x, weight, bias), labels)
+            grad_weight, grad_bias = torch.autograd.grad(loss, (weight, bias))
+        return loss.detach(), grad_weight, grad_bias
+
+
+class DataParallelClassifierGrad(ClassifierGrad):
+    """:class:`ClassifierGrad` with rank k on batch rows k, loss and gradients all-reduced
+    (``avg``; ``grad_reduce_op="sum"`` sums the gradients, a mistake)."""
+
+    def __init__(self, in_features, classes, rank, world_size, grad_reduce_op="avg"):
+        super().__init__(in_features, classes)
+        self.grad_reduce_op = grad_reduce_op
+
+    def forward(self, x, labels):
+        loss, grad_weight, grad_bias = super().forward(x, labels)
+        return (dist.all_reduce(loss, "avg", GROUP), dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),
+                dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))
+
+
 class ZeroRegressionGrad(RegressionGrad):
     """ZeRO-3 / FSDP2 over data parallelism: rank k holds dim-0 shard k of every parameter and
     batch rows k; the parameters are all-gathered before use and their gradients reduce-scattered

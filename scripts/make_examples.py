@@ -661,6 +661,41 @@ def data_parallel_grads(name, n, grad_reduce_op="avg"):
         expect=expect)
 
 
+def data_parallel_loss(name, n, loss, grad_reduce_op="avg"):
+    """A data-parallel training step whose loss is written with torch's own function:
+    ``F.mse_loss`` (``loss="mse"``) or ``F.cross_entropy`` (``loss="cross-entropy"``)."""
+    batch, dim_in, dim_out = 8, 5, 3
+    outputs = ("loss", "grad_weight", "grad_bias")
+    if loss == "mse":
+        label = t(batch, dim_out)
+        gs_module = m.MSELossRegressionGrad(dim_in, dim_out)
+        make = lambda r: m.DataParallelMSELossRegressionGrad(dim_in, dim_out, r, n, grad_reduce_op)
+        what, second = "F.mse_loss of x W^T + b against a target", "target"
+        labels = lambda rows: t(rows, dim_out)
+    else:
+        gs_module = m.ClassifierGrad(dim_in, dim_out)
+        make = lambda r: m.DataParallelClassifierGrad(dim_in, dim_out, r, n, grad_reduce_op)
+        what, second = "F.cross_entropy of the logits x W^T + b against class labels", "labels"
+        labels = lambda rows: t(rows, dtype=torch.int64)
+    gs = tag_outputs(trace(gs_module, **{"x": t(batch, dim_in), second: labels(batch)}), *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, make, lambda r: {"x": t(batch // n, dim_in), second: labels(batch // n)})]
+    relations = [shard("x", 0), shard(second, 0), replicate("weight"), replicate("bias")]
+    expect = [relate(o, f"r{k}.{o}") for o in outputs for k in range(n)]
+    if grad_reduce_op == "avg":
+        return Case(
+            name, f"data parallelism over {n} ranks, forward and backward in one graph: {what}"
+            " (mean over the batch) and its weight and bias gradients, each rank on its batch rows,"
+            " loss and gradients all-reduced with avg", gs, gd, relations, "refines",
+            "the loss and gradients equal every rank's averages, as expected", expect=expect)
+    return Case(
+        name, f"{name.replace('bug-', '').replace('-grads-sum', '')} over {n} ranks all-reducing the"
+        " gradients with sum instead of avg", gs, gd, relations, "not-refined",
+        f"the gradients come out {n} times too large: the gradient of the loss reaches no G_d value,"
+        " scaled or summed", operator=node_name(gs, "aten.mse_loss_backward.default" if loss == "mse"
+                                                 else "aten.nll_loss_backward.default"), expect=expect)
+
+
 def data_parallel_mlp_grads(name, n):
     batch, hidden, ffn, dim_out = 8, 4, 6, 3
     outputs = ("loss", "grad_fc1_weight", "grad_fc1_bias", "grad_fc2_weight", "grad_fc2_bias")
@@ -813,6 +848,8 @@ def all_cases():
         data_parallel_grads("data-parallel-grads-dp2", 2),
         data_parallel_grads("bug-data-parallel-grads-sum", 2, "sum"),
         data_parallel_mlp_grads("data-parallel-mlp-grads-dp4", 4),
+        data_parallel_loss("dp-mse-loss-dp2", 2, "mse"),
+        data_parallel_loss("bug-dp-mse-loss-grads-sum", 2, "mse", "sum"),
         swiglu("swiglu-tp2", 2),
         swiglu("bug-swiglu-reduce-before-down", 2, reduce_before_down=True),
         sp_rmsnorm("sp-rmsnorm-tp2", 2),

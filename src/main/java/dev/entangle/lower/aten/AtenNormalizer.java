@@ -46,6 +46,7 @@ public final class AtenNormalizer {
   private final LayoutLowering layout = new LayoutLowering();
   private final ReductionLowering reductions = new ReductionLowering();
   private final CustomOpLowering custom = new CustomOpLowering();
+  private final LossLowering losses = new LossLowering();
   private final XlaLowering xla;
 
   public AtenNormalizer(OpTable table) {
@@ -86,6 +87,9 @@ public final class AtenNormalizer {
     }
     if (out == null) {
       out = reductions.lower(base, c);
+    }
+    if (out == null) {
+      out = losses.lower(base, c);
     }
     if (out == null) {
       out = custom.lower(target, c);

@@ -955,6 +955,7 @@ def _expr_shape(expr, ranks):
 GD_LOCATIONS = {
     "bug-context-parallel-unshifted-mask": ("return super().attend(q, k, v, row_start)", 0),
     "bug-data-parallel-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 0),
+    "bug-dp-mse-loss-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 1),
     "bug-expert-parallel-transposed-splits": (
         "routed = dist.all_to_all(x, self.recv, self.send, GROUP)", 0),
     "bug-expert-sharded": ("return F.gelu(x @ self.w1) @ self.w2", 0),

@@ -2,6 +2,8 @@ package dev.entangle.cli;
 
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -32,11 +34,27 @@ final class Background<T> {
    * unchanged.
    */
   T join() {
+    try {
+      return await(task, Long.MAX_VALUE);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("a wait without a limit timed out", e);
+    }
+  }
+
+  /**
+   * A task's result, waiting until {@code deadline} (a {@link System#nanoTime}; {@link
+   * Long#MAX_VALUE} for no limit) at most; a runtime exception or error the task threw is thrown
+   * here unchanged, and an interrupt while waiting is kept for the caller.
+   */
+  static <T> T await(FutureTask<T> task, long deadline) throws TimeoutException {
     boolean interrupted = false;
     try {
       while (true) {
         try {
-          return task.get();
+          if (deadline == Long.MAX_VALUE) {
+            return task.get();
+          }
+          return task.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
           interrupted = true;
         } catch (ExecutionException e) {

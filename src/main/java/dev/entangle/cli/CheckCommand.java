@@ -20,9 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Model.CommandSpec;
@@ -205,32 +203,7 @@ final class CheckCommand implements Callable<Integer> {
 
   /** The task's result, waiting until {@code deadline} (a {@link System#nanoTime}) at most. */
   private static Integer await(FutureTask<Integer> task, long deadline) throws TimeoutException {
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          if (deadline == Long.MAX_VALUE) {
-            return task.get();
-          }
-          return task.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          Throwable cause = e.getCause();
-          if (cause instanceof RuntimeException r) {
-            throw r;
-          }
-          if (cause instanceof Error err) {
-            throw err;
-          }
-          throw new IllegalStateException(cause);
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    return Background.await(task, deadline);
   }
 
   /** The whole check, on its own thread; {@code start} is when the run began. */

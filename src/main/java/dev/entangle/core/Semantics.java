@@ -1,6 +1,7 @@
 package dev.entangle.core;
 
 import dev.entangle.core.numeric.Tensor;
+import java.util.function.LongFunction;
 
 /**
  * What the operators of one family mean: the type of an application (its shape rule, refusing
@@ -20,6 +21,25 @@ public interface Semantics {
 
     /** The value of the G_d tensor {@code tensor[id]}, or an {@code EvalException}. */
     Tensor tensorValue(long id);
+
+    /** A context of a run's operator table and the types and values of its G_d tensors. */
+    static Context of(OpTable table, LongFunction<TypeInfo> types, LongFunction<Tensor> values) {
+      return new RunContext(table, types, values);
+    }
+  }
+
+  /** {@link Context#of}. */
+  record RunContext(OpTable table, LongFunction<TypeInfo> types, LongFunction<Tensor> values)
+      implements Context {
+    @Override
+    public TypeInfo tensorType(long id) {
+      return types.apply(id);
+    }
+
+    @Override
+    public Tensor tensorValue(long id) {
+      return values.apply(id);
+    }
   }
 
   /** The type of {@code op(attrs; operands)}; a {@link ShapeException} when operands do not fit. */

@@ -1,7 +1,6 @@
 package dev.entangle.core;
 
 import dev.entangle.core.numeric.EvalException;
-import dev.entangle.core.numeric.Tensor;
 import dev.entangle.core.semantics.Leaves;
 import java.util.function.LongFunction;
 
@@ -21,22 +20,12 @@ public final class Shapes {
   public Shapes(OpTable table, LongFunction<TypeInfo> tensorTypes) {
     this.table = table;
     this.context =
-        new Semantics.Context() {
-          @Override
-          public OpTable table() {
-            return table;
-          }
-
-          @Override
-          public TypeInfo tensorType(long id) {
-            return tensorTypes.apply(id);
-          }
-
-          @Override
-          public Tensor tensorValue(long id) {
-            throw new EvalException("tensor[" + id + "] has no value in shape inference");
-          }
-        };
+        Semantics.Context.of(
+            table,
+            tensorTypes,
+            id -> {
+              throw new EvalException("tensor[" + id + "] has no value in shape inference");
+            });
   }
 
   /** The type of {@code op(attrs; children)}. */

@@ -46,23 +46,7 @@ public final class Kernels {
     this.budget = budget;
     this.tensors = tensors;
     this.shapes = new Shapes(table, id -> typeOf(tensors.apply(id)));
-    this.context =
-        new Semantics.Context() {
-          @Override
-          public OpTable table() {
-            return table;
-          }
-
-          @Override
-          public TypeInfo tensorType(long id) {
-            return typeOf(tensors.apply(id));
-          }
-
-          @Override
-          public Tensor tensorValue(long id) {
-            return tensors.apply(id);
-          }
-        };
+    this.context = Semantics.Context.of(table, id -> typeOf(tensors.apply(id)), tensors);
   }
 
   public OpTable table() {

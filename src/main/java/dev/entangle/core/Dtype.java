@@ -103,6 +103,43 @@ public enum Dtype {
     };
   }
 
+  /**
+   * The element type XLA's HLO text writes for it ({@code pred}, {@code s32}, {@code bf16}...), or
+   * null.
+   */
+  public String xlaName() {
+    return switch (this) {
+      case BOOL -> "pred";
+      case INT8 -> "s8";
+      case INT16 -> "s16";
+      case INT32 -> "s32";
+      case INT64 -> "s64";
+      case UINT8 -> "u8";
+      case UINT16 -> "u16";
+      case UINT32 -> "u32";
+      case UINT64 -> "u64";
+      case FLOAT16 -> "f16";
+      case BFLOAT16 -> "bf16";
+      case FLOAT32 -> "f32";
+      case FLOAT64 -> "f64";
+      case COMPLEX64 -> "c64";
+      case COMPLEX128 -> "c128";
+      case FLOAT8_E4M3FN -> "f8e4m3fn";
+      case FLOAT8_E5M2 -> "f8e5m2";
+      default -> null;
+    };
+  }
+
+  /** The dtype of an XLA element type name ({@link #xlaName}), or null. */
+  public static Dtype byXlaName(String name) {
+    for (Dtype d : VALUES) {
+      if (name.equals(d.xlaName())) {
+        return d;
+      }
+    }
+    return null;
+  }
+
   /** The code stored in e-node attributes. */
   public int code() {
     return ordinal();

@@ -1,5 +1,6 @@
 package dev.entangle.importer.hlo;
 
+import dev.entangle.core.Dtype;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -69,25 +70,7 @@ public sealed interface HloType {
 
   /** The graph file's dtype name of an HLO element type, or null for one the graph format lacks. */
   static String dtype(String elementType) {
-    return switch (elementType) {
-      case "pred" -> "bool";
-      case "s8" -> "int8";
-      case "s16" -> "int16";
-      case "s32" -> "int32";
-      case "s64" -> "int64";
-      case "u8" -> "uint8";
-      case "u16" -> "uint16";
-      case "u32" -> "uint32";
-      case "u64" -> "uint64";
-      case "f16" -> "float16";
-      case "bf16" -> "bfloat16";
-      case "f32" -> "float32";
-      case "f64" -> "float64";
-      case "c64" -> "complex64";
-      case "c128" -> "complex128";
-      case "f8e4m3fn" -> "float8_e4m3fn";
-      case "f8e5m2" -> "float8_e5m2";
-      default -> null;
-    };
+    Dtype d = Dtype.byXlaName(elementType);
+    return d == null ? null : d.canonical();
   }
 }

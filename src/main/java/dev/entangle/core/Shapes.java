@@ -1,7 +1,6 @@
 package dev.entangle.core;
 
 import dev.entangle.core.numeric.EvalException;
-import dev.entangle.core.semantics.Leaves;
 import java.util.function.LongFunction;
 
 /**
@@ -40,10 +39,5 @@ public final class Shapes {
       }
     }
     return op.semantics().type(op, a, c, context);
-  }
-
-  /** Number of elements of {@code arange(start, end, step)}. */
-  public static long arangeLength(long start, long end, long step) {
-    return Leaves.arangeLength(start, end, step);
   }
 }

@@ -44,6 +44,17 @@ public final class SourceFile {
     return text.substring(start, end).trim();
   }
 
+  /** The 1-based line of a character offset. */
+  public int lineOf(int offset) {
+    int i = Arrays.binarySearch(lineStarts, offset);
+    return (i >= 0 ? i : -i - 2) + 1;
+  }
+
+  /** The 1-based column of a character offset. */
+  public int columnOf(int offset) {
+    return offset - lineStarts[lineOf(offset) - 1] + 1;
+  }
+
   /** Line {@code lineNo} (1-based) without its line break, or "" when out of range. */
   public String line(int lineNo) {
     if (lineNo < 1 || lineNo > lineStarts.length) {

@@ -2,7 +2,6 @@ package dev.entangle.importer.hlo;
 
 import dev.entangle.importer.SourceFile;
 import dev.entangle.util.InputException;
-import java.util.Arrays;
 
 /**
  * A cursor over HLO text: blanks and comments ({@code /*index=5*}{@code /} anywhere, {@code //} to
@@ -17,24 +16,11 @@ final class HloScanner {
 
   final SourceFile src;
   final String text;
-  private final int[] lineStarts;
   int pos;
 
   HloScanner(SourceFile src) {
     this.src = src;
     this.text = src.text();
-    int[] starts = new int[16];
-    int n = 0;
-    starts[n++] = 0;
-    for (int i = 0; i < text.length(); i++) {
-      if (text.charAt(i) == '\n') {
-        if (n == starts.length) {
-          starts = Arrays.copyOf(starts, n * 2);
-        }
-        starts[n++] = i + 1;
-      }
-    }
-    this.lineStarts = Arrays.copyOf(starts, n);
   }
 
   boolean atEnd() {
@@ -47,13 +33,12 @@ final class HloScanner {
 
   /** The 1-based line of an offset. */
   int lineOf(int offset) {
-    int i = Arrays.binarySearch(lineStarts, offset);
-    return (i >= 0 ? i : -i - 2) + 1;
+    return src.lineOf(offset);
   }
 
   /** The 1-based column of an offset. */
   int columnOf(int offset) {
-    return offset - lineStarts[lineOf(offset) - 1] + 1;
+    return src.columnOf(offset);
   }
 
   /**

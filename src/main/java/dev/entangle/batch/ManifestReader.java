@@ -27,7 +27,13 @@ public final class ManifestReader {
 
   /** The verdicts an expectation may name. */
   public static final List<String> VERDICTS =
-      List.of("refines", "not-refined", "expectation-violated", "inconclusive", "unproved");
+      List.of(
+          "refines",
+          "not-refined",
+          "expectation-violated",
+          "inconclusive",
+          "unproved",
+          "unsupported");
 
   private static final Set<String> TOP_KEYS = Set.of("format", "name", "cases");
   private static final Set<String> CASE_KEYS =

@@ -248,6 +248,9 @@ final class CheckCommand implements Callable<Integer> {
     if (untested != null) {
       err.println("entangle: " + untested);
     }
+    if (isSet(verbose)) {
+      OpaqueListing.print(gsp, gdp, err);
+    }
     TermText text = new TermText(gdp);
     CheckListener listener =
         Listeners.of(

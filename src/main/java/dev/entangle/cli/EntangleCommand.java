@@ -50,8 +50,8 @@ final class EntangleCommand implements Runnable {
     exitCodes.put("2", "bad input or usage");
     exitCodes.put(
         "3",
-        "inconclusive (a limit was reached) or unproved (no lemma proves an operator; numbers say"
-            + " it maps)");
+        "inconclusive (a limit was reached), unproved (no lemma proves an operator; numbers say"
+            + " it maps) or unsupported (an operator entangle cannot lower or evaluate yet)");
     exitCodes.put(
         "4",
         "check --certify: an entry of the output relation is false on numbers (a bug in entangle)");

@@ -18,7 +18,7 @@ final class ExitCodes {
     return switch (v) {
       case REFINES -> REFINES;
       case NOT_REFINED, EXPECTATION_VIOLATED -> NOT_REFINED;
-      case INCONCLUSIVE, UNPROVED -> INCONCLUSIVE;
+      case INCONCLUSIVE, UNPROVED, UNSUPPORTED -> INCONCLUSIVE;
     };
   }
 }

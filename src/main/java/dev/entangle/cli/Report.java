@@ -270,6 +270,9 @@ record Report(
       if (f instanceof Failure.NoCleanExpression n) {
         return noClean(n);
       }
+      if (f instanceof Failure.Unsupported u) {
+        return unsupported(u);
+      }
       if (f instanceof Failure.ProvedOnNumbers p) {
         Assumption a = p.assumption();
         Evidence.Candidate c = a.candidate();
@@ -333,6 +336,34 @@ record Report(
                     : ", as far as the search went before it stopped.");
       }
       return sb + chainNote(n.chainEnd());
+    }
+
+    private String unsupported(Failure.Unsupported u) {
+      CoreOp user = gs.op(u.operator());
+      StringBuilder sb =
+          new StringBuilder("entangle can neither lower nor evaluate ")
+              .append(u.opaque())
+              .append(": it is kept opaque, so it maps only where G_d makes the same call on")
+              .append(" related operands");
+      if (u.stoppedAt() == u.operator()) {
+        sb.append(", and G_d does not");
+      } else {
+        CoreOp at = gs.op(u.stoppedAt());
+        sb.append(". The proof stopped at ")
+            .append(at.name())
+            .append(" (")
+            .append(at.target())
+            .append("), which depends on its result ")
+            .append(user.name());
+      }
+      return sb.append(
+              ". Neither a proof nor the numbers can say whether G_d computes it, so this is not"
+                  + " reported as a bug. To check this model, give the operator's law as a lemma"
+                  + " (a *.lemmas file in a folder passed with --lemmas FOLDER; README, Writing a"
+                  + " lemma) or file an issue asking for ")
+          .append(u.opaque())
+          .append(" to be supported.")
+          .toString();
     }
 
     private String chainNote(int chainEnd) {

@@ -14,8 +14,9 @@ import java.util.List;
  * located at the line of the distributed code where G_d diverges ({@link GdLocations}; the
  * sequential model's line of the failing operator, the other G_d lines and the other frames are
  * related locations), so code scanning annotates that Python line; {@code not-refined} and {@code
- * expectation-violated} are errors, {@code unproved} and {@code inconclusive} warnings. A
- * refinement has no result. A batch case that could not run is a tool execution notification.
+ * expectation-violated} are errors, {@code unproved}, {@code inconclusive} and {@code unsupported}
+ * warnings. A refinement has no result. A batch case that could not run is a tool execution
+ * notification.
  */
 final class SarifReport {
   static final String SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -54,7 +55,16 @@ final class SarifReport {
               "warning",
               "A limit was reached before a verdict",
               "The time or e-graph limit was reached while checking this operator; raise"
-                  + " --timeout or --node-limit."));
+                  + " --timeout or --node-limit."),
+          new Rule(
+              "unsupported",
+              "Unsupported",
+              "warning",
+              "An operator entangle does not support yet",
+              "The check stopped at an operator the checker can neither lower nor evaluate (it is"
+                  + " kept opaque), so neither a proof nor the numbers can say whether the"
+                  + " distributed model computes it. Give its law as a lemma (--lemmas) or ask for"
+                  + " the operator to be supported."));
 
   private SarifReport() {}
 
@@ -196,6 +206,7 @@ final class SarifReport {
       case EXPECTATION_VIOLATED -> 1;
       case UNPROVED -> 2;
       case INCONCLUSIVE, REFINES -> 3;
+      case UNSUPPORTED -> 4;
     };
   }
 

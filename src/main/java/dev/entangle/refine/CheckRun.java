@@ -52,6 +52,16 @@ final class CheckRun {
 
   private CoreOp violatedAt;
 
+  /**
+   * The first stop at an operator kept opaque ({@link OpaqueOperators}), or null. The walk goes on
+   * past it, leaving what is computed from it unchecked ({@link #unsupportedValues}), so that a bug
+   * the numbers can show elsewhere is still reported as {@code not-refined}.
+   */
+  private Failure.Unsupported unsupported;
+
+  /** The G_s values computed from an operator kept opaque where the walk stopped. */
+  private final Set<Integer> unsupportedValues = new HashSet<>();
+
   /** Checks operators ahead of the walk ({@link CheckOptions#jobs}). */
   private Speculation speculation;
 
@@ -142,6 +152,10 @@ final class CheckRun {
     for (int i = from; i < ops.size(); i++) {
       CoreOp op = ops.get(i);
       List<Integer> outs = ctx.gs.outputs(op);
+      if (readsUnsupported(op)) {
+        unsupportedValues.addAll(outs);
+        continue;
+      }
       speculation.ahead(i);
       Speculation.Taken taken = speculation.check(i);
       OperatorCheck.Outcome out = taken.outcome();
@@ -161,7 +175,8 @@ final class CheckRun {
           if (out.limited() || rootOut.missingInput() >= 0) {
             Verdict v = out.limited() ? Verdict.INCONCLUSIVE : Verdict.NOT_REFINED;
             Evidence e = out.limited() ? evidenceAbout(root, rootOut) : null;
-            return new Step.Stop(v, failure(root, rootOut, chainEnd, e));
+            Failure f = failure(root, rootOut, chainEnd, e);
+            return stop(v, f);
           }
           return takeOnNumbersOrStop(root, rootOut, chainEnd);
         }
@@ -222,7 +237,7 @@ final class CheckRun {
       }
     }
     if (against != null || candidates.isEmpty()) {
-      return new Step.Stop(Verdict.NOT_REFINED, failure(root, rootOut, chainEnd, against));
+      return notRefined(root, failure(root, rootOut, chainEnd, against));
     }
     for (int o : ctx.gs.outputs(root)) {
       Evidence.Candidate c = candidates.get(o);
@@ -242,6 +257,62 @@ final class CheckRun {
     assumedOutcome.put(root.id(), rootOut);
     forgetChain(root);
     return new Step.Resume(ops.indexOf(root) + 1);
+  }
+
+  /**
+   * The walk would stop at {@code root} with {@code f}. With numbers that show a bug, it does
+   * ({@code not-refined}). Without, when {@code root} or an operation it depends on uses an
+   * operator kept opaque, nothing can tell a bug from the missing operator: the first such stop is
+   * kept as the {@code unsupported} failure, and the walk resumes after {@code root} with what is
+   * computed from it left unchecked. Otherwise it stops {@code not-refined}.
+   */
+  private Step notRefined(CoreOp root, Failure f) {
+    if (f.evidence() instanceof Evidence.Witness || !(f instanceof Failure.NoCleanExpression)) {
+      return stop(Verdict.NOT_REFINED, f);
+    }
+    CoreOp user = OpaqueOperators.nearest(gs, root);
+    if (user == null) {
+      return stop(Verdict.NOT_REFINED, f);
+    }
+    if (unsupported == null) {
+      unsupported = unsupported(user, root, f);
+    }
+    unsupportedValues.addAll(ctx.gs.outputs(root));
+    forgetChain(root);
+    return new Step.Resume(ops.indexOf(root) + 1);
+  }
+
+  private Failure.Unsupported unsupported(CoreOp user, CoreOp root, Failure f) {
+    String target = OpaqueOperators.targetOf(user, gs.table());
+    return user == root
+        ? new Failure.Unsupported(
+            user.id(), target, root.id(), f.inputs(), f.explored(), f.evidence())
+        : new Failure.Unsupported(
+            user.id(), target, root.id(), inputRelations(user), List.of(), f.evidence());
+  }
+
+  /**
+   * Stops the walk, except that a stop without numbers that show a bug comes after an earlier stop
+   * at an operator kept opaque: that one is reported ({@code unsupported}), the first problem met.
+   */
+  private Step stop(Verdict v, Failure f) {
+    if (unsupported != null && !(f.evidence() instanceof Evidence.Witness)) {
+      return new Step.Stop(Verdict.UNSUPPORTED, unsupported);
+    }
+    return new Step.Stop(v, f);
+  }
+
+  /** Whether an operation reads a value computed from an operator kept opaque. */
+  private boolean readsUnsupported(CoreOp op) {
+    if (unsupportedValues.isEmpty()) {
+      return false;
+    }
+    for (int v : op.reads()) {
+      if (unsupportedValues.contains(v)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -282,7 +353,7 @@ final class CheckRun {
   private Step chainsEndingInOutputs() {
     for (int o : required) {
       CoreOp root = chainRoot.get(o);
-      if (root != null) {
+      if (root != null && !unsupportedValues.contains(o)) {
         OperatorCheck.Outcome rootOut = failedAt.get(root.id());
         CoreOp last = gs.definition(o);
         return takeOnNumbersOrStop(root, rootOut, root == last ? -1 : last.id());
@@ -316,7 +387,7 @@ final class CheckRun {
       }
     }
     for (int o : required) {
-      if (!overOutputs.containsKey(o) && !undefined.contains(o)) {
+      if (!overOutputs.containsKey(o) && !undefined.contains(o) && !unsupportedValues.contains(o)) {
         CoreOp producer = gs.definition(o);
         Evidence e = numbers.search(o, true);
         if (e instanceof Evidence.Candidate c) {
@@ -326,27 +397,48 @@ final class CheckRun {
                   producer == null ? -1 : producer.id(), o, c, first(ctx.relation.get(o))));
           continue;
         }
-        return result(
-            Verdict.NOT_REFINED,
+        Failure f =
             new Failure.OutputNotReturned(
                 producer == null ? -1 : producer.id(),
                 o,
                 first(ctx.relation.get(o)),
                 producer == null ? List.of() : inputRelations(producer),
-                e));
+                e);
+        CoreOp user =
+            producer == null || e instanceof Evidence.Witness
+                ? null
+                : OpaqueOperators.nearest(gs, producer);
+        if (user != null && unsupported == null) {
+          unsupported = unsupported(user, producer, f);
+        }
+        Step.Stop s = (Step.Stop) stop(Verdict.NOT_REFINED, f);
+        return result(s.verdict(), s.failure());
       }
     }
     for (CoreRelation.Expect e : violated) {
+      if (unsupportedValues.contains(e.gs())) {
+        continue;
+      }
       Evidence ev = numbers.compare(e.gs(), e.gd());
       if (ev instanceof Evidence.Candidate c) {
         assumptions.add(
             new Assumption(violatedAt.id(), e.gs(), c, first(ctx.relation.get(e.gs()))));
         continue;
       }
-      return result(
-          Verdict.EXPECTATION_VIOLATED,
-          new Failure.ExpectationViolated(
-              violatedAt.id(), e, first(ctx.relation.get(e.gs())), inputRelations(violatedAt), ev));
+      Step.Stop s =
+          (Step.Stop)
+              stop(
+                  Verdict.EXPECTATION_VIOLATED,
+                  new Failure.ExpectationViolated(
+                      violatedAt.id(),
+                      e,
+                      first(ctx.relation.get(e.gs())),
+                      inputRelations(violatedAt),
+                      ev));
+      return result(s.verdict(), s.failure());
+    }
+    if (unsupported != null) {
+      return result(Verdict.UNSUPPORTED, unsupported);
     }
     if (!assumptions.isEmpty()) {
       Assumption a = assumptions.get(0);

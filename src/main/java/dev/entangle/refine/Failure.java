@@ -118,6 +118,27 @@ public sealed interface Failure {
       int operator, Assumption assumption, List<InputRelation> inputs, List<Integer> explored)
       implements Failure {}
 
+  /**
+   * The check stopped where an operator the language keeps opaque (no lowering, no kernel) decides
+   * the outcome: the failing operation is that operator, or it reads a value computed through one,
+   * so neither a proof nor the numbers can tell a bug from a missing operator (the verdict is
+   * {@code unsupported}).
+   *
+   * @param operator the G_s operation that uses the opaque operator
+   * @param opaque the opaque operator's target, e.g. {@code aten.foo.default}
+   * @param stoppedAt the G_s operation where the proof stopped ({@code operator} or a later one
+   *     that reads its result)
+   * @param evidence why the numbers could not say, or null when they were not asked
+   */
+  record Unsupported(
+      int operator,
+      String opaque,
+      int stoppedAt,
+      List<InputRelation> inputs,
+      List<Integer> explored,
+      Evidence evidence)
+      implements Failure {}
+
   /** The numbers behind the failure, or null when none were asked. */
   default Evidence evidence() {
     return null;

@@ -10,7 +10,13 @@ public enum Verdict {
    * No proof, but no evidence of a bug either: the values no lemma reached equal clean expressions
    * of G_d on every random draw (a gap in the lemmas, not, on this evidence, in the model).
    */
-  UNPROVED("unproved");
+  UNPROVED("unproved"),
+  /**
+   * The check stopped at an operator the language cannot lower, decompose or evaluate (kept
+   * opaque): neither a proof nor the numbers can tell whether G_d computes it. Never reported as
+   * {@code refines} or {@code not-refined}.
+   */
+  UNSUPPORTED("unsupported");
 
   private final String json;
 

@@ -99,7 +99,7 @@ public record CliRun(String args, int exitCode, String out, String err) {
     return switch (verdict) {
       case "refines" -> 0;
       case "not-refined", "expectation-violated" -> 1;
-      case "inconclusive", "unproved" -> 3;
+      case "inconclusive", "unproved", "unsupported" -> 3;
       default -> throw new AssertionError("unknown verdict " + verdict);
     };
   }

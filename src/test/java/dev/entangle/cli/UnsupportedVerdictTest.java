@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,6 +61,36 @@ class UnsupportedVerdictTest {
     assertEquals("gelu", report.at("/failure/operator").asText());
     assertEquals(UNKNOWN, report.at("/failure/target").asText());
     assertTrue(report.at("/failure/reason").asText().contains("neither lower nor evaluate"));
+  }
+
+  @Test
+  void ciReportsAndBatchKnowTheVerdict() throws Exception {
+    Path[] g = retarget("aten.gelu.default", UNKNOWN);
+    Path junit = dir.resolve("r.xml");
+    Path sarif = dir.resolve("r.sarif");
+    Path html = dir.resolve("r.html");
+    CliRun r =
+        CliRun.check(
+            g[0], g[1], MLP.resolve("ri.json"), "--junit", junit, "--sarif", sarif, "--html", html);
+    assertEquals(3, r.exitCode(), r::transcript);
+    String xml = Files.readString(junit);
+    assertTrue(xml.contains("<error") && xml.contains("type=\"unsupported\""), xml);
+    JsonNode log = JsonEdits.read(sarif);
+    assertEquals("unsupported", log.at("/runs/0/results/0/ruleId").asText());
+    assertEquals("warning", log.at("/runs/0/results/0/level").asText());
+    assertTrue(Files.readString(html).contains("unsupported"));
+    Path manifest = dir.resolve("m.json");
+    Files.writeString(
+        manifest,
+        "{\"format\": \"entangle-batch/1\", \"cases\": [{\"name\": \"opaque\", \"gs\": \""
+            + g[0]
+            + "\", \"gd\": \""
+            + g[1]
+            + "\", \"rel\": \""
+            + MLP.resolve("ri.json")
+            + "\", \"expect\": \"unsupported\", \"operator\": \"gelu\"}]}");
+    CliRun batch = CliRun.run("batch", manifest);
+    assertEquals(0, batch.exitCode(), batch::transcript);
   }
 
   @Test

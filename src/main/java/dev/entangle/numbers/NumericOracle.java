@@ -88,6 +88,11 @@ public final class NumericOracle implements Numbers {
   }
 
   @Override
+  public boolean evaluated() {
+    return ready();
+  }
+
+  @Override
   public Evidence search(int gsValue, boolean overOutputs) {
     if (!ready()) {
       return unavailable;

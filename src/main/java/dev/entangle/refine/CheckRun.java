@@ -270,7 +270,7 @@ final class CheckRun {
     if (f.evidence() instanceof Evidence.Witness || !(f instanceof Failure.NoCleanExpression)) {
       return stop(Verdict.NOT_REFINED, f);
     }
-    CoreOp user = OpaqueOperators.nearest(gs, root);
+    CoreOp user = opaqueBehind(root);
     if (user == null) {
       return stop(Verdict.NOT_REFINED, f);
     }
@@ -280,6 +280,20 @@ final class CheckRun {
     unsupportedValues.addAll(ctx.gs.outputs(root));
     forgetChain(root);
     return new Step.Resume(ops.indexOf(root) + 1);
+  }
+
+  /**
+   * The operation that makes a failure at {@code root} undecidable: {@code root} itself when it
+   * uses an operator kept opaque; else, when the numbers could evaluate the models but not this
+   * value, the nearest operation it depends on that uses one (the numbers would have told a bug
+   * from a gap without it). Null otherwise: over the numeric budget, say, the failure stays {@code
+   * not-refined} with why the numbers did not run.
+   */
+  private CoreOp opaqueBehind(CoreOp root) {
+    if (OpaqueOperators.targetOf(root, gs.table()) != null) {
+      return root;
+    }
+    return numbers.evaluated() ? OpaqueOperators.nearest(gs, root) : null;
   }
 
   private Failure.Unsupported unsupported(CoreOp user, CoreOp root, Failure f) {
@@ -405,9 +419,7 @@ final class CheckRun {
                 producer == null ? List.of() : inputRelations(producer),
                 e);
         CoreOp user =
-            producer == null || e instanceof Evidence.Witness
-                ? null
-                : OpaqueOperators.nearest(gs, producer);
+            producer == null || e instanceof Evidence.Witness ? null : opaqueBehind(producer);
         if (user != null && unsupported == null) {
           unsupported = unsupported(user, producer, f);
         }

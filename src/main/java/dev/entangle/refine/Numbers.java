@@ -16,6 +16,14 @@ public interface Numbers {
   /** Compares G_s value {@code gsValue} with the G_d term {@code gd} on numbers. */
   Evidence compare(int gsValue, CoreTerm gd);
 
+  /**
+   * Whether the models could be evaluated on numbers at all (on, within the numeric budget, inputs
+   * drawn): then a value the numbers could not say anything about is one no kernel computes.
+   */
+  default boolean evaluated() {
+    return false;
+  }
+
   /** The numbers switched off: every answer says so. */
   Numbers NONE =
       new Numbers() {

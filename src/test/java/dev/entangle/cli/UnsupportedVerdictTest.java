@@ -121,6 +121,32 @@ class UnsupportedVerdictTest {
   }
 
   @Test
+  void aFailureAfterAnOpaqueOperatorIsUnsupportedUnlessTheNumbersCouldNotRunAnyway() {
+    Path ex = CliRun.PROJECT_ROOT.resolve("examples/bug-mlp-missing-allreduce");
+    Path gs =
+        JsonEdits.copy(
+            ex.resolve("gs.json"), dir.resolve("gs.json"), UnsupportedVerdictTest::scaleInput);
+    Path gd =
+        JsonEdits.copy(
+            ex.resolve("gd.json"),
+            dir.resolve("gd.json"),
+            g -> JsonEdits.ranks(g).forEach(UnsupportedVerdictTest::scaleInput));
+    // the opaque operator maps by congruence; the proof fails later, at addmm_1, and the numbers
+    // cannot evaluate G_s through the opaque operator: neither can tell a bug from a gap
+    CliRun r = CliRun.check(gs, gd, ex.resolve("ri.json"));
+    assertEquals(3, r.exitCode(), r::transcript);
+    assertEquals("unsupported", r.verdictLine(), r::transcript);
+    assertTrue(r.out().contains("operator: x2 (aten.made_up_scale.default)"), r::transcript);
+    assertTrue(r.out().contains("The proof stopped at addmm_1"), r::transcript);
+    // over the numeric budget the numbers would not have run anyway: not-refined, saying so
+    CliRun over = CliRun.check(gs, gd, ex.resolve("ri.json"), "--numeric-budget", "0.000000001");
+    assertEquals(1, over.exitCode(), over::transcript);
+    assertEquals("not-refined", over.verdictLine(), over::transcript);
+    assertTrue(over.out().contains("operator: addmm_1"), over::transcript);
+    assertTrue(over.out().contains("--numeric-budget"), over::transcript);
+  }
+
+  @Test
   void anOutputThroughAnOpaqueOperatorOnShardsIsUnsupported() {
     Path ex = CliRun.PROJECT_ROOT.resolve("examples/mlp-tp2");
     CliRun r = withOpaqueOutput(ex);

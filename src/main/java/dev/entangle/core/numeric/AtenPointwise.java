@@ -60,6 +60,7 @@ public final class AtenPointwise {
     declare("tanh_backward", List.of("grad_output", "output"), Map.of());
     declare("threshold_backward", List.of("grad_output", "self", "threshold"), Map.of());
     declare("native_dropout_backward", List.of("grad_output", "mask", "scale"), Map.of());
+    declare("native_dropout", List.of("input", "p", "train"), Map.of("train", true));
     declare("hardtanh_backward", List.of("grad_output", "self", "min_val", "max_val"), Map.of());
     declare(
         "hardtanh", List.of("self", "min_val", "max_val"), Map.of("min_val", -1.0, "max_val", 1.0));
@@ -136,6 +137,7 @@ public final class AtenPointwise {
         Param t = b.param("threshold");
         yield (p, q) -> self.of(p, q) <= t.of(p, q) ? 0 : x.of(p, q);
       }
+      case "native_dropout" -> dropout(x, b.number("p"), b.number("train") != 0);
       case "native_dropout_backward" -> {
         Param mask = b.param("mask");
         Param scale = b.param("scale");
@@ -281,6 +283,26 @@ public final class AtenPointwise {
       case "none" -> (p, q) -> grad.of(p, q) * Elementwise.geluGrad(self.of(p, q));
       case "tanh" -> (p, q) -> grad.of(p, q) * Elementwise.geluTanhGrad(self.of(p, q));
       default -> throw new EvalException(target + ": unknown approximation '" + approximate + "'");
+    };
+  }
+
+  /**
+   * Dropout in training with rate {@code rate} as the numbers see it: no random mask (the checker
+   * assumes the masks of G_s and G_d agree), but a smooth stand-in that depends only on the rate
+   * and the element, {@code v (1 + sin(13 v + 7 rate) / 2) / (1 - rate)}: equal rates on equal
+   * inputs give equal numbers, inputs that differ by rounding give outputs that differ by rounding,
+   * and two rates give different numbers. Out of training it is the identity; rate 1 gives zeros.
+   */
+  private static Fn dropout(Param x, double rate, boolean train) {
+    if (!train || rate == 0) {
+      return (p, q) -> x.of(p, q);
+    }
+    if (rate >= 1) {
+      return (p, q) -> 0;
+    }
+    return (p, q) -> {
+      double v = x.of(p, q);
+      return v * (1 + 0.5 * Math.sin(13 * v + 7 * rate)) / (1 - rate);
     };
   }
 

@@ -173,9 +173,6 @@ final class ArithmeticLowering {
           "aten.contiguous",
           "aten.lift_fresh_copy",
           "aten.lift_fresh",
-          "aten.dropout",
-          "aten.feature_dropout",
-          "aten.alpha_dropout",
           "aten.view_as_real_copy",
           "aten.clone_preserve_strides" -> {
         return c.tensor(0, null);

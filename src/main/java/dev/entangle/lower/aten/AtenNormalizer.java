@@ -48,10 +48,12 @@ public final class AtenNormalizer {
   private final CustomOpLowering custom = new CustomOpLowering();
   private final LossLowering losses = new LossLowering();
   private final XlaLowering xla;
+  private final DropoutLowering dropout;
 
   public AtenNormalizer(OpTable table) {
     this.table = table;
     this.xla = new XlaLowering(table);
+    this.dropout = new DropoutLowering(table);
   }
 
   /** The table naming the opaque operators this normalizer creates. */
@@ -81,7 +83,10 @@ public final class AtenNormalizer {
       return new int[] {tuple[i]};
     }
     String base = baseName(target);
-    int[] out = arithmetic.lower(base, c);
+    int[] out = dropout.lower(base, c);
+    if (out == null) {
+      out = arithmetic.lower(base, c);
+    }
     if (out == null) {
       out = layout.lower(base, c);
     }

@@ -1,6 +1,5 @@
 package dev.entangle.lower.aten;
 
-import dev.entangle.core.Dtype;
 import dev.entangle.core.Op;
 import dev.entangle.graph.Arg;
 import dev.entangle.lower.LoweringException;
@@ -207,10 +206,6 @@ public final class LayoutLowering {
           return null; // reflect, replicate and circular padding stay opaque
         }
         return one(constantPad(c, c.number(3, "value", 0.0)));
-      }
-      case "aten.native_dropout" -> {
-        int x = c.tensor(0, "input");
-        return new int[] {x, c.undefined(c.shape(x), Dtype.BOOL.code())};
       }
       default -> {
         return null;

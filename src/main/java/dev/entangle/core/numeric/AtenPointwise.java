@@ -34,6 +34,8 @@ public final class AtenPointwise {
             "erfc",
             "sin",
             "cos",
+            "tan",
+            "isfinite",
             "log1p",
             "expm1",
             "floor",
@@ -81,6 +83,24 @@ public final class AtenPointwise {
     declare("logical_xor", List.of("self", "other"), Map.of());
   }
 
+  /**
+   * XLA's element-wise opcodes that compute an ATen function exactly ({@code xla.sine} is {@code
+   * aten.sin}; {@code round_nearest_even} rounds half to even, as {@code aten.round} does).
+   */
+  private static final Map<String, String> XLA =
+      Map.ofEntries(
+          Map.entry("xla.sine", "aten.sin"),
+          Map.entry("xla.cosine", "aten.cos"),
+          Map.entry("xla.tan", "aten.tan"),
+          Map.entry("xla.floor", "aten.floor"),
+          Map.entry("xla.ceil", "aten.ceil"),
+          Map.entry("xla.sign", "aten.sign"),
+          Map.entry("xla.erf", "aten.erf"),
+          Map.entry("xla.exponential_minus_one", "aten.expm1"),
+          Map.entry("xla.log_plus_one", "aten.log1p"),
+          Map.entry("xla.round_nearest_even", "aten.round"),
+          Map.entry("xla.is_finite", "aten.isfinite"));
+
   private static void declare(String name, List<String> params, Map<String, Object> defaults) {
     SIGNATURES.put("aten." + name, new Signature(params, defaults));
   }
@@ -93,6 +113,7 @@ public final class AtenPointwise {
    */
   public static Fn of(String target, OpTable.Arguments args, int dtype) {
     String base = baseName(target);
+    base = XLA.getOrDefault(base, base);
     Signature sig = SIGNATURES.get(base);
     if (sig == null) {
       throw new EvalException(
@@ -107,6 +128,8 @@ public final class AtenPointwise {
       case "erfc" -> (p, q) -> SpecialFunctions.erfc(x.of(p, q));
       case "sin" -> (p, q) -> Math.sin(x.of(p, q));
       case "cos" -> (p, q) -> Math.cos(x.of(p, q));
+      case "tan" -> (p, q) -> Math.tan(x.of(p, q));
+      case "isfinite" -> (p, q) -> Double.isFinite(x.of(p, q)) ? 1 : 0;
       case "log1p" -> (p, q) -> Math.log1p(x.of(p, q));
       case "expm1" -> (p, q) -> Math.expm1(x.of(p, q));
       case "floor" -> (p, q) -> Math.floor(x.of(p, q));
@@ -370,6 +393,7 @@ public final class AtenPointwise {
 
   /** Whether the evaluator knows the operator with this target. */
   public static boolean knows(String target) {
-    return SIGNATURES.containsKey(baseName(target));
+    String base = baseName(target);
+    return SIGNATURES.containsKey(XLA.getOrDefault(base, base));
   }
 }

@@ -105,7 +105,12 @@ final class ArithmeticLowering {
       }
       case "aten.gelu" -> {
         Arg a = c.arg(1, "approximate");
-        long tanh = a instanceof Arg.StrArg s && s.value().equals("tanh") ? 1 : 0;
+        String approximate = a instanceof Arg.StrArg s ? s.value() : "none";
+        if (!approximate.equals("none") && !approximate.equals("tanh")) {
+          throw new LoweringException(
+              "gelu's approximate='" + approximate + "' is neither 'none' nor 'tanh'");
+        }
+        long tanh = approximate.equals("tanh") ? 1 : 0;
         return c.b.add(Op.GELU, new long[] {tanh}, c.tensor(0, "self"));
       }
       case "aten.where" -> {

@@ -140,6 +140,7 @@ public final class AtenNormalizer {
           "aten.log_normal",
           "aten.random",
           "aten._fused_dropout",
+          // the HLO reader refuses rng; a graph file that names it directly gets a sample's meaning
           "xla.rng");
 
   /**
@@ -219,6 +220,8 @@ public final class AtenNormalizer {
           "aten.erfc",
           "aten.sin",
           "aten.cos",
+          "aten.tan",
+          "aten.isfinite",
           "aten.log1p",
           "aten.expm1",
           "aten.floor",

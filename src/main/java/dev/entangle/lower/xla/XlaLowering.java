@@ -12,6 +12,7 @@ import dev.entangle.lower.aten.LayoutLowering;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * XLA HLO instructions as the HLO importer writes them (target {@code xla.OPCODE}, the attributes
@@ -187,8 +188,24 @@ public final class XlaLowering {
           "is_finite",
           "popcnt",
           "count_leading_zeros",
-          "reduce_precision",
-          "bitcast_convert" -> {
+          "reduce_precision" -> {
+        return elementwise(c);
+      }
+      case "bitcast_convert" -> {
+        int x = c.tensor(0, null);
+        long[] out = declared(c).shape();
+        if (!Arrays.equals(c.shape(x), out)) {
+          throw new LoweringException(
+              "bitcast-convert from "
+                  + Dtype.name(c.type(x).dtype())
+                  + Arrays.toString(c.shape(x))
+                  + " to "
+                  + Dtype.name(c.outDtype)
+                  + Arrays.toString(out)
+                  + " changes the element width (each element's bits become several elements, or"
+                  + " several become one), which the checker does not support; only a"
+                  + " bitcast-convert between types of one width is read");
+        }
         return elementwise(c);
       }
       case "reduce" -> {
@@ -239,10 +256,15 @@ public final class XlaLowering {
     if (n < 1 || n > 2) {
       return null;
     }
+    List<Object> operands = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      operands.add(new OpTable.Operand(i));
+    }
     int id =
         table.opaque(
             c.node.target(),
             c.node.target() + c.node.kwargs(),
+            new OpTable.Arguments(operands, Map.of()),
             TypeInfo.tensor(new long[0], c.outDtype));
     int[] kids = new int[n];
     for (int i = 0; i < n; i++) {

@@ -91,6 +91,47 @@ class AtenPointwiseTest {
   }
 
   @Test
+  void xlasElementwiseOpcodesComputeTheirAtenFunctions() {
+    assertTensor(eval("xla.sine", ref("x")), F32, shape(4), map(X, Math::sin));
+    assertTensor(eval("xla.cosine", ref("x")), F32, shape(4), map(X, Math::cos));
+    assertTensor(
+        eval("xla.tan", ref("x")),
+        F32,
+        shape(4),
+        2.185039863261519,
+        -0.5463024898437905,
+        0.5463024898437905,
+        -2.185039863261519);
+    assertTensor(eval("xla.floor", ref("x")), F32, shape(4), -2, -1, 0, 2);
+    assertTensor(eval("xla.ceil", ref("x")), F32, shape(4), -2, -0.0, 1, 2);
+    assertTensor(eval("xla.round_nearest_even", ref("x")), F32, shape(4), -2, -0.0, 0, 2);
+    assertTensor(eval("xla.sign", ref("x")), F32, shape(4), -1, -1, 1, 1);
+    assertTensor(eval("xla.exponential_minus_one", ref("x")), F32, shape(4), map(X, Math::expm1));
+    assertTensor(eval("xla.log_plus_one", ref("x")), F32, shape(4), map(X, Math::log1p));
+    assertTensor(
+        eval("xla.erf", ref("x")),
+        F32,
+        shape(4),
+        -0.9953222650189527,
+        -0.5204998778130465,
+        0.5204998778130465,
+        0.9953222650189527);
+  }
+
+  @Test
+  void dropoutIsDeterministicPerRateAndElementAndKeepsItsRate() {
+    Tensor a = eval("aten.dropout.default", ref("x"), 0.1, true);
+    assertTensor(a, F32, shape(4), map(X, v -> v * (1 + 0.5 * Math.sin(13 * v + 0.7)) / 0.9));
+    assertTensor(eval("aten.dropout.default", ref("x"), 0.1, true), F32, shape(4), a.values());
+    Tensor b = eval("aten.dropout.default", ref("x"), 0.15, true);
+    for (int i = 0; i < 4; i++) {
+      org.junit.jupiter.api.Assertions.assertNotEquals(a.values()[i], b.values()[i]);
+    }
+    assertTensor(eval("aten.dropout.default", ref("x"), 0.1, false), F32, shape(4), X.values());
+    assertTensor(eval("aten.dropout.default", ref("x"), 1.0, true), F32, shape(4), 0, 0, 0, 0);
+  }
+
+  @Test
   void clampWithScalarBoundsGivenEitherWay() {
     assertTensor(eval("aten.clamp.default", ref("x"), -1.0, 1.0), F32, shape(4), -1, -0.5, 0.5, 1);
     assertTensor(

@@ -335,4 +335,16 @@ class XlaLoweringTest {
                     "%b = f32[2,3]{1,0} broadcast(%x), dimensions={0,1}"));
     assertTrue(e.getMessage().contains("broadcast"), e.getMessage());
   }
+
+  @Test
+  void aBitcastConvertThatChangesTheElementWidthIsRefused() throws IOException {
+    LoweringException e =
+        assertThrows(
+            LoweringException.class,
+            () -> lower("%x = f32[3]{0} parameter(0)", "%b = bf16[3,2]{1,0} bitcast-convert(%x)"));
+    assertTrue(e.getMessage().contains("changes the element width"), e.getMessage());
+    Map<String, String> t =
+        lower("%x = f32[3]{0} parameter(0)", "%b = s32[3]{0} bitcast-convert(%x)");
+    assertTrue(t.get("b").startsWith("(ew1[xla.bitcast_convert]"), t.get("b"));
+  }
 }

@@ -185,7 +185,14 @@ record Report(
         return null;
       }
       if (e instanceof Evidence.NotRun n) {
-        return new NumbersText("not run: " + n.reason() + ".", null, null, null, n.reason());
+        String why = "not run: " + n.reason() + ".";
+        if (f instanceof Failure.NoCleanExpression || f instanceof Failure.OutputNotReturned) {
+          why +=
+              " So nothing here shows a bug: only that no proof was found for "
+                  + (f.operator() >= 0 ? gs.op(f.operator()).name() : "this output")
+                  + ".";
+        }
+        return new NumbersText(why, null, null, null, n.reason());
       }
       if (e instanceof Evidence.Candidate c) {
         String expr = text.relation(c.term());
@@ -209,10 +216,20 @@ record Report(
       boolean expected = f instanceof Failure.ExpectationViolated;
       if (expected) {
         sb.append(name(w.gsValue())).append(' ').append(Arrays.toString(w.shape()));
+      } else if (w.tried() == 1 && closest != null) {
+        sb.append("the clean expression ")
+            .append(closest)
+            .append(" does not equal ")
+            .append(name(w.gsValue()))
+            .append(' ')
+            .append(Arrays.toString(w.shape()));
       } else {
-        sb.append("no clean expression of G_d ")
-            .append(f instanceof Failure.OutputNotReturned ? "outputs" : "tensors")
-            .append(" equals ")
+        sb.append("none of the ")
+            .append(w.tried())
+            .append(" clean forms tried (G_d ")
+            .append(f instanceof Failure.OutputNotReturned ? "outputs and inputs" : "tensors")
+            .append(" and, across ranks, their concatenations, sums, maxima and minima, each")
+            .append(" permuted or reshaped) equals ")
             .append(name(w.gsValue()))
             .append(' ')
             .append(Arrays.toString(w.shape()));
@@ -316,7 +333,11 @@ record Report(
     private String noClean(Failure.NoCleanExpression n) {
       StringBuilder sb = new StringBuilder();
       sb.append(
-          "no clean expression (concat, slice, transpose, reshape, sums across ranks) of G_d tensors equals ");
+              "the proof found no clean expression (concat, slice, transpose, reshape, sums across")
+          .append(" ranks) of the ")
+          .append(n.explored().size())
+          .append(n.explored().size() >= 60 ? " or more" : "")
+          .append(" G_d tensors it explored equal to ");
       sb.append(n.outputs() == 1 ? "its output" : "its outputs");
       if (n.limit() instanceof StopReason.TimeLimit) {
         sb.append(" before the check ran out of time (try a larger --timeout)");
@@ -332,7 +353,7 @@ record Report(
             .append(text.describe(t.gd()))
             .append(
                 n.limit() == null
-                    ? ", which G_d never computes."
+                    ? ", which no G_d tensor the proof reached computes."
                     : ", as far as the search went before it stopped.");
       }
       return sb + chainNote(n.chainEnd());

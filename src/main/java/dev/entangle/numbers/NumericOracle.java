@@ -118,7 +118,14 @@ public final class NumericOracle implements Numbers {
     }
     SearchResult.NotFound nf = (SearchResult.NotFound) r;
     CoreTerm closest = nf.closest() == null ? null : RelationLowering.clean(nf.closest(), gdp);
-    return witness(gsValue, first.seed(), target, closest, nf.difference(), nf.stoppedBecause());
+    return witness(
+        gsValue,
+        first.seed(),
+        target,
+        closest,
+        nf.difference(),
+        nf.stoppedBecause(),
+        nf.candidates());
   }
 
   @Override
@@ -147,14 +154,20 @@ public final class NumericOracle implements Numbers {
       }
       Difference diff = Difference.of(value, target);
       if (!diff.matches()) {
-        return witness(gsValue, d.seed(), target, term, diff, null);
+        return witness(gsValue, d.seed(), target, term, diff, null, 1);
       }
     }
     return new Evidence.Candidate(gsValue, term, draws.size(), settings.seed());
   }
 
   private Evidence witness(
-      int gsValue, long seed, Tensor target, CoreTerm closest, Difference diff, String note) {
+      int gsValue,
+      long seed,
+      Tensor target,
+      CoreTerm closest,
+      Difference diff,
+      String note,
+      int tried) {
     if (diff == null) {
       return new Evidence.Witness(
           gsValue,
@@ -167,7 +180,8 @@ public final class NumericOracle implements Numbers {
           Double.NaN,
           Double.NaN,
           0,
-          note);
+          note,
+          tried);
     }
     return new Evidence.Witness(
         gsValue,
@@ -180,7 +194,8 @@ public final class NumericOracle implements Numbers {
         diff.maxAbs(),
         diff.maxRelative(),
         diff.differing(),
-        note);
+        note,
+        tried);
   }
 
   private Tensor gsTensor(Draw d, int gsValue) {

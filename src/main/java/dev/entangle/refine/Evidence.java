@@ -33,6 +33,8 @@ public sealed interface Evidence {
    * @param maxRelative the largest relative difference
    * @param differing how many elements differ beyond tolerance
    * @param note more on how the search went (it stopped early, say), or null
+   * @param tried how many clean forms were compared with the value (1 when one given expression
+   *     was)
    */
   record Witness(
       int gsValue,
@@ -45,7 +47,8 @@ public sealed interface Evidence {
       double maxAbs,
       double maxRelative,
       long differing,
-      String note)
+      String note,
+      int tried)
       implements Evidence {}
 
   /** The numbers could not say (too large to evaluate, an operator without numbers, ...). */

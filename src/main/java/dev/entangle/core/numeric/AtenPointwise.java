@@ -36,6 +36,15 @@ public final class AtenPointwise {
             "cos",
             "tan",
             "isfinite",
+            "acos",
+            "acosh",
+            "asin",
+            "asinh",
+            "atan",
+            "atanh",
+            "cosh",
+            "sinh",
+            "log10",
             "log1p",
             "expm1",
             "floor",
@@ -129,6 +138,15 @@ public final class AtenPointwise {
       case "sin" -> (p, q) -> Math.sin(x.of(p, q));
       case "cos" -> (p, q) -> Math.cos(x.of(p, q));
       case "tan" -> (p, q) -> Math.tan(x.of(p, q));
+      case "acos" -> (p, q) -> Math.acos(x.of(p, q));
+      case "asin" -> (p, q) -> Math.asin(x.of(p, q));
+      case "atan" -> (p, q) -> Math.atan(x.of(p, q));
+      case "cosh" -> (p, q) -> Math.cosh(x.of(p, q));
+      case "sinh" -> (p, q) -> Math.sinh(x.of(p, q));
+      case "log10" -> (p, q) -> Math.log10(x.of(p, q));
+      case "acosh" -> (p, q) -> acosh(x.of(p, q));
+      case "asinh" -> (p, q) -> asinh(x.of(p, q));
+      case "atanh" -> (p, q) -> atanh(x.of(p, q));
       case "isfinite" -> (p, q) -> Double.isFinite(x.of(p, q)) ? 1 : 0;
       case "log1p" -> (p, q) -> Math.log1p(x.of(p, q));
       case "expm1" -> (p, q) -> Math.expm1(x.of(p, q));
@@ -372,6 +390,19 @@ public final class AtenPointwise {
           ? nan
           : v == Double.POSITIVE_INFINITY ? pos : v == Double.NEGATIVE_INFINITY ? neg : v;
     };
+  }
+
+  private static double acosh(double v) {
+    return v < 1 ? Double.NaN : Math.log(v + Math.sqrt(v * v - 1));
+  }
+
+  private static double asinh(double v) {
+    double a = Math.abs(v);
+    return Math.copySign(Math.log(a + Math.sqrt(a * a + 1)), v);
+  }
+
+  private static double atanh(double v) {
+    return Math.abs(v) > 1 ? Double.NaN : 0.5 * Math.log1p(2 * v / (1 - v));
   }
 
   private static double trunc(double v) {

@@ -90,6 +90,51 @@ class AtenPointwiseTest {
     assertTensor(eval("aten.expm1.default", ref("x")), F32, shape(4), map(X, Math::expm1));
   }
 
+  /**
+   * Inverse trigonometric, hyperbolic and base-10 functions against the values torch 2.15.0
+   * computes for x = [-2, -0.5, 0.5, 2] in float32 (NaN outside the domain).
+   */
+  @Test
+  void moreElementwiseFunctionsMatchTorch() {
+    Map<String, double[]> torch =
+        Map.of(
+            "acos", new double[] {NAN, 2.094395160675049, 1.0471975803375244, NAN},
+            "acosh", new double[] {NAN, NAN, NAN, 1.316957950592041},
+            "asin", new double[] {NAN, -0.5235987901687622, 0.5235987901687622, NAN},
+            "asinh",
+                new double[] {
+                  -1.4436354637145996, -0.4812118411064148, 0.4812118411064148, 1.4436354637145996
+                },
+            "atan",
+                new double[] {
+                  -1.1071487665176392, -0.46364760398864746, 0.46364760398864746, 1.1071487665176392
+                },
+            "atanh", new double[] {NAN, -0.5493061542510986, 0.5493061542510986, NAN},
+            "cosh",
+                new double[] {
+                  3.7621958255767822, 1.1276259422302246, 1.1276259422302246, 3.7621958255767822
+                },
+            "sinh",
+                new double[] {
+                  -3.6268603801727295, -0.5210952758789062, 0.5210952758789062, 3.6268603801727295
+                },
+            "log10", new double[] {NAN, NAN, -0.3010300099849701, 0.3010300099849701});
+    torch.forEach(
+        (f, want) -> {
+          double[] got = eval("aten." + f + ".default", ref("x")).values();
+          for (int i = 0; i < want.length; i++) {
+            double w = want[i];
+            double g = got[i];
+            String what = f + "(" + X.values()[i] + ")";
+            if (Double.isNaN(w)) {
+              assertEquals(Double.NaN, g, what);
+            } else {
+              assertEquals(w, g, 1e-6 * Math.max(1, Math.abs(w)), what);
+            }
+          }
+        });
+  }
+
   @Test
   void xlasElementwiseOpcodesComputeTheirAtenFunctions() {
     assertTensor(eval("xla.sine", ref("x")), F32, shape(4), map(X, Math::sin));

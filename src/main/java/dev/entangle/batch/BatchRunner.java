@@ -107,6 +107,10 @@ public final class BatchRunner {
         InputException blamed = user.blame(e);
         throw blamed != null ? blamed : e;
       }
+      String unrelated = RelationGaps.unrelatedInput(outcome.result(), p.gs(), c.relation());
+      if (unrelated != null) {
+        return new CaseRun(c, null, Names.forMessage(unrelated), seconds(start));
+      }
       String violated = certify(outcome, in, s, user);
       if (violated != null) {
         return new CaseRun(c, null, violated, seconds(start));

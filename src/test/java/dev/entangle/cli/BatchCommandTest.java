@@ -156,6 +156,64 @@ class BatchCommandTest {
     assertNull(JunitXml.child(x(junit).testCase("good"), "failure"));
   }
 
+  @Test
+  void aCaseStillReadingAtItsLimitIsInconclusiveNamingThePhaseAndTheOthersGoOn()
+      throws IOException {
+    // a chain of 200,000 negations (32 MB): reading it takes longer than the limit and its grace
+    StringBuilder sb =
+        new StringBuilder(
+            "{\"format\": \"entangle-fx/1\", \"nodes\": [{\"name\": \"x\", \"op\": \"placeholder\","
+                + " \"target\": \"x\", \"meta\": {\"shape\": [4], \"dtype\": \"float32\"}}");
+    String prev = "x";
+    for (int i = 0; i < 200_000; i++) {
+      sb.append(",\n{\"name\": \"n")
+          .append(i)
+          .append(
+              "\", \"op\": \"call_function\", \"target\": \"aten.neg.default\", \"args\":"
+                  + " [{\"node\": \"")
+          .append(prev)
+          .append("\"}], \"kwargs\": {}, \"meta\": {\"shape\": [4], \"dtype\": \"float32\"}}");
+      prev = "n" + i;
+    }
+    sb.append(
+            ",\n{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [[{\"node\": \"")
+        .append(prev)
+        .append("\"}]]}]}");
+    Files.writeString(tmp.resolve("chain.json"), sb);
+    Files.writeString(
+        tmp.resolve("ri.json"),
+        "{\"format\": \"entangle-relation/1\", \"relations\": [{\"gs\": \"x\", \"replicate\": true}]}");
+    String mlp = EXAMPLES.resolve("mlp-tp2").toString();
+    Path manifest = tmp.resolve("m.json");
+    Files.writeString(
+        manifest,
+        "{\"format\": \"entangle-batch/1\", \"cases\": [{\"name\": \"huge\", \"gs\":"
+            + " \"chain.json\", \"gd\": \"chain.json\", \"rel\": \"ri.json\", \"expect\":"
+            + " \"refines\", \"timeout\": 0.01},"
+            + caseJson("good", mlp, "\"refines\"", null)
+            + "]}");
+    Path junit = tmp.resolve("b.xml");
+    Path json = tmp.resolve("b.json");
+    CliRun run = CliRun.run("batch", manifest, "--junit", junit, "--json", json, "-j", "1");
+    assertEquals(1, run.exitCode(), run::transcript);
+    JsonNode huge = ExampleCase.JSON.readTree(json.toFile()).get("cases").get(0);
+    assertEquals("inconclusive", huge.get("verdict").asText(), run::transcript);
+    assertNotNull(huge.get("stopped_in"), "stopped by the clock before its check: " + huge);
+    assertTrue(
+        List.of("reading G_s", "reading G_d", "reading the relation", "lowering the graphs")
+            .contains(huge.get("stopped_in").asText()),
+        huge.toString());
+    assertTrue(
+        run.out()
+            .contains(
+                "ran out of time (its limit of 0.01 s) while " + huge.get("stopped_in").asText()),
+        run.out());
+    Element error = JunitXml.child(x(junit).testCase("huge"), "error");
+    assertEquals("inconclusive", error.getAttribute("type"));
+    assertNull(JunitXml.child(x(junit).testCase("good"), "failure"), "the other case ran");
+    assertNull(JunitXml.child(x(junit).testCase("good"), "error"), "the other case ran");
+  }
+
   private static JunitXml x(Path junit) {
     return JunitXml.read(junit);
   }

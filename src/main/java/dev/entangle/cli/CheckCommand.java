@@ -187,16 +187,25 @@ final class CheckCommand implements Callable<Integer> {
         return finish(task);
       }
       thread.interrupt();
+      String at = phase;
+      String reason =
+          "the check ran out of time (--timeout "
+              + java.math.BigDecimal.valueOf(run.timeoutSeconds())
+                  .stripTrailingZeros()
+                  .toPlainString()
+              + " s) while "
+              + at
+              + ", and was stopped there; nothing after it was checked. Give a larger --timeout.";
       PrintWriter out = spec.commandLine().getOut();
       out.println(Verdict.INCONCLUSIVE.json());
-      out.println(
-          "the check ran out of time (--timeout "
-              + Decimals.fixed(run.timeoutSeconds(), 1)
-              + " s) while "
-              + phase
-              + ", and was stopped there; nothing after it was checked and no report file was"
-              + " written. Give a larger --timeout.");
+      out.println(reason);
       out.flush();
+      new StoppedReports(
+              CaseLabel.of(gs.getValue(), gd.getValue(), rel.getValue(), name.getValue()),
+              at,
+              reason,
+              (System.nanoTime() - start) / 1e9)
+          .write(json.getValue(), junit.getValue(), sarif.getValue(), html.getValue());
       return ExitCodes.INCONCLUSIVE;
     }
   }

@@ -28,6 +28,28 @@ final class HtmlReport {
     AtomicFiles.writeString(file, page(label, r, n, g));
   }
 
+  /** The page of a check its time limit stopped before it could report. */
+  static void writeStopped(StoppedReports stopped, Path file) {
+    AtomicFiles.writeString(file, stoppedPage(stopped));
+  }
+
+  static String stoppedPage(StoppedReports stopped) {
+    Report r = stopped.report();
+    String page =
+        page(stopped.label(), r, null, null)
+            .replace(
+                TextReport.checkedLine(r),
+                "stopped after " + Decimals.fixed(stopped.seconds(), 2) + " s")
+            .replaceFirst("(?s)<section id=\"statistics\">.*?</section>\n", "");
+    String section =
+        "<section id=\"stopped\"><h2>Stopped while "
+            + esc(stopped.phase())
+            + "</h2><p id=\"reason\" class=\"reason\">"
+            + esc(stopped.reason())
+            + "</p></section>\n";
+    return page.replace("<main>\n", "<main>\n" + section);
+  }
+
   static String page(CaseLabel label, Report r, Neighbourhood n, GdNeighbourhood g) {
     StringBuilder b = new StringBuilder();
     b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");

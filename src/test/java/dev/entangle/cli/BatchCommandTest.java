@@ -159,30 +159,7 @@ class BatchCommandTest {
   @Test
   void aCaseStillReadingAtItsLimitIsInconclusiveNamingThePhaseAndTheOthersGoOn()
       throws IOException {
-    // a chain of 200,000 negations (32 MB): reading it takes longer than the limit and its grace
-    StringBuilder sb =
-        new StringBuilder(
-            "{\"format\": \"entangle-fx/1\", \"nodes\": [{\"name\": \"x\", \"op\": \"placeholder\","
-                + " \"target\": \"x\", \"meta\": {\"shape\": [4], \"dtype\": \"float32\"}}");
-    String prev = "x";
-    for (int i = 0; i < 200_000; i++) {
-      sb.append(",\n{\"name\": \"n")
-          .append(i)
-          .append(
-              "\", \"op\": \"call_function\", \"target\": \"aten.neg.default\", \"args\":"
-                  + " [{\"node\": \"")
-          .append(prev)
-          .append("\"}], \"kwargs\": {}, \"meta\": {\"shape\": [4], \"dtype\": \"float32\"}}");
-      prev = "n" + i;
-    }
-    sb.append(
-            ",\n{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [[{\"node\": \"")
-        .append(prev)
-        .append("\"}]]}]}");
-    Files.writeString(tmp.resolve("chain.json"), sb);
-    Files.writeString(
-        tmp.resolve("ri.json"),
-        "{\"format\": \"entangle-relation/1\", \"relations\": [{\"gs\": \"x\", \"replicate\": true}]}");
+    ChainGraph.write(tmp, 200_000); // reading it takes longer than the limit and its grace
     String mlp = EXAMPLES.resolve("mlp-tp2").toString();
     Path manifest = tmp.resolve("m.json");
     Files.writeString(

@@ -480,7 +480,8 @@ final class HtmlReport {
       table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ddd;padding:4px 8px;
       text-align:left;vertical-align:top}
       .columns{display:flex;gap:24px;align-items:flex-start;flex-wrap:wrap}
-      figure{margin:0;flex:0 1 auto;background:#fff;border:1px solid #ddd;padding:8px;overflow:auto}
+      figure{margin:0;flex:1 1 420px;min-width:0;background:#fff;border:1px solid #ddd;padding:8px;
+      overflow:auto}svg.drawing{max-width:100%;height:auto}
       aside{flex:1 1 280px;background:#fff;border:1px solid #ddd;padding:8px 12px;max-width:520px}
       .node rect{fill:#fff;stroke:#667;stroke-width:1.2}.node.operator rect{fill:#fde8e6;stroke:#b3261e;
       stroke-width:2}.node.alert.input rect{stroke:#b3261e;stroke-dasharray:4 3}

@@ -27,8 +27,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -63,7 +67,7 @@ public final class BatchRunner {
     try {
       List<Future<CaseRun>> futures = new ArrayList<>();
       for (BatchCase c : manifest.cases()) {
-        futures.add(pool.submit(() -> runCase(c, lemmas, user, settings, debug)));
+        futures.add(pool.submit(() -> bounded(c, lemmas, user, settings, debug)));
       }
       List<CaseRun> runs = new ArrayList<>();
       for (Future<CaseRun> f : futures) {
@@ -77,14 +81,93 @@ public final class BatchRunner {
     }
   }
 
-  /** Runs one case: imports or reads its sides, reads its relation, checks. */
-  static CaseRun runCase(
+  /**
+   * Runs one case on a thread of its own under the case's time limit (its {@code timeout}, else the
+   * run's), reading, importing and lowering included. The check itself stops at the limit and
+   * reports {@code inconclusive}; a case still reading, importing or lowering a short while after
+   * the limit is reported {@code inconclusive}, naming that phase, and the batch goes on without it
+   * (its thread is told to stop and is left to end; it holds no lock the others need).
+   */
+  static CaseRun bounded(
       BatchCase c, Lemmas lemmas, UserLemmas user, CheckSettings settings, boolean debug) {
     long start = System.nanoTime();
+    AtomicReference<String> phase = new AtomicReference<>("reading the inputs");
+    FutureTask<CaseRun> task =
+        new FutureTask<>(() -> runCase(c, lemmas, user, settings, debug, phase, start));
+    Thread thread = new Thread(null, task, "entangle-case-" + c.name(), STACK_BYTES);
+    thread.setDaemon(true);
+    thread.start();
+    double limit = limitSeconds(c, settings);
+    long deadline = plus(start, Math.round(limit * 1e9) + GRACE_NANOS);
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return task.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          throw new IllegalStateException("a batch case failed", e.getCause());
+        } catch (TimeoutException e) {
+          thread.interrupt();
+          String in = phase.get();
+          return new CaseRun(
+              c,
+              null,
+              "the case ran out of time (its limit of "
+                  + limitText(limit)
+                  + " s) while "
+                  + in
+                  + ", and was stopped there; nothing after it was checked. Give the case a"
+                  + " larger \"timeout\" in the manifest, or the batch a larger --timeout.",
+              seconds(start),
+              in);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** The time after the limit a case's check gets to stop by itself and report. */
+  private static final long GRACE_NANOS = 500_000_000L;
+
+  private static double limitSeconds(BatchCase c, CheckSettings settings) {
+    return c.timeoutSeconds() != null
+        ? c.timeoutSeconds()
+        : settings.options().timeout().toMillis() / 1000.0;
+  }
+
+  private static String limitText(double seconds) {
+    return seconds == Math.rint(seconds) && seconds < 1e15
+        ? String.valueOf((long) seconds)
+        : String.valueOf(seconds);
+  }
+
+  /** {@code a + b}, or Long.MAX_VALUE where it would overflow. */
+  private static long plus(long a, long b) {
+    long sum = a + b;
+    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+  }
+
+  /** Runs one case: imports or reads its sides, reads its relation, checks. */
+  static CaseRun runCase(
+      BatchCase c,
+      Lemmas lemmas,
+      UserLemmas user,
+      CheckSettings settings,
+      boolean debug,
+      AtomicReference<String> phase,
+      long start) {
     try {
       requireFiles(c);
+      phase.set(c.gs() instanceof GraphSource.Imported ? "importing G_s" : "reading G_s");
       Graph gs = c.gs().graph();
+      phase.set(c.gd() instanceof GraphSource.Imported ? "importing G_d" : "reading G_d");
       DistributedGraph gd = c.gd().distributed();
+      phase.set("reading the relation");
       CheckInputs in = new CheckInputs(gs, gd, RelationReader.read(c.relation(), gd.worldSize()));
       CheckSettings s = settings;
       if (c.timeoutSeconds() != null) {
@@ -98,7 +181,9 @@ public final class BatchRunner {
                 settings.draws(),
                 settings.numericBudget());
       }
+      phase.set("lowering the graphs");
       Programs p = CheckPipeline.lower(in);
+      phase.set("checking");
       CheckOutcome outcome;
       try {
         outcome =
@@ -107,6 +192,11 @@ public final class BatchRunner {
         InputException blamed = user.blame(e);
         throw blamed != null ? blamed : e;
       }
+      String unrelated = RelationGaps.unrelatedInput(outcome.result(), p.gs(), c.relation());
+      if (unrelated != null) {
+        return new CaseRun(c, null, Names.forMessage(unrelated), seconds(start));
+      }
+      phase.set("certifying on numbers");
       String violated = certify(outcome, in, s, user);
       if (violated != null) {
         return new CaseRun(c, null, violated, seconds(start));

@@ -5,18 +5,37 @@ import dev.entangle.core.CoreProgram;
 import dev.entangle.refine.Failure;
 
 /**
- * One case's run: its outcome, or the error that stopped it before a verdict.
+ * One case's run: its outcome, or the error that stopped it before a verdict, or the phase its time
+ * limit stopped it in.
  *
  * @param batchCase the case
- * @param outcome the check's outcome, or null when it could not run
- * @param error why it could not run (one paragraph), or null
+ * @param outcome the check's outcome, or null when it could not run or was stopped
+ * @param error why it could not run or where it was stopped (one paragraph), or null
  * @param seconds wall time of the case, reading and importing included
+ * @param stoppedIn the phase the case's time limit stopped it in before the check could report
+ *     ({@code reading the inputs}), or null
  */
-public record CaseRun(BatchCase batchCase, CheckOutcome outcome, String error, double seconds) {
+public record CaseRun(
+    BatchCase batchCase, CheckOutcome outcome, String error, double seconds, String stoppedIn) {
 
-  /** The verdict's name, or {@code error} when the case did not run. */
+  /** A case that ran, or could not run ({@code outcome} null and {@code error} saying why). */
+  public CaseRun(BatchCase batchCase, CheckOutcome outcome, String error, double seconds) {
+    this(batchCase, outcome, error, seconds, null);
+  }
+
+  /**
+   * Whether the case's time limit stopped it before its check could report: {@code inconclusive}.
+   */
+  public boolean stopped() {
+    return stoppedIn != null;
+  }
+
+  /** The verdict's name: {@code inconclusive} when stopped, {@code error} when it did not run. */
   public String verdict() {
-    return outcome == null ? "error" : outcome.result().verdict().json();
+    if (outcome == null) {
+      return stopped() ? "inconclusive" : "error";
+    }
+    return outcome.result().verdict().json();
   }
 
   /**
@@ -43,6 +62,10 @@ public record CaseRun(BatchCase batchCase, CheckOutcome outcome, String error, d
 
   /** Why the case does not meet its expectation, or null when it does. */
   public String mismatch() {
+    if (stopped()) {
+      String m = batchCase.expect().mismatch(verdict(), null);
+      return m == null ? null : m + ": " + error;
+    }
     if (outcome == null) {
       return "did not run: " + error;
     }

@@ -162,20 +162,33 @@ final class BatchCommand implements Callable<Integer> {
     for (int i = 0; i < runs.size(); i++) {
       CaseRun r = runs.get(i);
       cases.add(
-          JunitReport.forBatchCase(
-              "entangle." + m.name(),
-              r.batchCase().name(),
-              r.batchCase().expect().verdictText(),
-              reports.get(i),
-              r.error(),
-              r.mismatch(),
-              r.seconds()));
+          r.stopped()
+              ? stoppedCase("entangle." + m.name(), r)
+              : JunitReport.forBatchCase(
+                  "entangle." + m.name(),
+                  r.batchCase().name(),
+                  r.batchCase().expect().verdictText(),
+                  reports.get(i),
+                  r.error(),
+                  r.mismatch(),
+                  r.seconds()));
     }
     Map<String, String> props = new LinkedHashMap<>();
     props.put("manifest", m.file().toString());
     props.put("cases", String.valueOf(runs.size()));
     props.put("entangle", new Version().getVersion()[0]);
     return new JunitReport.Suite("entangle batch " + m.name(), seconds, props, cases);
+  }
+
+  /** A case its limit stopped before its check could report: an error of type inconclusive. */
+  private static JunitReport.TestCase stoppedCase(String classname, CaseRun r) {
+    String text = "expected: " + r.batchCase().expect().verdictText() + "\n" + r.error();
+    JunitReport.Outcome o =
+        r.met()
+            ? new JunitReport.Outcome.Passed()
+            : new JunitReport.Outcome.Errored("inconclusive", r.mismatch(), text);
+    return new JunitReport.TestCase(
+        classname, r.batchCase().name(), r.seconds(), null, o, r.met() ? text : null);
   }
 
   private void writeJson(Manifest m, List<CaseRun> runs, List<Report> reports, double seconds) {
@@ -203,7 +216,10 @@ final class BatchCommand implements Callable<Integer> {
         o.put("mismatch", r.mismatch());
       }
       o.put("seconds", Math.round(r.seconds() * 1000) / 1000.0);
-      if (r.error() != null) {
+      if (r.stopped()) {
+        o.put("stopped_in", r.stoppedIn());
+        o.put("reason", r.error());
+      } else if (r.error() != null) {
         o.put("error", r.error());
       }
       if (reports.get(i) != null) {
@@ -226,7 +242,8 @@ final class BatchCommand implements Callable<Integer> {
       CaseRun r = runs.get(i);
       BatchCase c = r.batchCase();
       if (reports.get(i) == null) {
-        notRun.add(new SarifReport.NotRun(c.name(), r.error()));
+        notRun.add(
+            new SarifReport.NotRun(c.name(), (r.stopped() ? "inconclusive: " : "") + r.error()));
       } else {
         checked.add(
             new SarifReport.Checked(
@@ -280,7 +297,10 @@ final class BatchCommand implements Callable<Integer> {
           r.verdict(),
           op == null ? "-" : op,
           Decimals.fixed(r.seconds(), 2),
-          mismatch == null ? "" : "  <-- " + (r.error() == null ? mismatch : "did not run"));
+          mismatch == null
+              ? ""
+              : "  <-- "
+                  + (r.error() == null ? mismatch : r.stopped() ? "stopped" : "did not run"));
       if (r.error() != null) {
         out.println("    " + r.error());
       }

@@ -12,6 +12,17 @@ import java.nio.file.Path;
  */
 record CaseLabel(String name, String gs, String gd, String relation) {
 
+  /**
+   * A label for {@code entangle check GS GD --rel RI}: named {@code name} when given, else by the
+   * folder holding GS.
+   */
+  static CaseLabel of(Path gs, Path gd, Path relation, String name) {
+    if (name != null && !name.isBlank()) {
+      return new CaseLabel(name, gs.toString(), gd.toString(), relation.toString());
+    }
+    return of(gs, gd, relation);
+  }
+
   /** A label for {@code entangle check GS GD --rel RI}: named by the folder holding GS. */
   static CaseLabel of(Path gs, Path gd, Path relation) {
     Path abs = gs.toAbsolutePath().normalize();

@@ -112,6 +112,15 @@ final class CheckCommand implements Callable<Integer> {
               "FILE",
               "also write a self-contained HTML page of the result to FILE"));
 
+  private final OptionSpec name =
+      option(
+          CodedOptions.value(
+              List.of("--name"),
+              String.class,
+              "NAME",
+              "the case's name in the --junit, --sarif and --html reports (default: the name of"
+                  + " the folder holding GS)"));
+
   /** The options {@code batch} shares: limits, jobs, seed, numbers, lemmas, debug. */
   private final RunOptions run =
       new RunOptions(
@@ -178,16 +187,25 @@ final class CheckCommand implements Callable<Integer> {
         return finish(task);
       }
       thread.interrupt();
+      String at = phase;
+      String reason =
+          "the check ran out of time (--timeout "
+              + java.math.BigDecimal.valueOf(run.timeoutSeconds())
+                  .stripTrailingZeros()
+                  .toPlainString()
+              + " s) while "
+              + at
+              + ", and was stopped there; nothing after it was checked. Give a larger --timeout.";
       PrintWriter out = spec.commandLine().getOut();
       out.println(Verdict.INCONCLUSIVE.json());
-      out.println(
-          "the check ran out of time (--timeout "
-              + Decimals.fixed(run.timeoutSeconds(), 1)
-              + " s) while "
-              + phase
-              + ", and was stopped there; nothing after it was checked and no report file was"
-              + " written. Give a larger --timeout.");
+      out.println(reason);
       out.flush();
+      new StoppedReports(
+              CaseLabel.of(gs.getValue(), gd.getValue(), rel.getValue(), name.getValue()),
+              at,
+              reason,
+              (System.nanoTime() - start) / 1e9)
+          .write(json.getValue(), junit.getValue(), sarif.getValue(), html.getValue());
       return ExitCodes.INCONCLUSIVE;
     }
   }
@@ -275,7 +293,7 @@ final class CheckCommand implements Callable<Integer> {
     if (jsonFile != null) {
       JsonReport.write(report, jsonFile);
     }
-    writeCiReports(report, gsp);
+    writeCiReports(report, gsp, gdp);
     if (result.verdict() == Verdict.REFINES) {
       var fired = result.stats().lemmaApplications();
       boolean untestedUsed = loaded.user().usedUntested(fired);
@@ -326,8 +344,8 @@ final class CheckCommand implements Callable<Integer> {
   }
 
   /** The {@code --junit}, {@code --sarif} and {@code --html} files, where asked for. */
-  private void writeCiReports(Report report, CoreProgram gsp) {
-    CaseLabel label = CaseLabel.of(gs.getValue(), gd.getValue(), rel.getValue());
+  private void writeCiReports(Report report, CoreProgram gsp, CoreProgram gdp) {
+    CaseLabel label = CaseLabel.of(gs.getValue(), gd.getValue(), rel.getValue(), name.getValue());
     Path junitFile = junit.getValue();
     if (junitFile != null) {
       JunitReport.write(JunitReport.forCheck(label, report), junitFile);
@@ -338,7 +356,12 @@ final class CheckCommand implements Callable<Integer> {
     }
     Path htmlFile = html.getValue();
     if (htmlFile != null) {
-      HtmlReport.write(label, report, Neighbourhood.of(gsp, report), htmlFile);
+      HtmlReport.write(
+          label,
+          report,
+          Neighbourhood.of(gsp, report),
+          GdNeighbourhood.of(gsp, gdp, report),
+          htmlFile);
     }
   }
 }

@@ -3,6 +3,9 @@ package dev.entangle.cli;
 import dev.entangle.core.CoreOp;
 import dev.entangle.core.CoreProgram;
 import dev.entangle.core.CoreTerm;
+import dev.entangle.core.Shapes;
+import dev.entangle.core.Steps;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.refine.Assumption;
 import dev.entangle.refine.Evidence;
 import dev.entangle.refine.Failure;
@@ -26,9 +29,11 @@ import java.util.function.IntPredicate;
  * <p>The starting tensors are those the proof reached: the leaves of the G_d expression the failing
  * operator's result equals (when the check found one), else the leaves of its inputs' relations,
  * else the tensors explored for it. G_d computes these as G_s needs them; what diverges is what G_d
- * does with them next. So the operations reading them come first, then those reading their results,
- * nearest first and in node order among equals. Each is located at the frame {@link ModelFrames}
- * picks, and operations at the same line (the ranks' copies) make one location.
+ * does with them next. Operations that apply to one of them the operator the expression applies,
+ * with a result of the same type but other attributes (look-alikes) come first of those. So the
+ * operations reading them come first, then those reading their results, nearest first and in node
+ * order among equals. Each is located at the frame {@link ModelFrames} picks, and operations at the
+ * same line (the ranks' copies) make one location.
  */
 final class GdLocations {
   /** The most locations a report lists. */
@@ -79,8 +84,10 @@ final class GdLocations {
       Set<Integer> expected = new LinkedHashSet<>();
       e.expect().gd().leaves(expected);
       int[] none = new int[gd.size()];
-      rank(gd, none, -1, expected::contains, ranked);
+      rank(gd, none, -2, expected::contains, ranked);
     }
+    Set<Integer> lookalikes = lookalikes(reachedTerms(f), gd);
+    rank(gd, fromSeeds, -1, v -> lookalikes.contains(gd.value(v).op()), ranked);
     if (closest.isEmpty()) {
       rank(gd, fromSeeds, 0, v -> after(fromSeeds[v]), ranked);
     } else {
@@ -197,6 +204,104 @@ final class GdLocations {
   /** The leaves of the G_d expression the failing operator's result was found to equal. */
   private static Set<Integer> reached(Failure f) {
     Set<Integer> leaves = new LinkedHashSet<>();
+    for (CoreTerm t : reachedTerms(f)) {
+      t.leaves(leaves);
+    }
+    return leaves;
+  }
+
+  /**
+   * The operations of G_d that apply to a tensor of the reached expression the very operator that
+   * expression applies to it, with a result of the same shape and dtype, but other attributes (a
+   * slice of the same size at another offset, a sum over another dimension): G_d computes something
+   * like what G_s needs from that tensor, but not it. They are the likeliest lines of a bug, ahead
+   * of the other operations reading the same tensors.
+   */
+  private static Set<Integer> lookalikes(List<CoreTerm> reached, CoreProgram gd) {
+    Shapes shapes = new Shapes(gd.table(), id -> gd.value((int) id).type());
+    List<CoreTerm> needed = new ArrayList<>();
+    Deque<CoreTerm> todo = new ArrayDeque<>(reached);
+    while (!todo.isEmpty()) {
+      CoreTerm t = todo.pop();
+      if (t.children().stream().anyMatch(CoreTerm::isTensor)) {
+        needed.add(t);
+      }
+      t.children().forEach(todo::push);
+    }
+    Set<Integer> found = new LinkedHashSet<>();
+    for (CoreTerm t : needed) {
+      TypeInfo type = typeOf(t, shapes, 0);
+      if (type == null) {
+        continue;
+      }
+      for (CoreTerm c : t.children()) {
+        if (!c.isTensor() || c.tensorId() < 0 || c.tensorId() >= gd.size()) {
+          continue;
+        }
+        for (int u : gd.users(c.tensorId())) {
+          int op = gd.value(u).op();
+          if (op >= 0 && appliesLike(gd.op(op), c.tensorId(), t, type)) {
+            found.add(op);
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Whether one of the operation's steps is {@code t}'s operator on value {@code v}, of {@code
+   * type}.
+   */
+  private static boolean appliesLike(CoreOp op, int v, CoreTerm t, TypeInfo type) {
+    Steps steps = op.steps();
+    Set<Integer> refSlots = new HashSet<>();
+    for (int i = 0; i < steps.size(); i++) {
+      if (steps.kind(i) == Steps.REF && steps.arg(i) == v) {
+        refSlots.add(steps.slot(i));
+      }
+    }
+    for (int i = 0; i < steps.size(); i++) {
+      if (steps.kind(i) != Steps.ADD || steps.arg(i) != t.op()) {
+        continue;
+      }
+      boolean reads = Arrays.stream(steps.kids(i)).anyMatch(refSlots::contains);
+      TypeInfo made = steps.type(steps.slot(i));
+      if (reads
+          && made != null
+          && made.sameShape(type)
+          && made.dtype() == type.dtype()
+          && !Arrays.equals(steps.attrs(i), t.attrs())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The type of a term over G_d tensors, or null when it cannot be told. */
+  private static TypeInfo typeOf(CoreTerm t, Shapes shapes, int depth) {
+    if (t.isTensor()) {
+      return shapes.infer(t.op(), t.attrs(), new TypeInfo[0]);
+    }
+    if (depth > 64) {
+      return null;
+    }
+    TypeInfo[] kids = new TypeInfo[t.children().size()];
+    for (int i = 0; i < kids.length; i++) {
+      kids[i] = typeOf(t.children().get(i), shapes, depth + 1);
+      if (kids[i] == null) {
+        return null;
+      }
+    }
+    try {
+      return shapes.infer(t.op(), t.attrs(), kids);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** The G_d expressions the failing operator's result was found to equal. */
+  private static List<CoreTerm> reachedTerms(Failure f) {
     List<CoreTerm> terms = new ArrayList<>();
     if (f instanceof Failure.NoCleanExpression n) {
       n.terms().forEach(t -> terms.add(t.gd()));
@@ -208,12 +313,8 @@ final class GdLocations {
       Assumption a = p.assumption();
       terms.add(a.gdTerm());
     }
-    for (CoreTerm t : terms) {
-      if (t != null) {
-        t.leaves(leaves);
-      }
-    }
-    return leaves;
+    terms.removeIf(t -> t == null);
+    return terms;
   }
 
   /**

@@ -1,11 +1,13 @@
 package dev.entangle.cli;
 
+import dev.entangle.refine.CheckResult;
 import dev.entangle.refine.Verdict;
 import dev.entangle.util.AtomicFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code --html} report: one self-contained page (inline CSS, SVG and script; nothing fetched).
@@ -15,19 +17,40 @@ import java.util.List;
  * refinement, the output relation as a table.
  */
 final class HtmlReport {
-  private static final int BOX_W = 230;
-  private static final int BOX_H = 70;
-  private static final int GAP_X = 20;
-  private static final int ROW_GAP = 60;
   private static final int MAX_PER_ROW = 8;
+
+  /** Lists longer than this are folded (a {@code <details>} closed at first). */
+  static final int FOLD_OVER = 12;
 
   private HtmlReport() {}
 
-  static void write(CaseLabel label, Report r, Neighbourhood n, Path file) {
-    AtomicFiles.writeString(file, page(label, r, n));
+  static void write(CaseLabel label, Report r, Neighbourhood n, GdNeighbourhood g, Path file) {
+    AtomicFiles.writeString(file, page(label, r, n, g));
   }
 
-  static String page(CaseLabel label, Report r, Neighbourhood n) {
+  /** The page of a check its time limit stopped before it could report. */
+  static void writeStopped(StoppedReports stopped, Path file) {
+    AtomicFiles.writeString(file, stoppedPage(stopped));
+  }
+
+  static String stoppedPage(StoppedReports stopped) {
+    Report r = stopped.report();
+    String page =
+        page(stopped.label(), r, null, null)
+            .replace(
+                TextReport.checkedLine(r),
+                "stopped after " + Decimals.fixed(stopped.seconds(), 2) + " s")
+            .replaceFirst("(?s)<section id=\"statistics\">.*?</section>\n", "");
+    String section =
+        "<section id=\"stopped\"><h2>Stopped while "
+            + esc(stopped.phase())
+            + "</h2><p id=\"reason\" class=\"reason\">"
+            + esc(stopped.reason())
+            + "</p></section>\n";
+    return page.replace("<main>\n", "<main>\n" + section);
+  }
+
+  static String page(CaseLabel label, Report r, Neighbourhood n, GdNeighbourhood g) {
     StringBuilder b = new StringBuilder();
     b.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     b.append("<title>entangle: ")
@@ -53,18 +76,19 @@ final class HtmlReport {
         .append(TextReport.checkedLine(r))
         .append("</p></header>\n<main>\n");
     if (r.failure() != null) {
-      failure(b, r, n);
+      failure(b, r, n, g);
     }
     if (!r.outputRelation().isEmpty()) {
       b.append("<section id=\"output-relation\"><h2>")
           .append(
               r.verdict() == Verdict.REFINES
-                  ? "Output relation (G_s output = clean expression over G_d outputs)"
+                  ? "Certificate: each G_s output as a clean expression of G_d's tensors"
                   : "Output relation found so far")
           .append("</h2>\n");
       entries(b, "output-relation-table", r.outputRelation());
       b.append("</section>\n");
     }
+    statistics(b, r);
     if (!r.assumed().isEmpty()) {
       b.append("<section id=\"assumed\"><h2>Steps taken on numbers alone</h2>\n");
       entries(b, "assumed-table", r.assumed());
@@ -82,7 +106,7 @@ final class HtmlReport {
     return b.toString();
   }
 
-  private static void failure(StringBuilder b, Report r, Neighbourhood n) {
+  private static void failure(StringBuilder b, Report r, Neighbourhood n, GdNeighbourhood g) {
     Report.FailureText f = r.failure();
     b.append("<section id=\"failure\"><h2>")
         .append(esc(heading(r.verdict())))
@@ -120,13 +144,18 @@ final class HtmlReport {
       b.append("<p>(the operator is not a node of G_s; nothing to draw)</p>");
     }
     b.append("<div id=\"details\" class=\"details\">Select a node to see its source.</div>")
-        .append("</figure>\n<aside id=\"explored\"><h3>G_d tensors explored for it (")
-        .append(f.explored().size())
-        .append(")</h3><ul>");
-    for (String e : f.explored()) {
-      b.append("<li><code>").append(esc(e)).append("</code></li>");
+        .append("</figure>\n");
+    if (g != null) {
+      b.append("<figure id=\"gd-neighbourhood\"><figcaption>")
+          .append("Where G_d diverges: the operations at the distributed code's nearest lines")
+          .append(" (highlighted), what they read and what reads them")
+          .append("</figcaption>\n");
+      gdDrawing(b, g);
+      b.append("<div id=\"gd-details\" class=\"details\">Select a node to see its source.</div>")
+          .append("</figure>\n");
     }
-    b.append("</ul><h3>Its inputs, as related to G_d</h3><table id=\"inputs-table\">");
+    b.append("<aside id=\"explored\"><h3>Its inputs, as related to G_d</h3>");
+    b.append("<table id=\"inputs-table\">");
     b.append("<tr><th>input</th><th>G_d expressions</th></tr>");
     for (Report.Input i : f.inputs()) {
       b.append("<tr><td><code>")
@@ -135,7 +164,17 @@ final class HtmlReport {
           .append(i.gd().isEmpty() ? "<em>" + esc(i.gdText()) + "</em>" : codes(i.gd()))
           .append("</td></tr>");
     }
-    b.append("</table></aside>\n</div>\n");
+    b.append("</table>");
+    fold(
+        b,
+        "explored-list",
+        "G_d tensors explored for it (" + f.explored().size() + ")",
+        f.explored().size() > FOLD_OVER);
+    b.append("<ul>");
+    for (String e : f.explored()) {
+      b.append("<li><code>").append(esc(e)).append("</code></li>");
+    }
+    b.append("</ul></details></aside>\n</div>\n");
     numbers(b, f.numbers());
     b.append("</section>\n");
   }
@@ -187,130 +226,85 @@ final class HtmlReport {
     if (n.returned()) {
       outs.add(new Neighbourhood.Item("(returned)", "G_s output", n.operator().type(), null));
     }
-    int columns = Math.max(1, Math.max(ins.size(), outs.size()));
-    int width = columns * (BOX_W + GAP_X) + GAP_X;
-    int rows = outs.isEmpty() ? 2 : 3;
-    int height = rows * BOX_H + (rows - 1) * ROW_GAP + 40;
-    b.append("<svg id=\"drawing\" xmlns=\"http://www.w3.org/2000/svg\" width=\"")
-        .append(width)
-        .append("\" height=\"")
-        .append(height)
-        .append("\" viewBox=\"0 0 ")
-        .append(width)
-        .append(' ')
-        .append(height)
-        .append("\" role=\"img\" aria-label=\"neighbourhood of ")
-        .append(esc(n.operator().name()))
-        .append("\">")
-        .append("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\"")
-        .append(" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto-start-reverse\">")
-        .append("<path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"#667\"/></marker></defs>");
-    int opX = (width - BOX_W) / 2;
-    int opY = 20 + BOX_H + ROW_GAP;
-    int inY = 20;
-    int outY = opY + BOX_H + ROW_GAP;
-    for (int i = 0; i < ins.size(); i++) {
-      int x = rowX(width, ins.size(), i);
-      edge(b, x + BOX_W / 2, inY + BOX_H, opX + BOX_W / 2, opY);
-    }
-    for (int i = 0; i < outs.size(); i++) {
-      int x = rowX(width, outs.size(), i);
-      edge(b, opX + BOX_W / 2, opY + BOX_H, x + BOX_W / 2, outY);
-    }
+    List<PageDrawing.Box> top = new ArrayList<>();
+    List<PageDrawing.Edge> edges = new ArrayList<>();
+    String op = "op:" + n.operator().name();
     for (int i = 0; i < ins.size(); i++) {
       Neighbourhood.Item it = ins.get(i);
       List<String> rel = relationOf(f, it.name());
-      String third =
-          rel == null
-              ? it.type()
-              : rel.isEmpty()
-                  ? "(no relation to G_d)"
-                  : rel.get(0) + (rel.size() > 1 ? "  (+" + (rel.size() - 1) + ")" : "");
-      box(b, "input", it, rowX(width, ins.size(), i), inY, third, rel != null && rel.isEmpty());
+      List<String> lines = new ArrayList<>(List.of(it.name(), it.target()));
+      if (rel == null) {
+        lines.add(it.type());
+      } else if (rel.isEmpty()) {
+        lines.add("(no relation to G_d)");
+      } else {
+        lines.addAll(rel);
+      }
+      String key = "in" + i + ":" + it.name();
+      top.add(gsBox(key, "input", rel != null && rel.isEmpty(), lines, it));
+      edges.add(new PageDrawing.Edge(key, op));
     }
-    box(b, "operator", n.operator(), opX, opY, where(n.operator()), true);
+    List<PageDrawing.Box> middle =
+        List.of(
+            gsBox(
+                op,
+                "operator",
+                true,
+                List.of(
+                    n.operator().name(),
+                    n.operator().target(),
+                    f.source() != null ? shortWhere(f.source()) : where(n.operator())),
+                n.operator()));
+    List<PageDrawing.Box> bottom = new ArrayList<>();
     int users = outs.size() - (n.returned() ? 1 : 0);
     for (int i = 0; i < outs.size(); i++) {
       Neighbourhood.Item it = outs.get(i);
-      String role = i < users ? "user" : "user returned";
-      box(b, role, it, rowX(width, outs.size(), i), outY, where(it), false);
+      String key = "out" + i + ":" + it.name();
+      bottom.add(
+          gsBox(
+              key,
+              i < users ? "user" : "user returned",
+              false,
+              List.of(it.name(), it.target(), where(it)),
+              it));
+      edges.add(new PageDrawing.Edge(op, key));
     }
     int hidden =
         n.inputs().size() - ins.size() + n.users().size() + (n.returned() ? 1 : 0) - outs.size();
-    if (hidden > 0) {
-      b.append("<text x=\"10\" y=\"")
-          .append(height - 8)
-          .append("\" class=\"more\">")
-          .append(hidden)
-          .append(" more not drawn</text>");
+    PageDrawing.svg(
+        b,
+        "drawing",
+        "neighbourhood of " + n.operator().name() + " in G_s",
+        List.of(top, middle, bottom),
+        edges,
+        hidden);
+  }
+
+  private static PageDrawing.Box gsBox(
+      String key, String role, boolean alert, List<String> lines, Neighbourhood.Item it) {
+    return new PageDrawing.Box(
+        key, role, alert, lines, it.name(), it.target(), it.type(), it.stackTrace());
+  }
+
+  /** G_d where it diverges: the located operations highlighted, what they read, their users. */
+  private static void gdDrawing(StringBuilder b, GdNeighbourhood g) {
+    List<PageDrawing.Box> top = new ArrayList<>();
+    g.inputs().forEach(x -> top.add(gdBox("input", false, x)));
+    List<PageDrawing.Box> middle = new ArrayList<>();
+    g.diverging().forEach(x -> middle.add(gdBox("diverging", true, x)));
+    List<PageDrawing.Box> bottom = new ArrayList<>();
+    g.users().forEach(x -> bottom.add(gdBox("user", false, x)));
+    PageDrawing.svg(
+        b, "gd-drawing", "where G_d diverges", List.of(top, middle, bottom), g.edges(), g.hidden());
+  }
+
+  private static PageDrawing.Box gdBox(String role, boolean alert, GdNeighbourhood.Node x) {
+    List<String> lines = new ArrayList<>(List.of(x.name(), x.target(), x.type()));
+    if (x.where() != null) {
+      lines.add(x.where());
     }
-    b.append("</svg>\n");
-  }
-
-  private static void box(
-      StringBuilder b,
-      String role,
-      Neighbourhood.Item it,
-      int x,
-      int y,
-      String third,
-      boolean alert) {
-    b.append("<g class=\"node ")
-        .append(role)
-        .append(alert ? " alert" : "")
-        .append("\" tabindex=\"0\" data-name=\"")
-        .append(esc(it.name()))
-        .append("\" data-target=\"")
-        .append(esc(it.target()))
-        .append("\" data-type=\"")
-        .append(esc(it.type()))
-        .append("\" data-source=\"")
-        .append(esc(it.stackTrace() == null ? "" : it.stackTrace()))
-        .append("\"><title>")
-        .append(esc(it.name() + " (" + it.target() + ") " + it.type()))
-        .append("</title><rect x=\"")
-        .append(x)
-        .append("\" y=\"")
-        .append(y)
-        .append("\" width=\"")
-        .append(BOX_W)
-        .append("\" height=\"")
-        .append(BOX_H)
-        .append("\" rx=\"6\"/>");
-    text(b, x + 8, y + 20, "name", it.name());
-    text(b, x + 8, y + 40, "target", it.target());
-    text(b, x + 8, y + 60, "extra", third);
-    b.append("</g>");
-  }
-
-  private static void text(StringBuilder b, int x, int y, String cls, String s) {
-    String t = s.length() > 31 ? s.substring(0, 30) + "\u2026" : s;
-    b.append("<text x=\"")
-        .append(x)
-        .append("\" y=\"")
-        .append(y)
-        .append("\" class=\"")
-        .append(cls)
-        .append("\">")
-        .append(esc(t))
-        .append("</text>");
-  }
-
-  private static void edge(StringBuilder b, int x1, int y1, int x2, int y2) {
-    b.append("<line class=\"edge\" x1=\"")
-        .append(x1)
-        .append("\" y1=\"")
-        .append(y1)
-        .append("\" x2=\"")
-        .append(x2)
-        .append("\" y2=\"")
-        .append(y2)
-        .append("\" marker-end=\"url(#arrow)\"/>");
-  }
-
-  private static int rowX(int width, int count, int i) {
-    int row = count * BOX_W + (count - 1) * GAP_X;
-    return (width - row) / 2 + i * (BOX_W + GAP_X);
+    return new PageDrawing.Box(
+        x.name(), role, alert, lines, x.name(), x.target(), x.type(), x.stackTrace());
   }
 
   /** The lines of the distributed code where G_d diverges, nearest first. */
@@ -350,15 +344,74 @@ final class HtmlReport {
 
   private static String where(Neighbourhood.Item it) {
     SourceFrames.Frame fr = SourceFrames.primary(SourceFrames.of(it.stackTrace()));
-    if (fr == null) {
-      return it.type();
-    }
+    return fr == null ? it.type() : shortWhere(fr);
+  }
+
+  /** {@code FILE:LINE}, the file without its folders. */
+  private static String shortWhere(SourceFrames.Frame fr) {
     String path = fr.path();
     int slash = path.lastIndexOf('/');
     return (slash >= 0 ? path.substring(slash + 1) : path) + ":" + fr.line();
   }
 
+  /** Opens a {@code <details>} with its summary: open at first unless {@code folded}. */
+  private static void fold(StringBuilder b, String id, String summary, boolean folded) {
+    b.append("<details id=\"")
+        .append(id)
+        .append("\"")
+        .append(folded ? "" : " open")
+        .append("><summary>")
+        .append(esc(summary))
+        .append("</summary>");
+  }
+
+  /** Sizes, time and how often each lemma fired, most used first. */
+  private static void statistics(StringBuilder b, Report r) {
+    CheckResult.Stats s = r.stats();
+    if (s == null) {
+      return;
+    }
+    b.append("<section id=\"statistics\"><h2>Statistics</h2><table id=\"stats-table\">")
+        .append("<tr><th>G_s operators</th><td>")
+        .append(s.gsOperators())
+        .append("</td></tr><tr><th>G_d operators</th><td>")
+        .append(s.gdOperators())
+        .append("</td></tr><tr><th>time</th><td>")
+        .append(Decimals.fixed(s.seconds(), 2))
+        .append(" s</td></tr><tr><th>lemma applications</th><td>")
+        .append(s.lemmaApplications().values().stream().mapToLong(Integer::longValue).sum())
+        .append(" (")
+        .append(s.lemmaApplications().size())
+        .append(" lemmas)</td></tr></table>\n");
+    if (!s.lemmaApplications().isEmpty()) {
+      List<Map.Entry<String, Integer>> fired = new ArrayList<>(s.lemmaApplications().entrySet());
+      fired.sort(
+          Map.Entry.<String, Integer>comparingByValue()
+              .reversed()
+              .thenComparing(Map.Entry.comparingByKey()));
+      fold(
+          b,
+          "lemma-list",
+          "Lemmas applied (" + fired.size() + "), most used first",
+          fired.size() > FOLD_OVER);
+      b.append("<table id=\"lemma-table\"><tr><th>lemma</th><th>applications</th></tr>");
+      for (Map.Entry<String, Integer> e : fired) {
+        b.append("<tr><td><code>")
+            .append(esc(e.getKey()))
+            .append("</code></td><td>")
+            .append(e.getValue())
+            .append("</td></tr>");
+      }
+      b.append("</table></details>\n");
+    }
+    b.append("</section>\n");
+  }
+
   private static void entries(StringBuilder b, String id, List<Report.Entry> entries) {
+    boolean folded = entries.size() > FOLD_OVER;
+    if (folded) {
+      fold(b, id + "-fold", entries.size() + " entries", true);
+    }
     b.append("<table id=\"").append(id).append("\"><tr><th>G_s</th><th>G_d</th></tr>");
     for (Report.Entry e : entries) {
       b.append("<tr><td><code>")
@@ -368,6 +421,9 @@ final class HtmlReport {
           .append("</code></td></tr>");
     }
     b.append("</table>\n");
+    if (folded) {
+      b.append("</details>\n");
+    }
   }
 
   private static String codes(List<String> exprs) {
@@ -425,12 +481,15 @@ final class HtmlReport {
       table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ddd;padding:4px 8px;
       text-align:left;vertical-align:top}
       .columns{display:flex;gap:24px;align-items:flex-start;flex-wrap:wrap}
-      figure{margin:0;flex:0 1 auto;background:#fff;border:1px solid #ddd;padding:8px;overflow:auto}
+      figure{margin:0;flex:1 1 420px;min-width:0;background:#fff;border:1px solid #ddd;padding:8px;
+      overflow:auto}svg.drawing{max-width:100%;height:auto}
       aside{flex:1 1 280px;background:#fff;border:1px solid #ddd;padding:8px 12px;max-width:520px}
       .node rect{fill:#fff;stroke:#667;stroke-width:1.2}.node.operator rect{fill:#fde8e6;stroke:#b3261e;
       stroke-width:2}.node.alert.input rect{stroke:#b3261e;stroke-dasharray:4 3}
+      .node.diverging rect{fill:#fde8e6;stroke:#b3261e;stroke-width:2}
       .node text{font:12px ui-monospace,monospace;fill:#1d1d24}.node text.name{font-weight:700}
-      .node text.extra{fill:#2b5d8a}.node.selected rect{stroke:#2b5d8a;stroke-width:3}
+      .node text.line{fill:#2b5d8a}.node.selected rect{stroke:#2b5d8a;stroke-width:3}
+      details{margin:6px 0}summary{cursor:pointer;font-weight:600}
       .edge{stroke:#667;stroke-width:1.2}.more{font-size:12px;fill:#555}
       .details{margin-top:8px;white-space:pre-wrap;font:12px ui-monospace,monospace;color:#333}
       .reason{max-width:1000px}
@@ -444,21 +503,42 @@ final class HtmlReport {
           errors.hidden = false;
           errors.textContent += 'script error: ' + e.message + '\\n';
         });
-        var details = document.getElementById('details');
-        var nodes = document.querySelectorAll('#drawing .node');
-        function show(node) {
-          nodes.forEach(function (n) { n.classList.remove('selected'); });
-          node.classList.add('selected');
-          var d = node.dataset;
-          details.textContent = d.name + ' (' + d.target + ') ' + d.type + '\\n'
-              + (d.source ? d.source : '(no source recorded)');
+        function selectable(drawing, panel) {
+          var details = document.getElementById(panel);
+          var nodes = document.querySelectorAll('#' + drawing + ' .node');
+          function show(node) {
+            nodes.forEach(function (n) { n.classList.remove('selected'); });
+            node.classList.add('selected');
+            var d = node.dataset;
+            details.textContent = d.name + ' (' + d.target + ') ' + d.type + '\\n'
+                + (d.source ? d.source : '(no source recorded)');
+          }
+          nodes.forEach(function (n) {
+            n.addEventListener('click', function () { show(n); });
+            n.addEventListener('keydown', function (e) { if (e.key === 'Enter') { show(n); } });
+          });
+          return show;
         }
-        nodes.forEach(function (n) {
-          n.addEventListener('click', function () { show(n); });
-          n.addEventListener('keydown', function (e) { if (e.key === 'Enter') { show(n); } });
-        });
+        var showGs = selectable('drawing', 'details');
         var op = document.querySelector('#drawing .node.operator');
-        if (op) { show(op); }
+        if (op) { showGs(op); }
+        var showGd = selectable('gd-drawing', 'gd-details');
+        var first = document.querySelector('#gd-drawing .node.diverging');
+        if (first) { showGd(first); }
+        // Every text of a box must lie inside its box: count those that do not.
+        var cut = [];
+        document.querySelectorAll('svg.drawing .node').forEach(function (n) {
+          var r = n.querySelector('rect').getBBox();
+          n.querySelectorAll('text').forEach(function (t) {
+            var b = t.getBBox();
+            if (b.x < r.x || b.y < r.y || b.x + b.width > r.x + r.width
+                || b.y + b.height > r.y + r.height) {
+              cut.push(t.textContent);
+            }
+          });
+        });
+        document.documentElement.setAttribute('data-cut', String(cut.length));
+        document.documentElement.setAttribute('data-cut-texts', cut.join(' | '));
         document.documentElement.setAttribute('data-ready', 'yes');
       })();
       """;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,6 +124,75 @@ class BatchCommandTest {
     assertNotNull(error);
     assertEquals("input-error", error.getAttribute("type"));
     assertNull(JunitXml.child(x.testCase("good"), "failure"));
+  }
+
+  @Test
+  void aGsInputWithoutARelationEntryIsABadInputInItsRowAsCheckSays() throws IOException {
+    String mlp = EXAMPLES.resolve("mlp-tp2").toString();
+    Path ri =
+        JsonEdits.copy(
+            Path.of(mlp, "ri.json"),
+            tmp.resolve("ri.json"),
+            r -> ((ArrayNode) r.get("relations")).remove(0));
+    Path manifest = tmp.resolve("m.json");
+    Files.writeString(
+        manifest,
+        "{\"format\": \"entangle-batch/1\", \"cases\": [{\"name\": \"gap\", \"gs\": \""
+            + mlp
+            + "/gs.json\", \"gd\": \""
+            + mlp
+            + "/gd.json\", \"rel\": \"ri.json\", \"expect\": \"not-refined\"},"
+            + caseJson("good", mlp, "\"refines\"", null)
+            + "]}");
+    Path junit = tmp.resolve("b.xml");
+    CliRun run = CliRun.run("batch", manifest, "--junit", junit);
+    assertEquals(1, run.exitCode(), run::transcript);
+    String row = run.out().lines().filter(l -> l.startsWith("gap ")).findFirst().orElseThrow();
+    assertEquals("error", row.split("\\s+")[2], "a bad input, not a verdict: " + row);
+    assertTrue(
+        run.out().contains("G_s input x is not related to G_d: add an entry"), run.transcript());
+    assertEquals(
+        "input-error", JunitXml.child(x(junit).testCase("gap"), "error").getAttribute("type"));
+    assertNull(JunitXml.child(x(junit).testCase("good"), "failure"));
+  }
+
+  @Test
+  void aCaseStillReadingAtItsLimitIsInconclusiveNamingThePhaseAndTheOthersGoOn()
+      throws IOException {
+    ChainGraph.write(tmp, 200_000); // reading it takes longer than the limit and its grace
+    String mlp = EXAMPLES.resolve("mlp-tp2").toString();
+    Path manifest = tmp.resolve("m.json");
+    Files.writeString(
+        manifest,
+        "{\"format\": \"entangle-batch/1\", \"cases\": [{\"name\": \"huge\", \"gs\":"
+            + " \"chain.json\", \"gd\": \"chain.json\", \"rel\": \"ri.json\", \"expect\":"
+            + " \"refines\", \"timeout\": 0.01},"
+            + caseJson("good", mlp, "\"refines\"", null)
+            + "]}");
+    Path junit = tmp.resolve("b.xml");
+    Path json = tmp.resolve("b.json");
+    CliRun run = CliRun.run("batch", manifest, "--junit", junit, "--json", json, "-j", "1");
+    assertEquals(1, run.exitCode(), run::transcript);
+    JsonNode huge = ExampleCase.JSON.readTree(json.toFile()).get("cases").get(0);
+    assertEquals("inconclusive", huge.get("verdict").asText(), run::transcript);
+    assertNotNull(huge.get("stopped_in"), "stopped by the clock before its check: " + huge);
+    assertTrue(
+        List.of("reading G_s", "reading G_d", "reading the relation", "lowering the graphs")
+            .contains(huge.get("stopped_in").asText()),
+        huge.toString());
+    assertTrue(
+        run.out()
+            .contains(
+                "ran out of time (its limit of 0.01 s) while " + huge.get("stopped_in").asText()),
+        run.out());
+    Element error = JunitXml.child(x(junit).testCase("huge"), "error");
+    assertEquals("inconclusive", error.getAttribute("type"));
+    assertNull(JunitXml.child(x(junit).testCase("good"), "failure"), "the other case ran");
+    assertNull(JunitXml.child(x(junit).testCase("good"), "error"), "the other case ran");
+  }
+
+  private static JunitXml x(Path junit) {
+    return JunitXml.read(junit);
   }
 
   @Test

@@ -95,15 +95,86 @@ class HtmlPageBrowserTest {
   }
 
   private Path failurePage() {
+    return page("bug-mlp-missing-allreduce", 1);
+  }
+
+  private Path page(String example, int exit, Object... extra) {
     Path html = tmp.resolve("page.html");
-    ExampleCase bug =
-        ExampleCase.all().stream()
-            .filter(c -> c.name().equals("bug-mlp-missing-allreduce"))
-            .findFirst()
-            .orElseThrow();
-    CliRun run = bug.check("--html", html);
-    assertEquals(1, run.exitCode(), run::transcript);
+    ExampleCase c =
+        ExampleCase.all().stream().filter(e -> e.name().equals(example)).findFirst().orElseThrow();
+    List<Object> args = new ArrayList<>(List.of("--html", html));
+    args.addAll(List.of(extra));
+    CliRun run = c.check(args.toArray());
+    assertEquals(exit, run.exitCode(), run::transcript);
     return html;
+  }
+
+  @Test
+  void nothingOnTheFailurePageIsCutAndGdIsDrawnWhereItDiverges() throws Exception {
+    assumeChromium();
+    Browsed b = browse(failurePage(), "--dump-dom");
+    String dom = b.out();
+    assertTrue(dom.contains("data-ready=\"yes\""), "the page's script did not finish:\n" + dom);
+    assertTrue(
+        dom.contains("data-cut=\"0\""),
+        "texts outside their boxes: " + attribute(dom, "data-cut-texts"));
+    assertFalse(dom.contains("\u2026"), "a text cut with an ellipsis");
+    // t_1's second relation (58 characters) is drawn in full, over as many lines as it takes
+    String rel = "transpose(concat(r0.fc2_weight, r1.fc2_weight, dim=1), 0, 1)";
+    assertTrue(drawnText(dom, "t_1").contains(rel.replace(" ", "")), drawnText(dom, "t_1"));
+    assertTrue(dom.contains("<svg id=\"gd-drawing\""), "no drawing of G_d");
+    assertTrue(
+        dom.contains("class=\"node diverging alert selected\" tabindex=\"0\" data-name=\"r0.add\""),
+        "G_d's first diverging tensor r0.add is highlighted and selected");
+    assertTrue(drawnText(dom, "r0.add").contains("scripts/example_models.py:85"), "its line");
+    assertTrue(dom.contains("<div id=\"gd-details\" class=\"details\">r0.add (aten.add.Tensor)"));
+    assertTrue(dom.contains("<title>entangle: bug-mlp-missing-allreduce not-refined</title>"));
+    assertEquals(List.of(), b.consoleLines(), "console messages:\n" + b.log());
+  }
+
+  @Test
+  void theCutTextCheckSeesATextWiderThanItsBox() throws Exception {
+    assumeChromium();
+    Path page = failurePage();
+    String html = Files.readString(page);
+    String wide = ">" + "x".repeat(80) + "</text>";
+    Files.writeString(page, html.replaceFirst(">fc2_bias</text>", wide));
+    String dom = browse(page, "--dump-dom").out();
+    assertTrue(dom.contains("data-cut=\"1\""), attribute(dom, "data-cut"));
+  }
+
+  @Test
+  void theRefinesPageShowsTheCertificateLemmasAndTimeUnderTheCasesName() throws Exception {
+    assumeChromium();
+    Browsed b = browse(page("mlp-tp4", 0, "--name", "my MLP"), "--dump-dom");
+    String dom = b.out();
+    assertTrue(dom.contains("<title>entangle: my MLP refines</title>"), dom);
+    assertTrue(dom.contains("<h1>my MLP</h1>"));
+    assertTrue(dom.contains("<table id=\"output-relation-table\">"));
+    assertTrue(dom.contains("<code>add_1</code></td><td><code>r0.add_1</code>"), "the certificate");
+    assertTrue(dom.contains("<table id=\"stats-table\">"), "statistics");
+    assertTrue(dom.contains("<code>concat-parts</code>"), "the lemmas applied");
+    assertTrue(dom.contains("<th>time</th>"));
+    assertEquals(List.of(), b.consoleLines(), "console messages:\n" + b.log());
+  }
+
+  /** The texts of the drawn box of that name, joined without spaces. */
+  private static String drawnText(String dom, String name) {
+    int at = dom.indexOf("data-name=\"" + name + "\"");
+    assertTrue(at >= 0, "no box " + name);
+    int end = dom.indexOf("</g>", at);
+    StringBuilder b = new StringBuilder();
+    var m = java.util.regex.Pattern.compile("<text[^>]*>([^<]*)</text>").matcher(dom);
+    m.region(at, end);
+    while (m.find()) {
+      b.append(m.group(1));
+    }
+    return b.toString().replace(" ", "");
+  }
+
+  private static String attribute(String dom, String name) {
+    var m = java.util.regex.Pattern.compile(name + "=\"([^\"]*)\"").matcher(dom);
+    return m.find() ? m.group(1) : "(no " + name + ")";
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.entangle.graph.Node;
 import dev.entangle.importer.GraphCodeImporter;
 import dev.entangle.importer.ImportOptions;
 import dev.entangle.importer.hlo.HloImporter;
+import dev.entangle.importer.pt2.Pt2Importer;
 import dev.entangle.lower.xla.XlaCustomCalls;
 import dev.entangle.util.InputException;
 import dev.entangle.util.OutputGuard;
@@ -33,16 +34,17 @@ import picocli.CommandLine.Spec;
     name = "import",
     mixinStandardHelpOptions = true,
     description =
-        "Converts graph code printed by torch.fx (print_readable, TORCH_LOGS=graph_code dumps) or an XLA "
-            + "HLO text module to a graph file; several FILEs give a G_d file whose rank K is the K-th FILE, and an "
-            + "HLO module with --ranks N a G_d file of N ranks.")
+        "Converts graph code printed by torch.fx (print_readable, TORCH_LOGS=graph_code dumps), a"
+            + " torch.export archive (.pt2, torch.export.save) or an XLA HLO text module to a graph file;"
+            + " several FILEs give a G_d file whose rank K is the K-th FILE, and an HLO module with --ranks N"
+            + " a G_d file of N ranks.")
 final class ImportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Parameters(
       arity = "1..*",
       paramLabel = "FILE",
-      description = "printed graph code, one file per rank")
+      description = "printed graph code, .pt2 archives or HLO modules, one file per rank")
   List<Path> files;
 
   @Option(
@@ -75,7 +77,8 @@ final class ImportCommand implements Callable<Integer> {
       names = "--format",
       paramLabel = "FORMAT",
       description =
-          "fx (printed torch.fx code) or hlo (XLA HLO text); default: told by the first file's content")
+          "fx (printed torch.fx code), pt2 (torch.export archive) or hlo (XLA HLO text); default:"
+              + " told by the first file's content")
   String format;
 
   @Option(
@@ -93,13 +96,19 @@ final class ImportCommand implements Callable<Integer> {
     List<Path> read = new ArrayList<>(files);
     read.addAll(schemas);
     OutputGuard.check(read, List.of(new OutputGuard.Named("-o", out)));
-    if (isHlo()) {
+    boolean pt2 = isPt2();
+    if (!pt2 && isHlo()) {
       return importHlo();
     }
     if (ranks != null) {
       throw new InputException(
-          "--ranks applies to XLA HLO modules; printed torch.fx code gives one file per rank.");
+          "--ranks applies to XLA HLO modules; printed torch.fx code and .pt2 archives give one"
+              + " file per rank.");
     }
+    return pt2 ? importPt2(groups()) : fx(groups());
+  }
+
+  private Map<String, List<Integer>> groups() {
     Map<String, List<Integer>> g = new LinkedHashMap<>();
     for (String s : groups) {
       int eq = s.indexOf('=');
@@ -116,6 +125,10 @@ final class ImportCommand implements Callable<Integer> {
       }
       g.put(s.substring(0, eq), ranks);
     }
+    return g;
+  }
+
+  private Integer fx(Map<String, List<Integer>> g) {
     Map<String, Double> c = new LinkedHashMap<>();
     for (String s : constants) {
       int eq = s.indexOf('=');
@@ -147,14 +160,37 @@ final class ImportCommand implements Callable<Integer> {
     }
     return switch (format) {
       case "hlo" -> true;
-      case "fx" -> false;
+      case "fx", "pt2" -> false;
       default ->
           throw new InputException(
               "--format "
                   + format
-                  + ": expected fx (printed torch.fx code) or hlo"
+                  + ": expected fx (printed torch.fx code), pt2 (torch.export archive) or hlo"
                   + " (XLA HLO text).");
     };
+  }
+
+  private boolean isPt2() {
+    if (format == null) {
+      Path first = files.get(0);
+      return Files.isRegularFile(first) && Pt2Importer.isArchive(first);
+    }
+    return format.equals("pt2");
+  }
+
+  private Integer importPt2(Map<String, List<Integer>> g) {
+    if (!constants.isEmpty() || !schemas.isEmpty()) {
+      throw new InputException(
+          "--constant and --schemas apply to printed torch.fx code; a .pt2 archive records its"
+              + " constants and operators itself.");
+    }
+    if (files.size() == 1 && g.isEmpty()) {
+      GraphJson.write(Pt2Importer.importGraph(files.get(0)), out);
+    } else {
+      GraphJson.write(Pt2Importer.importRanks(files, g), out);
+    }
+    spec.commandLine().getOut().println("wrote " + out);
+    return 0;
   }
 
   private Integer importHlo() {

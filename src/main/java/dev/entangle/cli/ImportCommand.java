@@ -1,15 +1,19 @@
 package dev.entangle.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.entangle.graph.Arg;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.GraphJson;
+import dev.entangle.graph.JsonTree;
 import dev.entangle.graph.Node;
 import dev.entangle.importer.GraphCodeImporter;
 import dev.entangle.importer.ImportOptions;
 import dev.entangle.importer.hlo.HloImporter;
+import dev.entangle.importer.hlo.HloShardingRelation;
 import dev.entangle.importer.pt2.Pt2Importer;
 import dev.entangle.lower.xla.XlaCustomCalls;
+import dev.entangle.util.AtomicFiles;
 import dev.entangle.util.InputException;
 import dev.entangle.util.OutputGuard;
 import java.nio.file.Files;
@@ -88,6 +92,15 @@ final class ImportCommand implements Callable<Integer> {
           "HLO only: the number of ranks an SPMD program runs on (gives a G_d file of N ranks)")
   Integer ranks;
 
+  @Option(
+      names = "--relation",
+      paramLabel = "FILE",
+      description =
+          "HLO only: also write the input relation the ENTRY parameters' sharding annotations"
+              + " declare, of this module before SPMD partitioning (G_s) to the partitioned program"
+              + " imported with --ranks N (G_d)")
+  Path relation;
+
   @Option(names = "--debug", description = "print stack traces of internal errors")
   boolean debug;
 
@@ -95,10 +108,20 @@ final class ImportCommand implements Callable<Integer> {
   public Integer call() {
     List<Path> read = new ArrayList<>(files);
     read.addAll(schemas);
-    OutputGuard.check(read, List.of(new OutputGuard.Named("-o", out)));
+    List<OutputGuard.Named> written = new ArrayList<>(List.of(new OutputGuard.Named("-o", out)));
+    if (relation != null) {
+      written.add(new OutputGuard.Named("--relation", relation));
+    }
+    OutputGuard.check(read, written);
     boolean pt2 = isPt2();
     if (!pt2 && isHlo()) {
       return importHlo();
+    }
+    if (relation != null) {
+      throw new InputException(
+          "--relation applies to an XLA HLO module before SPMD partitioning, whose parameters"
+              + " carry sharding annotations; for torch, entangle_capture derives the relation"
+              + " from the plan.");
     }
     if (ranks != null) {
       throw new InputException(
@@ -199,16 +222,28 @@ final class ImportCommand implements Callable<Integer> {
           "--group, --constant and --schemas apply to printed torch.fx code; an HLO module"
               + " names its replica groups and literals itself.");
     }
+    if (relation != null && (files.size() != 1 || ranks != null)) {
+      throw new InputException(
+          "--relation reads the shardings of one module before partitioning (G_s): import it"
+              + " alone, without --ranks, and the partitioned module separately with --ranks N.");
+    }
     Graph first;
     if (files.size() == 1 && ranks == null) {
       first = HloImporter.importGraph(files.get(0));
+      ObjectNode rel = relation == null ? null : HloShardingRelation.of(files.get(0));
       GraphJson.write(first, out);
+      if (rel != null) {
+        AtomicFiles.writeString(relation, JsonTree.pretty(rel) + "\n");
+      }
     } else {
       DistributedGraph gd = HloImporter.importRanks(files, ranks == null ? files.size() : ranks);
       first = gd.rank(0);
       GraphJson.write(gd, out);
     }
     spec.commandLine().getOut().println("wrote " + out);
+    if (relation != null) {
+      spec.commandLine().getOut().println("wrote " + relation);
+    }
     Map<String, Integer> opaque = new TreeMap<>();
     for (Node n : first.nodes()) {
       if (n.target().equals("xla.custom_call")

@@ -1,14 +1,19 @@
 package dev.entangle.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.entangle.graph.Arg;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.GraphJson;
+import dev.entangle.graph.JsonTree;
 import dev.entangle.graph.Node;
 import dev.entangle.importer.GraphCodeImporter;
 import dev.entangle.importer.ImportOptions;
 import dev.entangle.importer.hlo.HloImporter;
+import dev.entangle.importer.hlo.HloShardingRelation;
+import dev.entangle.importer.pt2.Pt2Importer;
 import dev.entangle.lower.xla.XlaCustomCalls;
+import dev.entangle.util.AtomicFiles;
 import dev.entangle.util.InputException;
 import dev.entangle.util.OutputGuard;
 import java.nio.file.Files;
@@ -33,16 +38,17 @@ import picocli.CommandLine.Spec;
     name = "import",
     mixinStandardHelpOptions = true,
     description =
-        "Converts graph code printed by torch.fx (print_readable, TORCH_LOGS=graph_code dumps) or an XLA "
-            + "HLO text module to a graph file; several FILEs give a G_d file whose rank K is the K-th FILE, and an "
-            + "HLO module with --ranks N a G_d file of N ranks.")
+        "Converts graph code printed by torch.fx (print_readable, TORCH_LOGS=graph_code dumps), a"
+            + " torch.export archive (.pt2, torch.export.save) or an XLA HLO text module to a graph file;"
+            + " several FILEs give a G_d file whose rank K is the K-th FILE, and an HLO module with --ranks N"
+            + " a G_d file of N ranks.")
 final class ImportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Parameters(
       arity = "1..*",
       paramLabel = "FILE",
-      description = "printed graph code, one file per rank")
+      description = "printed graph code, .pt2 archives or HLO modules, one file per rank")
   List<Path> files;
 
   @Option(
@@ -75,7 +81,8 @@ final class ImportCommand implements Callable<Integer> {
       names = "--format",
       paramLabel = "FORMAT",
       description =
-          "fx (printed torch.fx code) or hlo (XLA HLO text); default: told by the first file's content")
+          "fx (printed torch.fx code), pt2 (torch.export archive) or hlo (XLA HLO text); default:"
+              + " told by the first file's content")
   String format;
 
   @Option(
@@ -85,6 +92,15 @@ final class ImportCommand implements Callable<Integer> {
           "HLO only: the number of ranks an SPMD program runs on (gives a G_d file of N ranks)")
   Integer ranks;
 
+  @Option(
+      names = "--relation",
+      paramLabel = "FILE",
+      description =
+          "HLO only: also write the input relation the ENTRY parameters' sharding annotations"
+              + " declare, of this module before SPMD partitioning (G_s) to the partitioned program"
+              + " imported with --ranks N (G_d)")
+  Path relation;
+
   @Option(names = "--debug", description = "print stack traces of internal errors")
   boolean debug;
 
@@ -92,14 +108,30 @@ final class ImportCommand implements Callable<Integer> {
   public Integer call() {
     List<Path> read = new ArrayList<>(files);
     read.addAll(schemas);
-    OutputGuard.check(read, List.of(new OutputGuard.Named("-o", out)));
-    if (isHlo()) {
+    List<OutputGuard.Named> written = new ArrayList<>(List.of(new OutputGuard.Named("-o", out)));
+    if (relation != null) {
+      written.add(new OutputGuard.Named("--relation", relation));
+    }
+    OutputGuard.check(read, written);
+    boolean pt2 = isPt2();
+    if (!pt2 && isHlo()) {
       return importHlo();
+    }
+    if (relation != null) {
+      throw new InputException(
+          "--relation applies to an XLA HLO module before SPMD partitioning, whose parameters"
+              + " carry sharding annotations; for torch, entangle_capture derives the relation"
+              + " from the plan.");
     }
     if (ranks != null) {
       throw new InputException(
-          "--ranks applies to XLA HLO modules; printed torch.fx code gives one file per rank.");
+          "--ranks applies to XLA HLO modules; printed torch.fx code and .pt2 archives give one"
+              + " file per rank.");
     }
+    return pt2 ? importPt2(groups()) : fx(groups());
+  }
+
+  private Map<String, List<Integer>> groups() {
     Map<String, List<Integer>> g = new LinkedHashMap<>();
     for (String s : groups) {
       int eq = s.indexOf('=');
@@ -116,6 +148,10 @@ final class ImportCommand implements Callable<Integer> {
       }
       g.put(s.substring(0, eq), ranks);
     }
+    return g;
+  }
+
+  private Integer fx(Map<String, List<Integer>> g) {
     Map<String, Double> c = new LinkedHashMap<>();
     for (String s : constants) {
       int eq = s.indexOf('=');
@@ -147,14 +183,37 @@ final class ImportCommand implements Callable<Integer> {
     }
     return switch (format) {
       case "hlo" -> true;
-      case "fx" -> false;
+      case "fx", "pt2" -> false;
       default ->
           throw new InputException(
               "--format "
                   + format
-                  + ": expected fx (printed torch.fx code) or hlo"
+                  + ": expected fx (printed torch.fx code), pt2 (torch.export archive) or hlo"
                   + " (XLA HLO text).");
     };
+  }
+
+  private boolean isPt2() {
+    if (format == null) {
+      Path first = files.get(0);
+      return Files.isRegularFile(first) && Pt2Importer.isArchive(first);
+    }
+    return format.equals("pt2");
+  }
+
+  private Integer importPt2(Map<String, List<Integer>> g) {
+    if (!constants.isEmpty() || !schemas.isEmpty()) {
+      throw new InputException(
+          "--constant and --schemas apply to printed torch.fx code; a .pt2 archive records its"
+              + " constants and operators itself.");
+    }
+    if (files.size() == 1 && g.isEmpty()) {
+      GraphJson.write(Pt2Importer.importGraph(files.get(0)), out);
+    } else {
+      GraphJson.write(Pt2Importer.importRanks(files, g), out);
+    }
+    spec.commandLine().getOut().println("wrote " + out);
+    return 0;
   }
 
   private Integer importHlo() {
@@ -163,16 +222,28 @@ final class ImportCommand implements Callable<Integer> {
           "--group, --constant and --schemas apply to printed torch.fx code; an HLO module"
               + " names its replica groups and literals itself.");
     }
+    if (relation != null && (files.size() != 1 || ranks != null)) {
+      throw new InputException(
+          "--relation reads the shardings of one module before partitioning (G_s): import it"
+              + " alone, without --ranks, and the partitioned module separately with --ranks N.");
+    }
     Graph first;
     if (files.size() == 1 && ranks == null) {
       first = HloImporter.importGraph(files.get(0));
+      ObjectNode rel = relation == null ? null : HloShardingRelation.of(files.get(0));
       GraphJson.write(first, out);
+      if (rel != null) {
+        AtomicFiles.writeString(relation, JsonTree.pretty(rel) + "\n");
+      }
     } else {
       DistributedGraph gd = HloImporter.importRanks(files, ranks == null ? files.size() : ranks);
       first = gd.rank(0);
       GraphJson.write(gd, out);
     }
     spec.commandLine().getOut().println("wrote " + out);
+    if (relation != null) {
+      spec.commandLine().getOut().println("wrote " + relation);
+    }
     Map<String, Integer> opaque = new TreeMap<>();
     for (Node n : first.nodes()) {
       if (n.target().equals("xla.custom_call")

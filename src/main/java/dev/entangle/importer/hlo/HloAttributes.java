@@ -219,7 +219,7 @@ final class HloAttributes {
   }
 
   /** The row-major elements of iota(dims) transposed by perm. */
-  private static int[] transposeIota(long[] dims, long[] perm) {
+  static int[] transposeIota(long[] dims, long[] perm) {
     int rank = dims.length;
     long[] outDims = new long[rank];
     for (int i = 0; i < rank; i++) {

@@ -1,6 +1,7 @@
 package dev.entangle.importer.hlo;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -10,9 +11,10 @@ import java.util.regex.Pattern;
  * {@code {unknown}}, {@code {maximal device=N}}, tiled {@code {devices=[2,1]0,1}} or in iota form
  * {@code {devices=[2,2]<=[4]}} / {@code <=[2,2]T(1,0)}, with {@code last_tile_dim_replicate},
  * {@code last_tile_dims={...}}, {@code metadata={...}}, {@code shard_as N} / {@code shard_like N},
- * or a tuple of these ({@code {{replicated}, {maximal device=0}}}). The importer does not use it
- * (an SPMD program's values are each rank's own): it is read to reject damaged text, and the raw
- * text stays on the instruction.
+ * or a tuple of these ({@code {{replicated}, {maximal device=0}}}). The graph importer does not use
+ * it (an SPMD program's values are each rank's own): it is read to reject damaged text, and the raw
+ * text stays on the instruction. {@code HloShardingRelation} turns the parameters' shardings of a
+ * program before partitioning into the input relation.
  */
 sealed interface HloSharding {
   /** The same value on every device. */
@@ -206,8 +208,15 @@ sealed interface HloSharding {
         if (count != n) {
           throw new IllegalArgumentException("the iota list does not fill the device mesh");
         }
+        long[] reshape = ints(m.group(1));
+        long[] perm = m.group(2) == null ? identity(reshape.length) : ints(m.group(2));
+        if (!Arrays.equals(sorted(perm), identity(reshape.length))) {
+          throw new IllegalArgumentException(
+              "T(...) is not a permutation of the " + reshape.length + " iota dims");
+        }
+        int[] order = HloAttributes.transposeIota(reshape, perm);
         for (int i = 0; i < n; i++) {
-          devices[i] = i; // transposed or not, every device once: the order is not used
+          devices[i] = order[i];
         }
         return new Tiled(tiles, devices, false);
       }
@@ -219,6 +228,20 @@ sealed interface HloSharding {
         devices[i] = number(MAX_DEVICE); // after the comma that more() skips
       }
       return new Tiled(tiles, devices, false);
+    }
+
+    private static long[] identity(int n) {
+      long[] out = new long[n];
+      for (int i = 0; i < n; i++) {
+        out[i] = i;
+      }
+      return out;
+    }
+
+    private static long[] sorted(long[] a) {
+      long[] out = a.clone();
+      Arrays.sort(out);
+      return out;
     }
 
     private long[] bracketed() {

@@ -298,7 +298,9 @@ class HloImportTest {
     CliRun bad = CliRun.run("import", "--format", "onnx", f, "-o", out);
     assertEquals(2, bad.exitCode());
     assertTrue(
-        bad.err().contains("--format onnx: expected fx (printed torch.fx code) or hlo"),
+        bad.err()
+            .contains(
+                "--format onnx: expected fx (printed torch.fx code), pt2 (torch.export archive) or hlo"),
         bad::transcript);
     CliRun constant = CliRun.run("import", f, "--ranks", "2", "--constant", "c=1", "-o", out);
     assertEquals(2, constant.exitCode());

@@ -22,6 +22,7 @@ The output is deterministic: running it again rewrites the same bytes.
 import argparse
 import json
 import math
+import multiprocessing
 import os
 import re
 import shutil
@@ -58,6 +59,30 @@ def trace(module, **inputs):
 def trace_ranks(world_size, make_module, make_inputs):
     """One graph per rank: ``make_module(rank)`` traced on ``make_inputs(rank)``."""
     return [trace(make_module(rank), **make_inputs(rank)) for rank in range(world_size)]
+
+
+_RANK_JOB = None
+
+
+def _run_rank_job(rank):
+    torch.set_num_threads(1)
+    return _RANK_JOB(rank)
+
+
+def map_ranks(world_size, job):
+    """``[job(0), ..., job(world_size - 1)]``, computed by as many forked worker processes as there
+    are processors (tracing is single-threaded Python); ``job`` returns something picklable, such
+    as a graph's JSON object."""
+    global _RANK_JOB
+    workers = min(world_size, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [job(rank) for rank in range(world_size)]
+    _RANK_JOB = job
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            return pool.map(_run_rank_job, range(world_size), chunksize=1)
+    finally:
+        _RANK_JOB = None
 
 
 def t(*shape, dtype=torch.float32):
@@ -286,7 +311,9 @@ def llama(n, layers, sequence_parallel=False, seq=16, vocab=64, hidden=32, heads
     if backward:
         outputs += [f"{name}.grad" for name, _ in model().named_parameters()]
     gs = tag_outputs(out_of_place(trace(model(), **inputs)), *outputs)
-    gd = [tag_outputs(out_of_place(g), *outputs) for g in trace_ranks(n, lambda r: model(r, n), lambda r: inputs)]
+    # the ranks as graph JSON objects, traced in parallel: a 126-layer rank takes a minute
+    gd = map_ranks(n, lambda r: export_fx.graph_to_json(tag_outputs(out_of_place(trace(model(r, n), **inputs)),
+                                                                    *outputs)))
     relations = [replicate("ids"), replicate("labels"), replicate("cos"), replicate("sin"),
                  shard("embed.weight", 0), shard("lm_head", 0), replicate("norm.weight")]
     for i in range(layers):
@@ -946,14 +973,23 @@ def all_cases():
 # checks and output
 
 
+_INDEXES = {}  # id of a graph's node list -> (the list, its nodes by name, by tag)
+
+
 def _resolve(graph, name):
-    for node in graph["nodes"]:
-        if node["name"] == name:
-            return node
-    for node in graph["nodes"]:
-        if node.get("meta", {}).get("tag") == name:
-            return node
-    raise AssertionError(f"{graph.get('name')}: no node or tag {name!r}")
+    nodes = graph["nodes"]
+    index = _INDEXES.get(id(nodes))
+    if index is None or index[0] is not nodes:
+        # one index per graph: relations of a 126-layer model name thousands of tensors
+        by_tag = {}
+        for node in nodes:
+            by_tag.setdefault(node.get("meta", {}).get("tag"), node)
+        index = (nodes, {node["name"]: node for node in nodes}, by_tag)
+        _INDEXES[id(nodes)] = index
+    node = index[1].get(name) or index[2].get(name)
+    if node is None:
+        raise AssertionError(f"{graph.get('name')}: no node or tag {name!r}")
+    return node
 
 
 def _shape(graph, name):
@@ -1072,13 +1108,21 @@ def gd_location(name):
     return f"scripts/example_models.py:{lines[which]}"
 
 
+def named(graph, name):
+    """A graph JSON object with its ``name``, placed where ``export_fx.graph_to_json`` puts it."""
+    head = {k: graph[k] for k in ("format",) if k in graph}
+    return {**head, "name": name, **{k: v for k, v in graph.items() if k not in ("format", "name")}}
+
+
 def case_files(case):
     """The JSON objects of one case's files, by file name."""
     gs = export_fx.graph_to_json(case.gs, name=f"{case.name}/gs")
-    ranks = [export_fx.graph_to_json(g, name=f"{case.name}/gd.r{k}") for k, g in enumerate(case.gd)]
+    ranks = [named(g, f"{case.name}/gd.r{k}") if isinstance(g, dict)
+             else export_fx.graph_to_json(g, name=f"{case.name}/gd.r{k}") for k, g in enumerate(case.gd)]
     groups = {"tp": list(range(case.world_size)), **case.process_groups} if case.world_size > 1 else None
     gd = export_fx.ranks_to_json(ranks, groups)
     check_relations(case, gs, ranks)
+    _INDEXES.clear()
     ri = {"format": "entangle-relation/1", "relations": case.relations}
     if case.expect:
         ri["expect"] = case.expect

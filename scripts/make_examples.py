@@ -342,7 +342,8 @@ def llama(n, layers, sequence_parallel=False, seq=16, vocab=64, hidden=32, heads
         f" embedding from one cos/sin table [{max_seq}, {head_dim}] that every layer slices to the"
         f" sequence, grouped-query attention ({heads} query, {kv_heads} key/value heads; q/k/v"
         " column-parallel, o_proj row-parallel), SwiGLU MLP (gate/up column-parallel, down"
-        " row-parallel); vocabulary-parallel embedding, logits and cross-entropy"
+        " row-parallel); vocabulary-parallel embedding, logits and "
+        + ("the mean of their squares as the loss" if backward else "cross-entropy")
         + ("" if kv_heads >= n else f"; each key/value head replicated on {n // kv_heads} ranks")
         + ("" if not backward else "; forward and backward of a training step: the loss and the gradient of"
            " every weight, with Megatron's backward collectives"

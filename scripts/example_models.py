@@ -1349,10 +1349,38 @@ def _sum_partials(y, reduce, world_size):
     (every rank the whole sum), ``"reduce_scatter"`` (rank k its dim-0 chunk of it) or ``None``
     (one rank: ``y`` is the whole result)."""
     if reduce == "all_reduce":
-        return dist.all_reduce(y, "sum", GROUP)
+        return _SyncForward.apply(y)
     if reduce == "reduce_scatter":
-        return dist.reduce_scatter(y, world_size, "sum", GROUP)
+        return _ReduceScatterToSequence.apply(y, world_size)
     return y
+
+
+class _ReduceScatterToSequence(torch.autograd.Function):
+    """Reduce-scatter along dim 0 in forward, an all-gather of the gradient in backward
+    (Megatron's ``reduce_scatter_to_sequence_parallel_region``)."""
+
+    @staticmethod
+    def forward(ctx, x, world_size):
+        ctx.world_size = world_size
+        return dist.reduce_scatter(x, world_size, "sum", GROUP)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return dist.all_gather(grad, ctx.world_size, GROUP), None
+
+
+class _GatherFromSequence(torch.autograd.Function):
+    """All-gather along dim 0 in forward, a reduce-scatter of the gradient in backward (Megatron's
+    ``gather_from_sequence_parallel_region`` before a column-parallel layer)."""
+
+    @staticmethod
+    def forward(ctx, x, world_size):
+        ctx.world_size = world_size
+        return dist.all_gather(x, world_size, GROUP)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return dist.reduce_scatter(grad, ctx.world_size, "sum", GROUP), None
 
 
 def repeat_kv(t, repeats):
@@ -1455,6 +1483,13 @@ class Llama(nn.Module):
     embedding) all-reduced; with it they are sequence shards: RMSNorms on the rank's rows, an
     all-gather before each column-parallel block, reduce-scatters after the row-parallel ones.
     ``bug_layer`` drops the reduction after that layer's MLP on every rank.
+
+    The collectives are Megatron's autograd functions, so that under ``torch.enable_grad`` the
+    backward has its collectives too (``LlamaTrainingStep``): a row-parallel sum's gradient passes
+    through, a column-parallel input's gradient is all-reduced (without sequence parallelism) or
+    reduce-scattered (with it), a reduce-scatter's gradient is all-gathered; the row maximum of the
+    cross-entropy carries no gradient. Traced without gradients, the graphs are the same as with
+    plain collectives.
     """
 
     def __init__(self, vocab, hidden, heads, kv_heads, head_dim, ffn, layers, rank=0, world_size=1,
@@ -1468,7 +1503,7 @@ class Llama(nn.Module):
         if world_size == 1:
             self.embed = Embedding(vocab, hidden)
         else:
-            self.embed = VocabParallelEmbedding(vocab, hidden, rank, world_size, reduce=reduce)
+            self.embed = SummedVocabParallelEmbedding(vocab, hidden, rank, world_size, reduce=reduce)
         self.layers = nn.ModuleList(LlamaLayer(hidden, heads, kv_heads, head_dim, ffn, rank, world_size, reduce)
                                     for _ in range(layers))
         if bug_layer is not None and world_size > 1:
@@ -1479,15 +1514,112 @@ class Llama(nn.Module):
         self.lm_head = nn.Parameter(torch.empty(part, hidden))
 
     def gather(self, x):
-        return dist.all_gather(x, self.world_size, GROUP) if self.sequence_parallel else x
+        """The input of a column-parallel block: the sequence shards all-gathered (sequence
+        parallelism), or x itself, whose gradient the backward all-reduces."""
+        if self.sequence_parallel:
+            return _GatherFromSequence.apply(x, self.world_size)
+        if self.world_size > 1 and torch.is_grad_enabled():
+            return _SyncBackward.apply(x)
+        return x
 
-    all_reduce = GPT.all_reduce
-    cross_entropy = GPT.cross_entropy
+    def all_reduce(self, x, op):
+        if self.world_size == 1:
+            return x
+        return _SyncForward.apply(x) if op == "sum" else dist.all_reduce(x, op, GROUP)
+
+    def cross_entropy(self, logits, labels):
+        """GPT's vocabulary-parallel cross-entropy; with gradients, the row maximum (which only
+        keeps ``exp`` finite) is detached, as Megatron's backward ignores it."""
+        logits_max = logits.max(dim=-1)[0]
+        if torch.is_grad_enabled():
+            logits_max = logits_max.detach()
+        logits_max = self.all_reduce(logits_max, "max")
+        logits = logits - logits_max.unsqueeze(-1)
+        end = self.vocab_start + logits.shape[-1]
+        mask = (labels < self.vocab_start) | (labels >= end)
+        target = (labels - self.vocab_start).masked_fill(mask, 0)
+        predicted = logits[torch.arange(logits.shape[0]), target]
+        predicted = self.all_reduce(predicted.masked_fill(mask, 0.0), "sum")
+        sum_exp = self.all_reduce(logits.exp().sum(dim=-1), "sum")
+        return (torch.log(sum_exp) - predicted).mean()
 
     def forward(self, ids, labels, cos, sin):
+        return self.cross_entropy(self.logits(ids, cos, sin), labels)
+
+    def logits(self, ids, cos, sin):
+        """The rank's vocabulary shard of the logits [seq, vocab / world_size]."""
         h = self.embed(ids)
         for layer in self.layers:
             h = h + layer.self_attn(self.gather(layer.input_layernorm(h)), cos, sin)
             h = h + layer.mlp(self.gather(layer.post_attention_layernorm(h)))
-        logits = F.linear(self.gather(self.norm(h)), self.lm_head)
+        return F.linear(self.gather(self.norm(h)), self.lm_head)
+
+
+class SummedVocabParallelEmbedding(VocabParallelEmbedding):
+    """The vocabulary-parallel embedding whose partial lookups ``_sum_partials`` sums, so that
+    the reduction has its backward (an all-reduce's gradient passes through, a reduce-scatter's is
+    all-gathered)."""
+
+    def forward(self, ids):
+        mask = (ids < self.start) | (ids >= self.end)
+        local = (ids - self.start).masked_fill(mask, 0)
+        out = F.embedding(local, self.weight)
+        out = out.masked_fill(mask.unsqueeze(-1), 0.0)
+        return _sum_partials(out, self.reduce, self.world_size)
+
+
+NORM_WEIGHTS = ("input_layernorm.weight", "post_attention_layernorm.weight")
+
+
+def kv_replica_group(rank, world_size, kv_heads):
+    """The process group of the ranks that hold the same key/value head as ``rank`` when there
+    are fewer key/value heads than ranks (``kv<J>``, J the head), else None."""
+    if kv_heads >= world_size:
+        return None
+    return f"kv{rank // (world_size // kv_heads)}"
+
+
+class LlamaTrainingStep(Llama):
+    """A training step of the Llama-style decoder, forward and backward in one graph: the loss and
+    the gradient of every parameter (``named_parameters`` order), as Megatron computes them. The
+    loss is the mean of the squared logits (their vocabulary shards' sums of squares all-reduced):
+    the backward of the cross-entropy's target pick is an ``index_put`` that the checker does not
+    lower (``LlamaCrossEntropyStep`` keeps it, for the record of what is missing). Besides
+    the backward collectives of ``Llama``: under sequence parallelism the gradients of the RMSNorm
+    weights (replicated, but each rank sees only its rows) are all-reduced over the ranks, and a
+    key/value projection replicated on several ranks (fewer key/value heads than ranks) has its
+    gradient all-reduced over its replicas (the group ``kv_replica_group`` names)."""
+
+    def __init__(self, vocab, hidden, heads, kv_heads, head_dim, ffn, layers, rank=0, world_size=1,
+                 sequence_parallel=False, bug_layer=None):
+        super().__init__(vocab, hidden, heads, kv_heads, head_dim, ffn, layers, rank, world_size,
+                         sequence_parallel, bug_layer)
+        self.kv_group = kv_replica_group(rank, world_size, kv_heads)
+
+    def forward(self, ids, labels, cos, sin):
+        names = [n for n, _ in self.named_parameters()]
+        with torch.enable_grad():  # tracing runs under no_grad
+            loss = self.loss(self.logits(ids, cos, sin), labels)
+            # attribute lookups, not named_parameters(): tracing substitutes the parameters there
+            grads = torch.autograd.grad(loss, [_attribute(self, n) for n in names])
+        return (loss.detach(), *(self.sync_gradient(n, g) for n, g in zip(names, grads)))
+
+    def sync_gradient(self, name, grad):
+        if self.sequence_parallel and (name == "norm.weight" or name.endswith(NORM_WEIGHTS)):
+            return dist.all_reduce(grad, "sum", GROUP)
+        if self.kv_group and name.endswith(("self_attn.k_proj.weight", "self_attn.v_proj.weight")):
+            return dist.all_reduce(grad, "sum", self.kv_group)
+        return grad
+
+    def loss(self, logits, labels):
+        """The mean of the squares of the logits (labels unused)."""
+        total = self.all_reduce(logits.pow(2).sum(), "sum")
+        return total / (logits.numel() * self.world_size)
+
+
+class LlamaCrossEntropyStep(LlamaTrainingStep):
+    """The training step with the model's cross-entropy as the loss (its backward picks the
+    target logits' gradients with ``index_put(..., accumulate=True)``)."""
+
+    def loss(self, logits, labels):
         return self.cross_entropy(logits, labels)

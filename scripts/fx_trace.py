@@ -17,6 +17,7 @@ Stack traces are recorded and cut down to the frames that lie in
 """
 
 import contextlib
+import functools
 import os
 import re
 
@@ -59,6 +60,10 @@ def _frames(stack_trace):
     return frames
 
 
+# every traced call resolves the paths of its stack's frames: the same few files, thousands of times
+_realpath = functools.lru_cache(maxsize=None)(os.path.realpath)
+
+
 def _innermost_first():
     # torch 1.13 formats the stack from the user frame outwards; torch 2.x formats
     # it like a traceback, innermost frame last.
@@ -69,13 +74,13 @@ def user_stack_trace(stack_trace, source_files, source_root):
     """The frames of ``stack_trace`` in ``source_files``, innermost last; None when there are none."""
     if not stack_trace:
         return None
-    wanted = {os.path.realpath(f) for f in source_files}
-    frames = [f for f in _frames(stack_trace) if os.path.realpath(f[0]) in wanted]
+    wanted = {_realpath(f) for f in source_files}
+    frames = [f for f in _frames(stack_trace) if _realpath(f[0]) in wanted]
     if _innermost_first():
         frames.reverse()
     lines = []
     for path, line, fn, code in frames:
-        rel = os.path.relpath(os.path.realpath(path), os.path.realpath(source_root))
+        rel = os.path.relpath(_realpath(path), _realpath(source_root))
         lines.append(f'File "{rel}", line {line}, in {fn}' + (f"\n    {code}" if code else ""))
     return "\n".join(lines) or None
 

@@ -22,6 +22,7 @@ The output is deterministic: running it again rewrites the same bytes.
 import argparse
 import json
 import math
+import multiprocessing
 import os
 import re
 import shutil
@@ -60,6 +61,30 @@ def trace_ranks(world_size, make_module, make_inputs):
     return [trace(make_module(rank), **make_inputs(rank)) for rank in range(world_size)]
 
 
+_RANK_JOB = None
+
+
+def _run_rank_job(rank):
+    torch.set_num_threads(1)
+    return _RANK_JOB(rank)
+
+
+def map_ranks(world_size, job):
+    """``[job(0), ..., job(world_size - 1)]``, computed by as many forked worker processes as there
+    are processors (tracing is single-threaded Python); ``job`` returns something picklable, such
+    as a graph's JSON object."""
+    global _RANK_JOB
+    workers = min(world_size, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [job(rank) for rank in range(world_size)]
+    _RANK_JOB = job
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            return pool.map(_run_rank_job, range(world_size), chunksize=1)
+    finally:
+        _RANK_JOB = None
+
+
 def t(*shape, dtype=torch.float32):
     return torch.empty(*shape, dtype=dtype)
 
@@ -88,6 +113,38 @@ def tag_outputs(gm, *tags):
     return gm
 
 
+def out_of_place(gm):
+    """``gm`` with its in-place ATen calls made out of place where that changes nothing: ``op_(a,
+    ...)`` whose ``a`` nothing else uses becomes ``op(a, ...)``, and ``fill_(empty_like(x), v)``
+    becomes ``full_like(x, v)``. Autograd's formulas write some gradients so (silu's backward is
+    ``1 - sigmoid`` into an ``empty_like`` filled with 1); the checker reads values, not
+    mutations. Any other in-place call is an error."""
+    for node in list(gm.graph.nodes):
+        if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
+            continue
+        packet = node.target.overloadpacket.__name__
+        if not packet.endswith("_") or packet.startswith("_"):
+            continue
+        target = node.args[0]
+        if len(target.users) != 1:
+            raise AssertionError(f"{node.name}: {packet} mutates {target.name}, which other nodes read")
+        if packet == "fill_" and export_fx.target_name(target) == "aten.empty_like.default" \
+                and not isinstance(node.args[1], torch.fx.Node):
+            with gm.graph.inserting_before(node):
+                full = gm.graph.call_function(torch.ops.aten.full_like.default,
+                                              (target.args[0], node.args[1]), dict(target.kwargs))
+            full.meta = dict(node.meta)
+            node.replace_all_uses_with(full)
+            gm.graph.erase_node(node)
+            gm.graph.erase_node(target)
+            continue
+        functional = getattr(getattr(torch.ops.aten, packet[:-1]), node.target._overloadname)
+        node.target = functional
+    gm.graph.lint()
+    gm.recompile()
+    return gm
+
+
 def shard(name, dim):
     return {"gs": name, "shard": dim}
 
@@ -104,7 +161,7 @@ class Case:
     """One example: what it is, its graphs, its relation and the verdict to reach."""
 
     def __init__(self, name, what, gs, gd, relations, verdict, note, operator=None,
-                 expect=None, world_size=None):
+                 expect=None, world_size=None, process_groups=None):
         self.name = name
         self.what = what
         self.gs = gs
@@ -115,6 +172,7 @@ class Case:
         self.operator = operator
         self.expect = expect or []
         self.world_size = world_size or len(gd)
+        self.process_groups = process_groups or {}
 
 
 # ---------------------------------------------------------------------------
@@ -234,19 +292,28 @@ def gpt(n, layers, seq=24, vocab=48, hidden=24, heads=12, ffn=48):
 
 
 def llama(n, layers, sequence_parallel=False, seq=16, vocab=64, hidden=32, heads=16, kv_heads=8,
-          head_dim=4, ffn=64, max_seq=32, bug_layer=None):
+          head_dim=4, ffn=64, max_seq=32, bug_layer=None, backward=False):
     """The Llama-style decoder of ``example_models.Llama`` at TP=n: ``llama-tpN-lL``, or with
     sequence parallelism ``llama-sp-tpN-lL``. The default sizes let 2, 4, 8 and 16 ranks divide
-    the query and key/value heads, the vocabulary, the MLP and the sequence."""
+    the query and key/value heads, the vocabulary, the MLP and the sequence. With ``backward``,
+    its training step (``example_models.LlamaTrainingStep``, the name gains ``-bwd``): the loss
+    and every parameter's gradient, tagged ``NAME.grad``."""
     inputs = dict(ids=t(seq, dtype=torch.int64), labels=t(seq, dtype=torch.int64), cos=t(max_seq, head_dim),
                   sin=t(max_seq, head_dim))
 
-    def model(rank=0, world_size=1):
-        return m.Llama(vocab, hidden, heads, kv_heads, head_dim, ffn, layers, rank, world_size, sequence_parallel,
-                       bug_layer if world_size > 1 else None)
+    kind = m.LlamaTrainingStep if backward else m.Llama
 
-    gs = tag_outputs(trace(model(), **inputs), "loss")
-    gd = [tag_outputs(g, "loss") for g in trace_ranks(n, lambda r: model(r, n), lambda r: inputs)]
+    def model(rank=0, world_size=1):
+        return kind(vocab, hidden, heads, kv_heads, head_dim, ffn, layers, rank, world_size, sequence_parallel,
+                    bug_layer if world_size > 1 else None)
+
+    outputs = ["loss"]
+    if backward:
+        outputs += [f"{name}.grad" for name, _ in model().named_parameters()]
+    gs = tag_outputs(out_of_place(trace(model(), **inputs)), *outputs)
+    # the ranks as graph JSON objects, traced in parallel: a 126-layer rank takes a minute
+    gd = map_ranks(n, lambda r: export_fx.graph_to_json(tag_outputs(out_of_place(trace(model(r, n), **inputs)),
+                                                                    *outputs)))
     relations = [replicate("ids"), replicate("labels"), replicate("cos"), replicate("sin"),
                  shard("embed.weight", 0), shard("lm_head", 0), replicate("norm.weight")]
     for i in range(layers):
@@ -259,6 +326,10 @@ def llama(n, layers, sequence_parallel=False, seq=16, vocab=64, hidden=32, heads
                       shard(p + "mlp.up_proj.weight", 0), shard(p + "mlp.down_proj.weight", 1)]
     tag = "" if (heads, kv_heads) == (16, 8) else f"-h{heads}-kv{kv_heads}"
     tag += "" if bug_layer is None else f"-bug{bug_layer}"
+    tag += "-bwd" if backward else ""
+    expect, groups = [], {}
+    if backward:
+        expect, groups = llama_gradient_expectations(n, layers, sequence_parallel, kv_heads)
     if sequence_parallel:
         name, how = f"llama-sp-tp{n}-l{layers}{tag}", (
             " with sequence parallelism: the embedding reduce-scattered to sequence shards, RMSNorms on"
@@ -271,12 +342,40 @@ def llama(n, layers, sequence_parallel=False, seq=16, vocab=64, hidden=32, heads
         f" embedding from one cos/sin table [{max_seq}, {head_dim}] that every layer slices to the"
         f" sequence, grouped-query attention ({heads} query, {kv_heads} key/value heads; q/k/v"
         " column-parallel, o_proj row-parallel), SwiGLU MLP (gate/up column-parallel, down"
-        " row-parallel); vocabulary-parallel embedding, logits and cross-entropy"
+        " row-parallel); vocabulary-parallel embedding, logits and "
+        + ("the mean of their squares as the loss" if backward else "cross-entropy")
         + ("" if kv_heads >= n else f"; each key/value head replicated on {n // kv_heads} ranks")
+        + ("" if not backward else "; forward and backward of a training step: the loss and the gradient of"
+           " every weight, with Megatron's backward collectives"
+           + ("; the RMSNorm weights' gradients all-reduced" if sequence_parallel else "")
+           + ("; each replicated key/value projection's gradient all-reduced over its replicas"
+              if kv_heads < n else ""))
         + ("" if bug_layer is None else f"; the bug: layer {bug_layer}'s MLP output is not reduced"),
         gs, gd, relations, "refines" if bug_layer is None else "not-refined",
-        "the loss equals the loss on any rank" if bug_layer is None
-        else f"layer {bug_layer}'s MLP output is a rank's partial sum")
+        ("the loss equals the loss on any rank" if bug_layer is None
+         else f"layer {bug_layer}'s MLP output is a rank's partial sum")
+        + ("; sharded weights' gradients concatenate the ranks' shards, replicated ones equal every"
+           " rank's, as expected" if backward else ""), expect=expect, process_groups=groups)
+
+
+def llama_gradient_expectations(n, layers, sequence_parallel, kv_heads):
+    """What a training step's gradients must be on the ranks, beyond being computable: a
+    replicated weight's gradient (the RMSNorms') is every rank's, and with fewer key/value heads
+    than ranks, a key/value projection's gradient concatenates one rank of each replica group, any
+    one (so each replica was all-reduced over its group). Also the replica groups ``kv<J>``."""
+    expect, groups = [], {}
+    norms = ["norm.weight"] + [f"layers.{i}.{w}" for i in range(layers) for w in m.NORM_WEIGHTS]
+    for name in norms:
+        expect += [relate(name + ".grad", f"r{k}.{name}.grad") for k in range(n)]
+    if kv_heads < n:
+        group = n // kv_heads
+        groups = {f"kv{j}": list(range(j * group, (j + 1) * group)) for j in range(kv_heads)}
+        for i in range(layers):
+            for x in "kv":
+                name = f"layers.{i}.self_attn.{x}_proj.weight"
+                expect += [relate(name + ".grad", e["gd"].replace(".weight", ".weight.grad"))
+                           for e in kv_relation(name, n, kv_heads)]
+    return expect, groups
 
 
 def kv_relation(name, n, kv_heads):
@@ -875,14 +974,23 @@ def all_cases():
 # checks and output
 
 
+_INDEXES = {}  # id of a graph's node list -> (the list, its nodes by name, by tag)
+
+
 def _resolve(graph, name):
-    for node in graph["nodes"]:
-        if node["name"] == name:
-            return node
-    for node in graph["nodes"]:
-        if node.get("meta", {}).get("tag") == name:
-            return node
-    raise AssertionError(f"{graph.get('name')}: no node or tag {name!r}")
+    nodes = graph["nodes"]
+    index = _INDEXES.get(id(nodes))
+    if index is None or index[0] is not nodes:
+        # one index per graph: relations of a 126-layer model name thousands of tensors
+        by_tag = {}
+        for node in nodes:
+            by_tag.setdefault(node.get("meta", {}).get("tag"), node)
+        index = (nodes, {node["name"]: node for node in nodes}, by_tag)
+        _INDEXES[id(nodes)] = index
+    node = index[1].get(name) or index[2].get(name)
+    if node is None:
+        raise AssertionError(f"{graph.get('name')}: no node or tag {name!r}")
+    return node
 
 
 def _shape(graph, name):
@@ -1001,13 +1109,21 @@ def gd_location(name):
     return f"scripts/example_models.py:{lines[which]}"
 
 
+def named(graph, name):
+    """A graph JSON object with its ``name``, placed where ``export_fx.graph_to_json`` puts it."""
+    head = {k: graph[k] for k in ("format",) if k in graph}
+    return {**head, "name": name, **{k: v for k, v in graph.items() if k not in ("format", "name")}}
+
+
 def case_files(case):
     """The JSON objects of one case's files, by file name."""
     gs = export_fx.graph_to_json(case.gs, name=f"{case.name}/gs")
-    ranks = [export_fx.graph_to_json(g, name=f"{case.name}/gd.r{k}") for k, g in enumerate(case.gd)]
-    groups = {"tp": list(range(case.world_size))} if case.world_size > 1 else None
+    ranks = [named(g, f"{case.name}/gd.r{k}") if isinstance(g, dict)
+             else export_fx.graph_to_json(g, name=f"{case.name}/gd.r{k}") for k, g in enumerate(case.gd)]
+    groups = {"tp": list(range(case.world_size)), **case.process_groups} if case.world_size > 1 else None
     gd = export_fx.ranks_to_json(ranks, groups)
     check_relations(case, gs, ranks)
+    _INDEXES.clear()
     ri = {"format": "entangle-relation/1", "relations": case.relations}
     if case.expect:
         ri["expect"] = case.expect
@@ -1124,12 +1240,16 @@ def main(argv=None):
     parser.add_argument("--kv-heads", type=int, default=8,
                         help="with --llama-sizes: key/value heads (default 8); fewer than TP"
                         " replicates each on TP/K ranks; the name gains -hH-kvK when not 16/8")
+    parser.add_argument("--backward", action="store_true",
+                        help="with --llama-sizes: the training step, forward and backward in one graph (the"
+                        " loss and every weight's gradient, with the gradient collectives); the name gains -bwd")
     parser.add_argument("--bug", type=int, metavar="LAYER",
                         help="with --llama-sizes: drop the reduction after that layer's MLP on every"
                         " rank (the name gains -bugLAYER; expected not-refined)")
     args = parser.parse_args(argv)
     llama_only = [o for o, v in (("--sp", args.sp), ("--heads", args.heads != 16),
-                                 ("--kv-heads", args.kv_heads != 8), ("--bug", args.bug is not None)) if v]
+                                 ("--kv-heads", args.kv_heads != 8), ("--bug", args.bug is not None),
+                                 ("--backward", args.backward)) if v]
     if llama_only and not args.llama_sizes:
         parser.error(f"{', '.join(llama_only)} go(es) with --llama-sizes")
     if args.heads < 1 or args.kv_heads < 1 or args.heads % args.kv_heads:
@@ -1149,7 +1269,8 @@ def main(argv=None):
                 parser.error(f"--bug {args.bug} is not a layer of a {layers}-layer model")
         hidden = max(32, args.heads * 4 // 2)
         cases += [llama(n, layers, args.sp, heads=args.heads, kv_heads=args.kv_heads,
-                        hidden=hidden if args.heads != 16 else 32, bug_layer=args.bug)
+                        hidden=hidden if args.heads != 16 else 32, bug_layer=args.bug,
+                        backward=args.backward)
                   for n, layers in llama_sizes]
         os.makedirs(args.out, exist_ok=True)
         write(cases, args.out)

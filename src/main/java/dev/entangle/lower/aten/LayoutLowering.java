@@ -197,6 +197,9 @@ public final class LayoutLowering {
       case "aten.slice_scatter" -> {
         return sliceScatter(c);
       }
+      case "aten.slice_backward" -> {
+        return sliceBackward(c);
+      }
       case "aten.constant_pad_nd" -> {
         return one(constantPad(c, c.number(2, "value", 0.0)));
       }
@@ -234,6 +237,48 @@ public final class LayoutLowering {
     parts.add(src);
     if (end < n) {
       parts.add(slice(c, x, d, end, n, 1));
+    }
+    int[] kids = parts.stream().mapToInt(Integer::intValue).toArray();
+    return one(kids.length == 1 ? kids[0] : c.b.add(Op.CONCAT, new long[] {d}, kids));
+  }
+
+  /**
+   * {@code slice_backward(g, input_sizes, dim, start, end, step)}, the gradient of a slice: zeros
+   * of the input's shape with g in the slice (step 1), a concat of a zero block, g and a zero
+   * block.
+   */
+  private static int[] sliceBackward(Call c) {
+    int g = c.tensor(0, "grad_output");
+    long[] sizes = c.ints(1, "input_sizes");
+    int d = c.dim(c.integer(2, "dim", null), sizes.length);
+    long n = sizes[d];
+    if (c.integer(5, "step", 1L) != 1 || c.type(g).rank() != sizes.length) {
+      return null;
+    }
+    long start = c.integer(3, "start", null);
+    long end = c.integer(4, "end", null);
+    start = clamp(start < 0 ? start + n : start, n);
+    end = Math.max(start, clamp(end < 0 ? end + n : end, n));
+    if (c.shape(g)[d] != end - start) {
+      throw new LoweringException(
+          "slice_backward of a gradient of size "
+              + c.shape(g)[d]
+              + " along dim "
+              + d
+              + " into the slice ["
+              + start
+              + ", "
+              + end
+              + ")");
+    }
+    int dtype = c.type(g).dtype();
+    List<Integer> parts = new ArrayList<>();
+    if (start > 0) {
+      parts.add(c.filled(0.0, dtype, withSize(c.shape(g), d, start)));
+    }
+    parts.add(g);
+    if (end < n) {
+      parts.add(c.filled(0.0, dtype, withSize(c.shape(g), d, n - end)));
     }
     int[] kids = parts.stream().mapToInt(Integer::intValue).toArray();
     return one(kids.length == 1 ? kids[0] : c.b.add(Op.CONCAT, new long[] {d}, kids));

@@ -1,0 +1,92 @@
+package dev.entangle.rules.linear;
+
+import dev.entangle.core.TypeInfo;
+import dev.entangle.egraph.Applier.Unions;
+import dev.entangle.egraph.EGraph;
+import dev.entangle.rules.NativeRule;
+import dev.entangle.rules.SearchDeadline;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The linear fragment decided: every class's value as a canonical linear form ({@link ClassForms}),
+ * computed afresh at each search, and two classes of one shape and dtype with a form in common are
+ * merged. Subsumes the laws of sums across ranks, additions, negation and constant factors one at a
+ * time (commutativity, association, distribution, common factors, a count cancelling against a
+ * division by it) at any number of ranks. Enabled from a lemma file with {@code (native
+ * linear-forms)}.
+ */
+public final class LinearForms implements NativeRule<LinearForms.Merge> {
+  public static final String NAME = "linear-forms";
+
+  /** Two classes whose forms are equal. */
+  public record Merge(int a, int b) {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String doc() {
+    return "classes of one type whose linear forms (sums of rational multiples of products of"
+        + " atoms) are equal are equal";
+  }
+
+  @Override
+  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Merge> found) {
+    Index index = new Index(g);
+    ClassForms.compute(g, deadline, new FormTable(), index::add);
+    for (Merge m : index.merges) {
+      found.match(m);
+    }
+  }
+
+  @Override
+  public void apply(EGraph<TypeInfo> g, Merge m, Unions unions) {
+    unions.union(m.a(), m.b());
+  }
+
+  /** Classes by form; two classes of one type under one form make a merge (each pair once). */
+  private static final class Index {
+    private final EGraph<TypeInfo> g;
+    private final Map<Integer, List<Integer>> byForm = new HashMap<>();
+    private final int[] joined;
+    final List<Merge> merges = new ArrayList<>();
+
+    Index(EGraph<TypeInfo> g) {
+      this.g = g;
+      this.joined = new int[g.classIds().max().orElse(-1) + 1];
+      Arrays.fill(joined, -1);
+    }
+
+    void add(int cls, int form) {
+      List<Integer> classes = byForm.computeIfAbsent(form, k -> new ArrayList<>(2));
+      TypeInfo t = g.data(cls);
+      for (int other : classes) {
+        if (other == cls) {
+          return;
+        }
+        TypeInfo o = g.data(other);
+        if (o.dtype() == t.dtype() && o.sameShape(t) && !t.isTuple()) {
+          if (root(other) != root(cls)) {
+            joined[root(cls)] = root(other);
+            merges.add(new Merge(other, cls));
+          }
+          return;
+        }
+      }
+      classes.add(cls);
+    }
+
+    private int root(int c) {
+      while (joined[c] >= 0) {
+        c = joined[c];
+      }
+      return c;
+    }
+  }
+}

@@ -170,17 +170,20 @@ public final class CleanSearch {
         for (Expr.ReduceKind kind : Expr.ReduceKind.values()) {
           Op op =
               switch (kind) {
-                case SUM -> Op.SUMN;
+                case SUM, MEAN -> Op.SUMN;
                 case MAX -> Op.MAXN;
                 case MIN -> Op.MINN;
               };
           double[][] xs = Arrays.stream(tensors).map(Tensor::raw).toArray(double[][]::new);
+          double count = xs.length;
           out.add(
               new Base(
                   kind.fn() + "/" + e.getKey(),
                   new Expr.Reduce(kind, refs),
                   first.shape(),
-                  () -> Elementwise.combine(op, xs)));
+                  kind == Expr.ReduceKind.MEAN
+                      ? () -> Elementwise.map(Elementwise.combine(op, xs), v -> v / count)
+                      : () -> Elementwise.combine(op, xs)));
         }
       }
     }

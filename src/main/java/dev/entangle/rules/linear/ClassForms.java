@@ -146,6 +146,7 @@ public final class ClassForms {
         yield inverse == null ? null : child(n, 0, depth).times(inverse);
       }
       case RECIPROCAL -> reciprocal(child(n, 0, depth));
+      case SCALE -> child(n, 0, depth).times(Rational.of(n.attr(0), n.attr(1)));
       case SUMN -> {
         LinearForm sum = LinearForm.ZERO;
         for (int i = 0; i < n.arity() && sum != null; i++) {

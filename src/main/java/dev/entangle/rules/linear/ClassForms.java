@@ -269,7 +269,11 @@ public final class ClassForms {
    * has a constant term (whose shape a form does not record).
    */
   private LinearForm matmul(ENode n, LinearForm a, LinearForm b) {
-    if (a.hasConstantTerm() || b.hasConstantTerm() || a.size() * b.size() > LinearForm.MAX_TERMS) {
+    if (a.hasConstantTerm()
+        || b.hasConstantTerm()
+        || a.size() == 0
+        || b.size() == 0
+        || a.size() * b.size() > LinearForm.MAX_TERMS) {
       return null;
     }
     return a.map(

@@ -9,9 +9,11 @@ import java.util.function.Function;
 /**
  * A canonical polynomial {@code Σ c_i · m_i}: distinct monomials in increasing order, each with a
  * non-zero exact rational coefficient. Two values that normalize to equal forms over the same atoms
- * are equal (as real numbers: floating point is read as real arithmetic). Operations return null
- * when the result would exceed {@link #MAX_TERMS} monomials or {@link #MAX_DEGREE} atoms in one
- * monomial, or a coefficient would overflow: the value then stays an atom.
+ * are equal (as real numbers: floating point is read as real arithmetic, but for infinities and
+ * NaN: nothing cancels, {@code x - x} and {@code x · 0} are not 0, so an operation whose result
+ * would lose a monomial that way gives no form). Operations return null also when the result would
+ * exceed {@link #MAX_TERMS} monomials or {@link #MAX_DEGREE} atoms in one monomial, or a
+ * coefficient would overflow: the value then stays an atom.
  *
  * @param monomials the monomials, strictly increasing
  * @param coefficients their coefficients, none zero
@@ -76,7 +78,10 @@ public record LinearForm(List<Monomial> monomials, List<Rational> coefficients) 
     TreeMap<Monomial, Rational> sum = terms();
     try {
       for (int i = 0; i < o.size(); i++) {
-        sum.merge(o.monomial(i), o.coefficient(i), Rational::plus);
+        Rational r = sum.merge(o.monomial(i), o.coefficient(i), Rational::plus);
+        if (r.isZero() && !o.monomial(i).isOne()) {
+          return null; // x - x is not 0 for an infinite x
+        }
       }
     } catch (ArithmeticException e) {
       return null;
@@ -84,9 +89,10 @@ public record LinearForm(List<Monomial> monomials, List<Rational> coefficients) 
     return of(sum);
   }
 
+  /** This form times a constant; null for zero unless the form is a constant (x · 0 is not 0). */
   public LinearForm times(Rational c) {
     if (c.isZero()) {
-      return ZERO;
+      return isConstant() ? ZERO : null;
     }
     List<Rational> cs = new ArrayList<>(size());
     try {
@@ -103,9 +109,12 @@ public record LinearForm(List<Monomial> monomials, List<Rational> coefficients) 
     return times(Rational.of(-1));
   }
 
-  /** The element-wise product of two forms, expanded. */
+  /** The element-wise product of two forms, expanded; null for a zero factor of a non-constant. */
   public LinearForm times(LinearForm o) {
     if ((long) size() * o.size() > MAX_TERMS * 4L) {
+      return null;
+    }
+    if ((size() == 0 && !o.isConstant()) || (o.size() == 0 && !isConstant())) {
       return null;
     }
     TreeMap<Monomial, Rational> product = new TreeMap<>();
@@ -116,7 +125,10 @@ public record LinearForm(List<Monomial> monomials, List<Rational> coefficients) 
           if (m.degree() > MAX_DEGREE) {
             return null;
           }
-          product.merge(m, coefficient(i).times(o.coefficient(j)), Rational::plus);
+          Rational r = product.merge(m, coefficient(i).times(o.coefficient(j)), Rational::plus);
+          if (r.isZero() && !m.isOne()) {
+            return null;
+          }
         }
       }
     } catch (ArithmeticException e) {

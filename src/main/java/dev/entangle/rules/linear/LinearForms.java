@@ -13,15 +13,16 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The linear fragment decided: every class's value as a canonical linear form ({@link ClassForms}),
  * computed afresh at each search, and two classes of one shape and dtype with a form in common are
  * merged. Subsumes the laws of sums across ranks, additions, negation and constant factors one at a
  * time (commutativity, association, distribution, common factors, a count cancelling against a
- * division by it) at any number of ranks. A class with no G_d value whose form is a sum or a mean
- * of G_d values ({@link Clean}) is given that combination as a clean term ({@code sum(...)}, {@code
- * mean(...)}). Enabled from a lemma file with {@code (native linear-forms)}.
+ * division by it) at any number of ranks. A class with no G_d value whose form is a sum of G_d
+ * values ({@link Clean}) is given that sum as a clean term. Enabled from a lemma file with {@code
+ * (native linear-forms)}.
  */
 public final class LinearForms implements NativeRule<LinearForms.Step> {
   public static final String NAME = "linear-forms";
@@ -61,9 +62,16 @@ public final class LinearForms implements NativeRule<LinearForms.Step> {
     for (Merge m : index.merges) {
       found.match(m);
     }
-    for (int c : g.classIds().sorted().toArray()) {
+    int[] classes = g.classIds().sorted().toArray();
+    ValueIndex values = new ValueIndex(table);
+    for (int c : classes) {
+      if (hasValue(g, c) && canonical[c] >= 0) {
+        values.add(c, canonical[c]);
+      }
+    }
+    for (int c : classes) {
       deadline.poll();
-      Clean clean = clean(g, table, c, canonical[c]);
+      Clean clean = clean(g, table, values, c, canonical[c]);
       if (clean != null) {
         found.match(clean);
       }
@@ -80,7 +88,8 @@ public final class LinearForms implements NativeRule<LinearForms.Step> {
   }
 
   /** The clean combination a class lacks, or null. */
-  private static Clean clean(EGraph<TypeInfo> g, FormTable table, int c, int formId) {
+  private static Clean clean(
+      EGraph<TypeInfo> g, FormTable table, ValueIndex values, int c, int formId) {
     if (formId < 0 || hasValue(g, c)) {
       return null;
     }
@@ -88,43 +97,31 @@ public final class LinearForms implements NativeRule<LinearForms.Step> {
     if (f.size() == 0 || f.hasConstantTerm()) {
       return null;
     }
-    int[] values = new int[f.size()];
-    Rational[] coefficients = new Rational[f.size()];
-    for (int i = 0; i < f.size(); i++) {
-      Monomial m = f.monomial(i);
-      if (m.degree() != 1) {
-        return null;
+    for (boolean largestFirst : new boolean[] {true, false}) {
+      Clean clean = values.decompose(c, f, largestFirst);
+      if (clean != null && isSum(clean.coefficients())) {
+        int existing = build(g, clean, false);
+        return existing >= 0 && g.find(existing) == g.find(c) ? null : clean;
       }
-      Atom a = table.atomAt(m.atom(0));
-      if (!a.isClass() || a.cls() == g.find(c) || !hasValue(g, a.cls())) {
-        return null;
-      }
-      values[i] = a.cls();
-      coefficients[i] = f.coefficient(i);
     }
-    if (!sumOrMean(coefficients)) {
-      return null;
-    }
-    Clean clean = new Clean(c, values, coefficients);
-    int existing = build(g, clean, false);
-    return existing >= 0 && g.find(existing) == g.find(c) ? null : clean;
+    return null;
   }
 
   /**
-   * Whether the coefficients make a sum across ranks (all 1) or a mean (all 1/k for k values, k at
-   * least 2). Other multiples of G_d values are not made clean: a value that is some multiple of
-   * another is how a misscaled result (a sum where a mean was due) shows, and stating it would turn
-   * such a bug into a relation.
+   * Whether the coefficients make a sum (all 1). A mean or another multiple of G_d values is not
+   * made clean here: the rules do not see which rank a value is on, and a multiple of values of one
+   * rank is how a misscaled result shows (micro-batch losses added where their mean was due), which
+   * stating would turn into a relation. A mean across ranks is clean when a relation or an
+   * expectation states it ({@code mean(...)}, {@code scale(...)}): its term is then in the e-graph,
+   * and equal forms merge it with the value.
    */
-  private static boolean sumOrMean(Rational[] coefficients) {
-    Rational mean = Rational.of(1, coefficients.length);
-    boolean sum = true;
-    boolean average = coefficients.length > 1;
+  private static boolean isSum(Rational[] coefficients) {
     for (Rational r : coefficients) {
-      sum &= r.isOne();
-      average &= r.equals(mean);
+      if (!r.isOne()) {
+        return false;
+      }
     }
-    return sum || average;
+    return coefficients.length > 1;
   }
 
   private static boolean hasValue(EGraph<TypeInfo> g, int c) {
@@ -164,6 +161,108 @@ public final class LinearForms implements NativeRule<LinearForms.Step> {
 
   private static int node(EGraph<TypeInfo> g, ENode n, boolean add) {
     return add ? g.add(n) : g.lookup(n);
+  }
+
+  /**
+   * The classes that hold G_d values, by the monomials of their forms: a form is written as a
+   * combination of values by taking, for its first monomial left, a value whose form holds it and
+   * whose every monomial the rest holds in the same ratio, and subtracting it (values that share no
+   * monomials, as the ranks' parts do, are found one by one).
+   */
+  private static final class ValueIndex {
+    /** The most values tried for one monomial. */
+    private static final int TRIES = 8;
+
+    private final FormTable table;
+    private final Map<Monomial, List<Integer>> byMonomial = new HashMap<>();
+    private final Map<Integer, LinearForm> forms = new HashMap<>();
+
+    ValueIndex(FormTable table) {
+      this.table = table;
+    }
+
+    void add(int cls, int form) {
+      LinearForm f = table.formAt(form);
+      if (f.size() == 0 || f.hasConstantTerm()) {
+        return;
+      }
+      forms.put(cls, f);
+      for (int i = 0; i < f.size(); i++) {
+        byMonomial.computeIfAbsent(f.monomial(i), k -> new ArrayList<>()).add(cls);
+      }
+    }
+
+    /** {@code f} as a combination of values, trying larger (or smaller) values first; or null. */
+    Clean decompose(int cls, LinearForm f, boolean largestFirst) {
+      TreeMap<Monomial, Rational> rest = new TreeMap<>();
+      for (int i = 0; i < f.size(); i++) {
+        rest.put(f.monomial(i), f.coefficient(i));
+      }
+      List<Integer> picked = new ArrayList<>();
+      List<Rational> ratios = new ArrayList<>();
+      while (!rest.isEmpty()) {
+        Map.Entry<Monomial, Rational> first = rest.firstEntry();
+        List<Integer> candidates =
+            new ArrayList<>(byMonomial.getOrDefault(first.getKey(), List.of()));
+        candidates.sort(
+            (a, b) -> {
+              int sa = forms.get(a).size();
+              int sb = forms.get(b).size();
+              return sa != sb ? (largestFirst ? sb - sa : sa - sb) : Integer.compare(a, b);
+            });
+        boolean taken = false;
+        for (int i = 0; i < candidates.size() && i < TRIES && !taken; i++) {
+          int v = candidates.get(i);
+          if (v == cls) {
+            continue;
+          }
+          Rational ratio = taken(rest, forms.get(v), first.getKey(), first.getValue());
+          if (ratio != null) {
+            picked.add(v);
+            ratios.add(ratio);
+            taken = true;
+          }
+        }
+        if (!taken || picked.size() > LinearForm.MAX_TERMS) {
+          return null;
+        }
+      }
+      return new Clean(
+          cls,
+          picked.stream().mapToInt(Integer::intValue).toArray(),
+          ratios.toArray(Rational[]::new));
+    }
+
+    /**
+     * Subtracts {@code r · value} from {@code rest} when every monomial of the value is in it in
+     * one ratio r (that of {@code m}); returns r, or null (rest unchanged).
+     */
+    private static Rational taken(
+        TreeMap<Monomial, Rational> rest, LinearForm value, Monomial m, Rational c) {
+      Rational ratio = null;
+      try {
+        for (int i = 0; i < value.size(); i++) {
+          if (value.monomial(i).equals(m)) {
+            ratio = c.times(value.coefficient(i).reciprocal());
+          }
+        }
+        if (ratio == null) {
+          return null;
+        }
+        for (int i = 0; i < value.size(); i++) {
+          Rational have = rest.get(value.monomial(i));
+          if (have == null || !have.equals(value.coefficient(i).times(ratio))) {
+            return null;
+          }
+        }
+      } catch (ArithmeticException e) {
+        return null;
+      }
+      for (int i = 0; i < value.size(); i++) {
+        rest.remove(value.monomial(i));
+      }
+      return ratio;
+    }
   }
 
   /** Classes by form; two classes of one type under one form make a merge (each pair once). */

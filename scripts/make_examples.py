@@ -1030,7 +1030,7 @@ GD_LOCATIONS = {
         'return dist.all_reduce(x @ self.weight.t() + share, "sum", GROUP)', 0),
     "bug-data-parallel-local-summed-loss": (
         "loss = (F.linear(x, weight, bias) - target).pow(2).sum()", 0),
-    "bug-rank-zero-bias-every-rank": ('return dist.all_reduce(y, "sum", GROUP)', 1),
+    "bug-rank-zero-bias-every-rank": ("y = y + self.bias", 2),
     "bug-context-parallel-unshifted-mask": ("return super().attend(q, k, v, row_start)", 0),
     "bug-data-parallel-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 0),
     "bug-dp-mse-loss-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 1),

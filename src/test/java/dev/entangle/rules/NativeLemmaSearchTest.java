@@ -82,7 +82,7 @@ class NativeLemmaSearchTest {
             "(sumn (reshape[6] a:f32[2,3]) (reshape[6] b:f32[2,3]))", "(reshape[6] (sumn a b))"
           },
           LinearForms.NAME,
-          new String[] {"(sub a:f32[2] (neg b:f32[2]))", "(sumn a b)"},
+          new String[] {"(sub a:f32[2] (neg b:f32[2]))\n(sumn a b)", "(sumn a b)"},
           ReshapeBack.NAME,
           new String[] {
             "x:f32[2,3]\n(reshape[6] x) = (concat[0] p:f32[3] q:f32[3])",

@@ -99,7 +99,12 @@ public final class ClassForms {
     int best = self;
     for (ENode n : g.nodes(c)) {
       deadline.poll();
-      LinearForm f = nodeForm(n, depth);
+      LinearForm f;
+      try {
+        f = nodeForm(n, depth);
+      } catch (ArithmeticException e) {
+        f = null; // a count or a factor out of range: no form
+      }
       if (f == null) {
         continue;
       }
@@ -245,6 +250,9 @@ public final class ClassForms {
     }
     long count = 1;
     for (int i = 1; i < n.attrCount(); i++) {
+      if (i > 1 && n.attr(i) <= n.attr(i - 1)) {
+        return null; // dims are sorted and distinct; anything else is not counted here
+      }
       count = Math.multiplyExact(count, shape[(int) n.attr(i)]);
     }
     if (count == 0) {

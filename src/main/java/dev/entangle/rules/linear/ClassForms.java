@@ -23,7 +23,10 @@ public final class ClassForms {
   private static final int UNSEEN = -1;
   private static final int ON_STACK = -2;
 
-  /** Receives each form found for a class (node forms and the class's own atom). */
+  /**
+   * Receives each form found for a class's nodes (not the class's own atom, which is its form
+   * without saying so).
+   */
   @FunctionalInterface
   public interface Sink {
     void form(int cls, int form);
@@ -79,7 +82,6 @@ public final class ClassForms {
 
   private int classForm(int c, int depth) {
     int self = self(c);
-    sink.form(c, self);
     TypeInfo t = g.data(c);
     if (t.isTuple()) {
       return self;

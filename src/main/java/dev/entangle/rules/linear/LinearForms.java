@@ -40,8 +40,9 @@ public final class LinearForms implements NativeRule<LinearForms.Merge> {
 
   @Override
   public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Merge> found) {
-    Index index = new Index(g);
-    ClassForms.compute(g, deadline, new FormTable(), index::add);
+    FormTable table = new FormTable();
+    Index index = new Index(g, table);
+    ClassForms.compute(g, deadline, table, index::add);
     for (Merge m : index.merges) {
       found.match(m);
     }
@@ -55,33 +56,56 @@ public final class LinearForms implements NativeRule<LinearForms.Merge> {
   /** Classes by form; two classes of one type under one form make a merge (each pair once). */
   private static final class Index {
     private final EGraph<TypeInfo> g;
+    private final FormTable table;
     private final Map<Integer, List<Integer>> byForm = new HashMap<>();
     private final int[] joined;
     final List<Merge> merges = new ArrayList<>();
 
-    Index(EGraph<TypeInfo> g) {
+    Index(EGraph<TypeInfo> g, FormTable table) {
       this.g = g;
+      this.table = table;
       this.joined = new int[g.classIds().max().orElse(-1) + 1];
       Arrays.fill(joined, -1);
     }
 
     void add(int cls, int form) {
-      List<Integer> classes = byForm.computeIfAbsent(form, k -> new ArrayList<>(2));
       TypeInfo t = g.data(cls);
+      int own = classOf(table.formAt(form));
+      if (own >= 0) { // a node whose form is a class's own atom: that class's value
+        merge(own, cls, t);
+        return;
+      }
+      List<Integer> classes = byForm.computeIfAbsent(form, k -> new ArrayList<>(2));
       for (int other : classes) {
         if (other == cls) {
           return;
         }
-        TypeInfo o = g.data(other);
-        if (o.dtype() == t.dtype() && o.sameShape(t) && !t.isTuple()) {
-          if (root(other) != root(cls)) {
-            joined[root(cls)] = root(other);
-            merges.add(new Merge(other, cls));
-          }
+        if (sameType(g.data(other), t)) {
+          merge(other, cls, t);
           return;
         }
       }
       classes.add(cls);
+    }
+
+    private static boolean sameType(TypeInfo o, TypeInfo t) {
+      return !t.isTuple() && !o.isTuple() && o.dtype() == t.dtype() && o.sameShape(t);
+    }
+
+    /** The class whose own atom the form is, or -1. */
+    private int classOf(LinearForm f) {
+      if (f.size() != 1 || !f.coefficient(0).isOne() || f.monomial(0).degree() != 1) {
+        return -1;
+      }
+      Atom a = table.atomAt(f.monomial(0).atom(0));
+      return a.isClass() ? a.cls() : -1;
+    }
+
+    private void merge(int other, int cls, TypeInfo t) {
+      if (other != cls && sameType(g.data(other), t) && root(other) != root(cls)) {
+        joined[root(cls)] = root(other);
+        merges.add(new Merge(other, cls));
+      }
     }
 
     private int root(int c) {

@@ -1623,3 +1623,67 @@ class LlamaCrossEntropyStep(LlamaTrainingStep):
 
     def loss(self, logits, labels):
         return self.cross_entropy(logits, labels)
+
+
+# ---------------------------------------------------------------------------
+# The linear algebra of sums across ranks: shares of a bias, a term added on one rank, averages
+
+
+class Affine(nn.Module):
+    """``y = x W^T + b``."""
+
+    def __init__(self, in_features, out_features):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(out_features, in_features))
+        self.bias = nn.Parameter(torch.empty(out_features))
+
+    def forward(self, x):
+        return x @ self.weight.t() + self.bias
+
+
+class BiasShareRowParallelAffine(Affine):
+    """Row-parallel ``x W^T + b`` whose replicated bias every rank adds divided by the world size
+    before the sum all-reduce, as DTensor's row-wise sharding lays a bias out (a partial placement,
+    ``b / world_size`` on each rank). ``divide=False`` adds the whole bias on every rank (a mistake:
+    the all-reduce counts it once per rank)."""
+
+    def __init__(self, in_features, out_features, rank, world_size, divide=True):
+        part, _ = _shard(in_features, rank, world_size, "in_features")
+        super().__init__(part, out_features)
+        self.world_size = world_size
+        self.divide = divide
+
+    def forward(self, x):
+        share = self.bias / self.world_size if self.divide else self.bias
+        return dist.all_reduce(x @ self.weight.t() + share, "sum", GROUP)
+
+
+class RankZeroBiasRowParallelAffine(Affine):
+    """Row-parallel ``x W^T + b`` whose bias only rank 0 adds before the sum all-reduce (Megatron's
+    row-parallel linear with ``skip_bias_add`` undone on one rank). ``every_rank=True`` drops the
+    rank test (a mistake: the bias is counted once per rank)."""
+
+    def __init__(self, in_features, out_features, rank, world_size, every_rank=False):
+        part, _ = _shard(in_features, rank, world_size, "in_features")
+        super().__init__(part, out_features)
+        self.rank = rank
+        self.every_rank = every_rank
+
+    def forward(self, x):
+        y = x @ self.weight.t()
+        if self.rank == 0 or self.every_rank:
+            y = y + self.bias
+        return dist.all_reduce(y, "sum", GROUP)
+
+
+class SummedLossRegressionGrad(RegressionGrad):
+    """The regression step with the squared errors summed instead of averaged (``reduction="sum"``
+    where the sequential model has the mean: a mistake)."""
+
+    def loss_and_grads(self, weight, bias, x, target):
+        with torch.enable_grad():  # tracing runs under no_grad
+            weight = weight.detach().requires_grad_(True)
+            bias = bias.detach().requires_grad_(True)
+            loss = (F.linear(x, weight, bias) - target).pow(2).sum()
+            grad_weight, grad_bias = torch.autograd.grad(loss, (weight, bias))
+        return loss.detach(), grad_weight, grad_bias

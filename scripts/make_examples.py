@@ -760,6 +760,66 @@ def data_parallel_grads(name, n, grad_reduce_op="avg"):
         expect=expect)
 
 
+def bias_share_row_parallel(name, n, divide=True):
+    tokens, hidden, out = 4, 8, 6
+    gs = trace(m.Affine(hidden, out), x=t(tokens, hidden))
+    gd = trace_ranks(n, lambda r: m.BiasShareRowParallelAffine(hidden, out, r, n, divide),
+                     lambda r: dict(x=t(tokens, hidden // n)))
+    relations = [shard("x", 1), shard("weight", 1), replicate("bias")]
+    if divide:
+        return Case(
+            name, f"a row-parallel linear over TP={n} whose replicated bias every rank adds divided by"
+            f" the world size before the sum all-reduce (DTensor's partial bias): {n} shares of b/{n}",
+            gs, gd, relations, "refines", f"the all-reduce sums the partial products and {n} shares of"
+            f" b/{n}, which make b")
+    return Case(
+        name, f"bias-share-row-parallel at TP={n} adding the whole bias on every rank", gs, gd,
+        relations, "not-refined", f"the all-reduce counts the bias {n} times",
+        operator=node_name(gs, "aten.add.Tensor"))
+
+
+def rank_zero_bias_row_parallel(name, n, every_rank=False):
+    tokens, hidden, out = 4, 8, 6
+    gs = trace(m.Affine(hidden, out), x=t(tokens, hidden))
+    gd = trace_ranks(n, lambda r: m.RankZeroBiasRowParallelAffine(hidden, out, r, n, every_rank),
+                     lambda r: dict(x=t(tokens, hidden // n)))
+    relations = [shard("x", 1), shard("weight", 1), replicate("bias")]
+    if not every_rank:
+        return Case(
+            name, f"a row-parallel linear over TP={n} whose bias rank 0 alone adds to its partial"
+            " product before the sum all-reduce", gs, gd, relations, "refines",
+            "sum(p_0 + b, p_1, ...) is sum(p_0, p_1, ...) + b: the bias is counted once")
+    return Case(
+        name, f"rank-zero-bias-row-parallel at TP={n} without the rank test: every rank adds the bias",
+        gs, gd, relations, "not-refined", f"the all-reduce counts the bias {n} times",
+        operator=node_name(gs, "aten.add.Tensor"))
+
+
+def data_parallel_local_mean(name, n, summed_loss=False):
+    batch, dim_in, dim_out = 8, 5, 3
+    outputs = ("loss", "grad_weight", "grad_bias")
+    gs = tag_outputs(trace(m.RegressionGrad(dim_in, dim_out), x=t(batch, dim_in), target=t(batch, dim_out)),
+                     *outputs)
+    model = m.SummedLossRegressionGrad if summed_loss else m.RegressionGrad
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: model(dim_in, dim_out),
+                      lambda r: dict(x=t(batch // n, dim_in), target=t(batch // n, dim_out)))]
+    relations = [shard("x", 0), shard("target", 0), replicate("weight"), replicate("bias")]
+    expect = [relate(o, "mean(" + ", ".join(f"r{k}.{o}" for k in range(n)) + ")") for o in outputs]
+    if not summed_loss:
+        return Case(
+            name, f"data parallelism over {n} ranks before the gradient all-reduce: each rank's mean"
+            " squared error of x W^T + b on its batch rows and its weight and bias gradients, related"
+            f" to the sequential step by mean(...) across the {n} ranks", gs, gd, relations,
+            "refines", "the loss and the gradients are the means of the ranks' local ones",
+            expect=expect)
+    return Case(
+        name, f"data-parallel-local-mean over {n} ranks with each rank's squared errors summed"
+        " instead of averaged", gs, gd, relations, "not-refined",
+        f"the local losses come out {batch // n} times too large: no mean across ranks gives the"
+        " sequential loss", operator=node_name(gs, "aten.mean.default"), expect=expect)
+
+
 def data_parallel_loss(name, n, loss, grad_reduce_op="avg"):
     """A data-parallel training step whose loss is written with torch's own function:
     ``F.mse_loss`` (``loss="mse"``) or ``F.cross_entropy`` (``loss="cross-entropy"``)."""
@@ -944,6 +1004,15 @@ def all_cases():
         padded_gather("bug-padded-gather-trim-end", [4, 3, 3], trim_end_only=True),
         rotary_sequence_shards("rotary-sequence-shards-tp2", 2),
         rotary_sequence_shards("bug-rotary-no-offset", 2, offset_bug=True),
+        bias_share_row_parallel("bias-share-row-parallel-tp2", 2),
+        bias_share_row_parallel("bias-share-row-parallel-tp4", 4),
+        bias_share_row_parallel("bug-bias-share-row-parallel-undivided", 2, divide=False),
+        rank_zero_bias_row_parallel("rank-zero-bias-row-parallel-tp2", 2),
+        rank_zero_bias_row_parallel("rank-zero-bias-row-parallel-tp4", 4),
+        rank_zero_bias_row_parallel("bug-rank-zero-bias-every-rank", 4, every_rank=True),
+        data_parallel_local_mean("data-parallel-local-mean-dp2", 2),
+        data_parallel_local_mean("data-parallel-local-mean-dp4", 4),
+        data_parallel_local_mean("bug-data-parallel-local-summed-loss", 2, summed_loss=True),
         data_parallel_grads("data-parallel-grads-dp2", 2),
         data_parallel_grads("bug-data-parallel-grads-sum", 2, "sum"),
         data_parallel_mlp_grads("data-parallel-mlp-grads-dp4", 4),
@@ -1038,6 +1107,10 @@ def _expr_shape(expr, ranks):
         if ch == "," and depth == 0:
             args.append(call.group(2)[start:i].strip())
             start = i + 1
+    if call.group(1) in ("mean", "sum"):
+        return _expr_shape(args[0], ranks)
+    if call.group(1) == "scale":
+        return _expr_shape(args[0], ranks)
     if call.group(1) == "concat":
         dim = int(args[-1].split("=")[1])
         shapes = [_expr_shape(a, ranks) for a in args[:-1]]
@@ -1061,6 +1134,11 @@ def _expr_shape(expr, ranks):
 # "gd_location"): the line's text in example_models.py and which of the lines with that text it is,
 # so that the line number follows edits of the models.
 GD_LOCATIONS = {
+    "bug-bias-share-row-parallel-undivided": (
+        'return dist.all_reduce(x @ self.weight.t() + share, "sum", GROUP)', 0),
+    "bug-data-parallel-local-summed-loss": (
+        "loss = (F.linear(x, weight, bias) - target).pow(2).sum()", 0),
+    "bug-rank-zero-bias-every-rank": ("y = y + self.bias", 2),
     "bug-context-parallel-unshifted-mask": ("return super().attend(q, k, v, row_start)", 0),
     "bug-data-parallel-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 0),
     "bug-dp-mse-loss-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 1),

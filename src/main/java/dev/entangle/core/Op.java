@@ -176,7 +176,12 @@ public enum Op {
    */
   ATTENTION(3, Kind.OTHER, Attention.SEMANTICS),
   /** Item i of an opaque operator's tuple result. attrs: [i]. */
-  ITEM(1, Kind.OTHER, Tuples.SEMANTICS);
+  ITEM(1, Kind.OTHER, Tuples.SEMANTICS),
+  /**
+   * Multiplication by the exact rational num/den (the clean function {@code scale(e, P, Q)}, and
+   * with a sum across ranks {@code mean(...)}); linear in its operand. attrs: [num, den > 0].
+   */
+  SCALE(1, Kind.UNARY, Elementwise.SEMANTICS, true);
 
   /** Number of children, or -1 for one or more. */
   public final int arity;
@@ -253,7 +258,8 @@ public enum Op {
         || this == MAXN
         || this == MINN
         || this == PERMUTE
-        || this == RESHAPE;
+        || this == RESHAPE
+        || this == SCALE;
   }
 
   /** What an operator is, structurally; lemma families ({@link Family}) follow from it. */

@@ -161,13 +161,23 @@ public final class RelationLowering {
           List.of(convert(s.input())));
     }
     if (e instanceof Expr.Reduce r) {
+      List<Typed> operands = convertAll(r.operands());
+      if (operands.size() == 1) {
+        return operands.get(0); // one operand stands for its sum, max, min or mean
+      }
       Op op =
           switch (r.kind()) {
-            case SUM -> Op.SUMN;
+            case SUM, MEAN -> Op.SUMN;
             case MAX -> Op.MAXN;
             case MIN -> Op.MINN;
           };
-      return node(op, new long[0], convertAll(r.operands()));
+      Typed combined = node(op, new long[0], operands);
+      return r.kind() == Expr.ReduceKind.MEAN
+          ? node(Op.SCALE, new long[] {1, operands.size()}, List.of(combined))
+          : combined;
+    }
+    if (e instanceof Expr.Scale s) {
+      return node(Op.SCALE, new long[] {s.num(), s.den()}, List.of(convert(s.input())));
     }
     if (e instanceof Expr.Transpose t) {
       Typed x = convert(t.input());

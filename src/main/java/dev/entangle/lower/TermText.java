@@ -55,6 +55,14 @@ public final class TermText {
         return new Expr.Reduce(Expr.ReduceKind.MAX, kids);
       case MINN:
         return new Expr.Reduce(Expr.ReduceKind.MIN, kids);
+      case SCALE:
+        {
+          CoreTerm in = t.children().get(0);
+          if (a[0] == 1 && in.op() == Op.SUMN.id() && a[1] == in.children().size()) {
+            return new Expr.Reduce(Expr.ReduceKind.MEAN, ((Expr.Reduce) kids.get(0)).operands());
+          }
+          return new Expr.Scale(kids.get(0), a[0], a[1]);
+        }
       case PERMUTE:
         {
           int moved = 0;

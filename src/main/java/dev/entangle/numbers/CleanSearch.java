@@ -168,9 +168,13 @@ public final class CleanSearch {
       }
       if (first.numel() == n) {
         for (Expr.ReduceKind kind : Expr.ReduceKind.values()) {
+          if (kind == Expr.ReduceKind.MEAN) {
+            continue; // a mean across ranks is not guessed: with ranks that sum in crossed
+            // groups, the mean of what every rank holds can equal the value while no rank does
+          }
           Op op =
               switch (kind) {
-                case SUM -> Op.SUMN;
+                case SUM, MEAN -> Op.SUMN;
                 case MAX -> Op.MAXN;
                 case MIN -> Op.MINN;
               };

@@ -12,7 +12,8 @@ import java.util.Map;
  */
 final class CallBinder {
   static final String FUNCTIONS =
-      "concat, slice, sum, max, min, transpose, permute, reshape, squeeze and unsqueeze";
+      "concat, slice, sum, max, min, mean, scale, transpose, permute, reshape, squeeze and"
+          + " unsqueeze";
 
   private enum Kind {
     INT,
@@ -42,6 +43,12 @@ final class CallBinder {
     for (Expr.ReduceKind kind : Expr.ReduceKind.values()) {
       SIGNATURES.put(kind.fn(), new Signature(true, List.of(), kind.fn() + "(e1, e2, ...)"));
     }
+    SIGNATURES.put(
+        "scale",
+        new Signature(
+            false,
+            List.of(new Param("num", Kind.INT, null), new Param("den", Kind.INT, 1L)),
+            "scale(e, P) or scale(e, P, Q) for e times P/Q"));
     SIGNATURES.put(
         "transpose",
         new Signature(
@@ -200,6 +207,7 @@ final class CallBinder {
       case "slice" ->
           new Expr.Slice(
               e, b.dim("dim"), b.longValue("start"), b.longValue("end"), b.longValue("step"));
+      case "scale" -> new Expr.Scale(e, b.longValue("num"), b.longValue("den"));
       case "transpose" -> new Expr.Transpose(e, b.dim("dim0"), b.dim("dim1"));
       case "permute" -> new Expr.Permute(e, b.dims("dims"));
       case "reshape" -> new Expr.Reshape(e, b.list("shape"));

@@ -24,14 +24,17 @@ public sealed interface Expr {
   record Slice(Expr input, int dim, long start, long end, long step) implements Expr {}
 
   /**
-   * {@code sum(...)}, {@code max(...)} or {@code min(...)}: element-wise over operands of one
-   * shape.
+   * {@code sum(...)}, {@code max(...)}, {@code min(...)} or {@code mean(...)}: element-wise over
+   * operands of one shape.
    */
   record Reduce(ReduceKind kind, List<Expr> operands) implements Expr {
     public Reduce {
       operands = List.copyOf(operands);
     }
   }
+
+  /** {@code scale(e, P, Q)}: e times the rational P/Q (Q positive, 1 when not written). */
+  record Scale(Expr input, long num, long den) implements Expr {}
 
   /** {@code transpose(e, D0, D1)}. */
   record Transpose(Expr input, int dim0, int dim1) implements Expr {}
@@ -60,7 +63,9 @@ public sealed interface Expr {
   enum ReduceKind {
     SUM,
     MAX,
-    MIN;
+    MIN,
+    /** The element-wise mean of n operands: their sum divided by n. */
+    MEAN;
 
     public String fn() {
       return name().toLowerCase(Locale.ROOT);

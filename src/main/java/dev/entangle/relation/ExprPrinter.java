@@ -37,6 +37,12 @@ public final class ExprPrinter {
       out.append(')');
     } else if (e instanceof Expr.Reduce r) {
       call(r.kind().fn(), r.operands(), out).append(')');
+    } else if (e instanceof Expr.Scale s) {
+      call("scale", List.of(s.input()), out).append(", ").append(s.num());
+      if (s.den() != 1) {
+        out.append(", ").append(s.den());
+      }
+      out.append(')');
     } else if (e instanceof Expr.Transpose t) {
       call("transpose", List.of(t.input()), out)
           .append(", ")

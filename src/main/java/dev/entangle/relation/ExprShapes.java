@@ -65,6 +65,8 @@ public final class ExprShapes {
       return slice(s);
     } else if (e instanceof Expr.Reduce r) {
       return reduce(r);
+    } else if (e instanceof Expr.Scale s) {
+      return scale(s);
     } else if (e instanceof Expr.Transpose t) {
       Typed in = typed(t.input());
       int rank = in.type().rank();
@@ -177,6 +179,30 @@ public final class ExprShapes {
   private static long clamp(long bound, long size) {
     long b = bound < 0 ? bound + size : bound;
     return Math.max(0, Math.min(b, size));
+  }
+
+  /** A factor P/Q in lowest terms with Q positive; the operand a floating-point tensor. */
+  private Typed scale(Expr.Scale s) {
+    Typed in = typed(s.input());
+    if (s.den() == 0) {
+      throw error(s, "the factor's denominator is 0", "write scale(e, P, Q) with Q not 0");
+    }
+    if (s.num() == Long.MIN_VALUE || s.den() == Long.MIN_VALUE) {
+      throw error(s, "the factor is out of range", "write a smaller P and Q");
+    }
+    long g = gcd(Math.abs(s.num()), Math.abs(s.den()));
+    long num = (s.den() < 0 ? -s.num() : s.num()) / g;
+    long den = Math.abs(s.den()) / g;
+    return new Typed(s, new Expr.Scale(in.expr(), num, den), in.type());
+  }
+
+  private static long gcd(long a, long b) {
+    while (b != 0) {
+      long t = a % b;
+      a = b;
+      b = t;
+    }
+    return a == 0 ? 1 : a;
   }
 
   private Typed reduce(Expr.Reduce r) {

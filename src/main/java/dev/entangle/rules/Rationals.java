@@ -7,7 +7,7 @@ package dev.entangle.rules;
  * and reciprocals are taken exactly on those fractions and rounded once, so every way of folding
  * the same constants gives the same double. A constant that is no such fraction is not folded.
  */
-final class Rationals {
+public final class Rationals {
   /**
    * The largest denominator a constant may stand for; two such fractions are far apart in doubles.
    */
@@ -24,7 +24,7 @@ final class Rationals {
   /**
    * {numerator, denominator > 0} of the simplest small fraction that rounds to x; null when none.
    */
-  static long[] of(double x) {
+  public static long[] of(double x) {
     if (!Double.isFinite(x) || Math.abs(x) > MAX_NUMERATOR) {
       return null;
     }

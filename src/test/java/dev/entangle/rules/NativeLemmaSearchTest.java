@@ -13,6 +13,7 @@ import dev.entangle.egraph.Rewrite;
 import dev.entangle.egraph.RunReport;
 import dev.entangle.egraph.Runner;
 import dev.entangle.egraph.StopReason;
+import dev.entangle.rules.linear.LinearForms;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -80,6 +81,8 @@ class NativeLemmaSearchTest {
           new String[] {
             "(sumn (reshape[6] a:f32[2,3]) (reshape[6] b:f32[2,3]))", "(reshape[6] (sumn a b))"
           },
+          LinearForms.NAME,
+          new String[] {"(sub a:f32[2] (neg b:f32[2]))\n(sumn a b)", "(sumn a b)"},
           ReshapeBack.NAME,
           new String[] {
             "x:f32[2,3]\n(reshape[6] x) = (concat[0] p:f32[3] q:f32[3])",

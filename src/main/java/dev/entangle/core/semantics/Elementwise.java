@@ -61,6 +61,7 @@ public final class Elementwise implements Semantics {
       case SQRT -> Math::sqrt;
       case ABS -> Math::abs;
       case RECIPROCAL -> v -> 1 / v;
+      case SCALE -> v -> v * attrs[0] / attrs[1];
       case NOT -> dtype == Dtype.BOOL.code() || !integral ? v -> v == 0 ? 1 : 0 : v -> ~(long) v;
       default -> throw new IllegalArgumentException(op + " is not a unary operator");
     };

@@ -22,9 +22,11 @@ import java.util.Map;
  * expression (concat, slice, transpose, permute, reshape, squeeze, unsqueeze) puts each element
  * where it came from; {@code sum} splits an element into random parts that add up to it, {@code
  * max} ({@code min}) gives it to one operand and smaller (larger) values to the others, each
- * respecting operands already known. What it finds is kept per G_d tensor as a {@link Partial}; an
- * element that would need two values, or a reduction it cannot meet, is a {@link SamplingException}
- * naming the entry and the element. Expressions must be normalized ({@link ExprShapes#normalize}).
+ * respecting operands already known; {@code mean} splits n times the element as a sum does, and
+ * {@code scale} divides it by its factor. What it finds is kept per G_d tensor as a {@link
+ * Partial}; an element that would need two values, or a reduction it cannot meet, is a {@link
+ * SamplingException} naming the entry and the element. Expressions must be normalized ({@link
+ * ExprShapes#normalize}).
  */
 public final class RelationInverter {
   /**
@@ -126,7 +128,10 @@ public final class RelationInverter {
         out.known[i] = known;
         out.values[i] = known ? v : 0;
       }
-      return out;
+      return r.kind() == Expr.ReduceKind.MEAN ? scaled(out, 1.0 / ops.size()) : out;
+    }
+    if (e instanceof Expr.Scale s) {
+      return scaled(current(s.input()), (double) s.num() / s.den());
     }
     Expr input = inputOf(e);
     Partial in = current(input);
@@ -149,9 +154,18 @@ public final class RelationInverter {
             where);
         off += size;
       }
+    } else if (e instanceof Expr.Scale s) {
+      if (s.num() != 0) {
+        assign(s.input(), scaled(target, (double) s.den() / s.num()), where);
+      }
     } else if (e instanceof Expr.Reduce r) {
       if (r.operands().size() == 1) {
         assign(r.operands().get(0), target, where);
+      } else if (r.kind() == Expr.ReduceKind.MEAN) {
+        assignSum(
+            new Expr.Reduce(Expr.ReduceKind.SUM, r.operands()),
+            scaled(target, r.operands().size()),
+            where);
       } else if (r.kind() == Expr.ReduceKind.SUM) {
         assignSum(r, target, where);
       } else {
@@ -324,9 +338,19 @@ public final class RelationInverter {
     p.known[i] = true;
   }
 
+  /** A copy with every known element times {@code factor}. */
+  private static Partial scaled(Partial p, double factor) {
+    Partial out = Partial.unknown(p.shape, p.dtype);
+    for (int i = 0; i < out.numel(); i++) {
+      out.known[i] = p.known[i];
+      out.values[i] = p.known[i] ? p.values[i] * factor : 0;
+    }
+    return out;
+  }
+
   private static double reduceIdentity(Expr.ReduceKind k) {
     return switch (k) {
-      case SUM -> 0;
+      case SUM, MEAN -> 0;
       case MAX -> Double.NEGATIVE_INFINITY;
       case MIN -> Double.POSITIVE_INFINITY;
     };
@@ -334,7 +358,7 @@ public final class RelationInverter {
 
   private static double combine(Expr.ReduceKind k, double a, double b) {
     return switch (k) {
-      case SUM -> a + b;
+      case SUM, MEAN -> a + b;
       case MAX -> Math.max(a, b);
       case MIN -> Math.min(a, b);
     };

@@ -1,0 +1,302 @@
+package dev.entangle.rules.linear;
+
+import dev.entangle.core.Dtype;
+import dev.entangle.core.Op;
+import dev.entangle.core.TypeInfo;
+import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.ENode;
+import dev.entangle.rules.SearchDeadline;
+import java.util.Arrays;
+
+/**
+ * The linear forms of an e-graph's classes at one moment: each node's form computed from its
+ * children's canonical forms, and each class's canonical form the best of its nodes' forms (a form
+ * with linear structure before the class's own atom, then more monomials first, then the form first
+ * interned). A class met again while its form is being computed (a cycle), or deeper than {@link
+ * #MAX_DEPTH}, is its own atom there. Every form is that of a term the class holds, so every form
+ * found denotes the class's value: equal forms of one type mean equal values.
+ */
+public final class ClassForms {
+  /** Deeper classes are atoms (bounds the recursion). */
+  static final int MAX_DEPTH = 400;
+
+  private static final int UNSEEN = -1;
+  private static final int ON_STACK = -2;
+
+  /**
+   * Receives each form found for a class's nodes (not the class's own atom, which is its form
+   * without saying so).
+   */
+  @FunctionalInterface
+  public interface Sink {
+    void form(int cls, int form);
+  }
+
+  private final EGraph<TypeInfo> g;
+  private final SearchDeadline deadline;
+  private final FormTable table;
+  private final Sink sink;
+  private final int[] state;
+
+  private ClassForms(EGraph<TypeInfo> g, SearchDeadline deadline, FormTable table, Sink sink) {
+    this.g = g;
+    this.deadline = deadline;
+    this.table = table;
+    this.sink = sink;
+    this.state = new int[g.classIds().max().orElse(-1) + 1];
+    Arrays.fill(state, UNSEEN);
+  }
+
+  /**
+   * Computes the forms of every class of a clean e-graph, in increasing class order, reporting each
+   * class's forms to {@code sink}; returns the canonical form id of each class (indexed by class
+   * id, {@code -1} for ids that are not classes).
+   */
+  public static int[] compute(
+      EGraph<TypeInfo> g, SearchDeadline deadline, FormTable table, Sink sink) {
+    ClassForms forms = new ClassForms(g, deadline, table, sink);
+    for (int c : g.classIds().sorted().toArray()) {
+      forms.form(c, 0);
+    }
+    return forms.state;
+  }
+
+  private int form(int cls, int depth) {
+    int c = g.find(cls);
+    int s = state[c];
+    if (s >= 0) {
+      return s;
+    }
+    if (s == ON_STACK || depth > MAX_DEPTH) {
+      return self(c);
+    }
+    state[c] = ON_STACK;
+    int best = classForm(c, depth);
+    state[c] = best;
+    return best;
+  }
+
+  private int self(int c) {
+    return table.form(table.atomForm(Atom.ofClass(c)));
+  }
+
+  private int classForm(int c, int depth) {
+    int self = self(c);
+    TypeInfo t = g.data(c);
+    if (t.isTuple()) {
+      return self;
+    }
+    if (t.constant() != null) {
+      Rational r = Rational.ofDouble(t.constant());
+      if (r == null) {
+        return self;
+      }
+      int f = table.form(LinearForm.constant(r));
+      sink.form(c, f);
+      return f;
+    }
+    if (!Dtype.isFloating(t.dtype())) {
+      return self;
+    }
+    int best = self;
+    for (ENode n : g.nodes(c)) {
+      deadline.poll();
+      LinearForm f;
+      try {
+        f = nodeForm(n, depth);
+      } catch (ArithmeticException e) {
+        f = null; // a count or a factor out of range: no form
+      }
+      if (f == null) {
+        continue;
+      }
+      int id = table.form(f);
+      sink.form(c, id);
+      if (better(id, best, self)) {
+        best = id;
+      }
+    }
+    return best;
+  }
+
+  private boolean better(int a, int b, int self) {
+    if (a == b || a == self) {
+      return false;
+    }
+    if (b == self) {
+      return true;
+    }
+    int sa = table.formAt(a).size();
+    int sb = table.formAt(b).size();
+    return sa != sb ? sa > sb : a < b;
+  }
+
+  private LinearForm child(ENode n, int i, int depth) {
+    return table.formAt(form(n.child(i), depth + 1));
+  }
+
+  private LinearForm nodeForm(ENode n, int depth) {
+    Op op = Op.of(n.op());
+    if (op == null) {
+      return null;
+    }
+    return switch (op) {
+      case NEG -> child(n, 0, depth).negate();
+      case ADD -> child(n, 0, depth).plus(child(n, 1, depth));
+      case SUB -> {
+        LinearForm b = child(n, 1, depth).negate();
+        yield b == null ? null : child(n, 0, depth).plus(b);
+      }
+      case MUL -> child(n, 0, depth).times(child(n, 1, depth));
+      case DIV -> {
+        LinearForm inverse = reciprocal(child(n, 1, depth));
+        yield inverse == null ? null : child(n, 0, depth).times(inverse);
+      }
+      case RECIPROCAL -> reciprocal(child(n, 0, depth));
+      case SCALE -> child(n, 0, depth).times(Rational.of(n.attr(0), n.attr(1)));
+      case SUMN -> {
+        LinearForm sum = LinearForm.ZERO;
+        for (int i = 0; i < n.arity() && sum != null; i++) {
+          sum = sum.plus(child(n, i, depth));
+        }
+        yield sum;
+      }
+      case EXPAND, RESHAPE, PERMUTE, SLICE -> layout(op, n, child(n, 0, depth));
+      case RSUM, RMEAN -> reduction(op, n, child(n, 0, depth));
+      case MATMUL -> matmul(n, child(n, 0, depth), child(n, 1, depth));
+      default -> null;
+    };
+  }
+
+  /** 1/f: a constant's reciprocal, else the atom {@code reciprocal(f)}; null for zero. */
+  private LinearForm reciprocal(LinearForm f) {
+    if (f.isConstant()) {
+      Rational c = f.constantValue();
+      return c.isZero() ? null : LinearForm.constant(c.reciprocal());
+    }
+    return table.atomForm(new Atom(Op.RECIPROCAL.id(), new long[0], new int[] {table.form(f)}));
+  }
+
+  /**
+   * A layout operator moves through sums, scaling and element-wise products alike: it applies to
+   * each atom of each monomial (a constant stays the constant). Reshapes and broadcasts of reshapes
+   * and broadcasts, and permutes of permutes, compose; identities vanish.
+   */
+  private LinearForm layout(Op op, ENode n, LinearForm in) {
+    TypeInfo inType = g.data(n.child(0));
+    if (identity(op, n.attrs(), inType.shape())) {
+      return in;
+    }
+    return in.map(
+        m -> {
+          Monomial out = Monomial.ONE;
+          for (int i = 0; i < m.degree(); i++) {
+            out = out.times(Monomial.of(layoutAtom(op, n.attrs(), m.atom(i))));
+          }
+          return LinearForm.monomial(out);
+        });
+  }
+
+  private int layoutAtom(Op op, long[] attrs, int atom) {
+    Atom a = table.atomAt(atom);
+    if ((op == Op.RESHAPE || op == Op.EXPAND) && a.op() == op.id()) {
+      return composed(op, attrs, a.operands()[0]);
+    }
+    if (op == Op.PERMUTE && a.op() == op.id()) {
+      long[] dims = new long[attrs.length];
+      for (int i = 0; i < dims.length; i++) {
+        dims[i] = a.attrs()[(int) attrs[i]];
+      }
+      return composed(op, dims, a.operands()[0]);
+    }
+    return table.atom(new Atom(op.id(), attrs, new int[] {table.form(LinearForm.atom(atom))}));
+  }
+
+  /** {@code op[attrs]} of the one-atom form {@code operand}: the atom itself when an identity. */
+  private int composed(Op op, long[] attrs, int operand) {
+    int inner = table.formAt(operand).monomial(0).atom(0);
+    Atom a = table.atomAt(inner);
+    if (a.isClass() && identity(op, attrs, g.data(a.cls()).shape())) {
+      return inner;
+    }
+    return table.atom(new Atom(op.id(), attrs, new int[] {operand}));
+  }
+
+  private static boolean identity(Op op, long[] attrs, long[] shape) {
+    if (shape == null) {
+      return false;
+    }
+    return switch (op) {
+      case RESHAPE, EXPAND -> Arrays.equals(attrs, shape);
+      case PERMUTE -> {
+        for (int i = 0; i < attrs.length; i++) {
+          if (attrs[i] != i) {
+            yield false;
+          }
+        }
+        yield true;
+      }
+      case SLICE -> attrs[1] == 0 && attrs[2] == shape[(int) attrs[0]] && attrs[3] == 1;
+      default -> false;
+    };
+  }
+
+  /**
+   * A sum over dims is linear: each monomial's sum is an atom, a constant's is the constant times
+   * the number of elements summed. A mean is the sum divided by that number.
+   */
+  private LinearForm reduction(Op op, ENode n, LinearForm in) {
+    long[] shape = g.data(n.child(0)).shape();
+    if (shape == null) {
+      return null;
+    }
+    long count = 1;
+    for (int i = 1; i < n.attrCount(); i++) {
+      if (i > 1 && n.attr(i) <= n.attr(i - 1)) {
+        return null; // dims are sorted and distinct; anything else is not counted here
+      }
+      count = Math.multiplyExact(count, shape[(int) n.attr(i)]);
+    }
+    if (count == 0) {
+      return null;
+    }
+    Rational size = Rational.of(count);
+    LinearForm sum =
+        in.map(
+            m ->
+                m.isOne()
+                    ? LinearForm.constant(size)
+                    : table.atomForm(
+                        new Atom(
+                            Op.RSUM.id(),
+                            n.attrs(),
+                            new int[] {table.form(LinearForm.monomial(m))})));
+    return sum == null || op == Op.RSUM ? sum : sum.times(size.reciprocal());
+  }
+
+  /**
+   * The matrix product is linear in each operand: the products of monomials, when neither operand
+   * has a constant term (whose shape a form does not record).
+   */
+  private LinearForm matmul(ENode n, LinearForm a, LinearForm b) {
+    if (a.hasConstantTerm()
+        || b.hasConstantTerm()
+        || a.size() == 0
+        || b.size() == 0
+        || a.size() * b.size() > LinearForm.MAX_TERMS) {
+      return null;
+    }
+    return a.map(
+        ma ->
+            b.map(
+                mb ->
+                    table.atomForm(
+                        new Atom(
+                            Op.MATMUL.id(),
+                            n.attrs(),
+                            new int[] {
+                              table.form(LinearForm.monomial(ma)),
+                              table.form(LinearForm.monomial(mb))
+                            }))));
+  }
+}

@@ -1,0 +1,118 @@
+package dev.entangle.rules.linear;
+
+import dev.entangle.core.TypeInfo;
+import dev.entangle.egraph.Applier.Unions;
+import dev.entangle.egraph.EGraph;
+import dev.entangle.rules.NativeRule;
+import dev.entangle.rules.SearchDeadline;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The linear fragment decided: every class's value as a canonical linear form ({@link ClassForms}),
+ * computed afresh at each search, and two classes of one shape and dtype with a form in common are
+ * merged. Subsumes the laws of sums across ranks, additions, negation and constant factors one at a
+ * time (commutativity, association, distribution, common factors, a count cancelling against a
+ * division by it) at any number of ranks. It only merges classes that exist, and adds no term: a
+ * mean across ranks is clean where a relation or an expectation states it ({@code mean(...)},
+ * {@code scale(...)}), whose term is then in the e-graph and merged with the value of equal form.
+ * Enabled from a lemma file with {@code (native linear-forms)}.
+ */
+public final class LinearForms implements NativeRule<LinearForms.Merge> {
+  public static final String NAME = "linear-forms";
+
+  /** Two classes whose forms are equal. */
+  public record Merge(int a, int b) {}
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String doc() {
+    return "classes of one type whose linear forms (sums of rational multiples of products of"
+        + " atoms) are equal are equal";
+  }
+
+  @Override
+  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Merge> found) {
+    FormTable table = new FormTable();
+    Index index = new Index(g, table);
+    ClassForms.compute(g, deadline, table, index::add);
+    for (Merge m : index.merges) {
+      found.match(m);
+    }
+  }
+
+  @Override
+  public void apply(EGraph<TypeInfo> g, Merge m, Unions unions) {
+    unions.union(m.a(), m.b());
+  }
+
+  /** Classes by form; two classes of one type under one form make a merge (each pair once). */
+  private static final class Index {
+    private final EGraph<TypeInfo> g;
+    private final FormTable table;
+    private final Map<Integer, List<Integer>> byForm = new HashMap<>();
+    private final int[] joined;
+    final List<Merge> merges = new ArrayList<>();
+
+    Index(EGraph<TypeInfo> g, FormTable table) {
+      this.g = g;
+      this.table = table;
+      this.joined = new int[g.classIds().max().orElse(-1) + 1];
+      Arrays.fill(joined, -1);
+    }
+
+    void add(int cls, int form) {
+      TypeInfo t = g.data(cls);
+      int own = classOf(table.formAt(form));
+      if (own >= 0) { // a node whose form is a class's own atom: that class's value
+        merge(own, cls, t);
+        return;
+      }
+      List<Integer> classes = byForm.computeIfAbsent(form, k -> new ArrayList<>(2));
+      for (int other : classes) {
+        if (other == cls) {
+          return;
+        }
+        if (sameType(g.data(other), t)) {
+          merge(other, cls, t);
+          return;
+        }
+      }
+      classes.add(cls);
+    }
+
+    private static boolean sameType(TypeInfo o, TypeInfo t) {
+      return !t.isTuple() && !o.isTuple() && o.dtype() == t.dtype() && o.sameShape(t);
+    }
+
+    /** The class whose own atom the form is, or -1. */
+    private int classOf(LinearForm f) {
+      if (f.size() != 1 || !f.coefficient(0).isOne() || f.monomial(0).degree() != 1) {
+        return -1;
+      }
+      Atom a = table.atomAt(f.monomial(0).atom(0));
+      return a.isClass() ? a.cls() : -1;
+    }
+
+    private void merge(int other, int cls, TypeInfo t) {
+      if (other != cls && sameType(g.data(other), t) && root(other) != root(cls)) {
+        joined[root(cls)] = root(other);
+        merges.add(new Merge(other, cls));
+      }
+    }
+
+    private int root(int c) {
+      while (joined[c] >= 0) {
+        c = joined[c];
+      }
+      return c;
+    }
+  }
+}

@@ -1,0 +1,156 @@
+package dev.entangle.rules.linear;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.entangle.core.TypeInfo;
+import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.Runner;
+import dev.entangle.numbers.LemmaNumbers;
+import dev.entangle.rules.TermReader;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Named laws of the linear fragment, and what it must never merge. */
+class LinearFormsTest {
+  private static final List<String> DECLARE =
+      List.of(
+          "a0:f32[2,3]",
+          "a1:f32[2,3]",
+          "b0:f32[2,3]",
+          "b1:f32[2,3]",
+          "g:f32[2,3]",
+          "m0:f32[2,3]",
+          "m1:f32[2,3]",
+          "f0:f32[2,3]",
+          "f1:f32[2,3]",
+          "x0:f32[4,2]",
+          "x1:f32[4,2]",
+          "w:f32[2,3]",
+          "b:f32[2,3]");
+
+  private static final String TWO = "(expand[2 3] (scalar[2.0 f32]))";
+  private static final String HALF = "(expand[2 3] (scalar[0.5 f32]))";
+
+  static boolean proves(String left, String right) {
+    TermReader t = new TermReader();
+    DECLARE.forEach(t::add);
+    int a = t.add(left);
+    int b = t.add(right);
+    EGraph<TypeInfo> g = t.graph();
+    Runner.run(
+        g,
+        List.of(new LinearForms().rewrite()),
+        new Runner.Limits(8, 100_000, System.nanoTime() + 60_000_000_000L, 100_000),
+        () -> false);
+    g.rebuild();
+    boolean equal = g.find(a) == g.find(b);
+    LemmaNumbers.Result r =
+        LemmaNumbers.check(new LinearForms().rewrite(), terms(left, right), left, 1);
+    assertEquals(List.of(), r.violations());
+    return equal;
+  }
+
+  private static List<String> terms(String left, String right) {
+    List<String> all = new java.util.ArrayList<>(DECLARE);
+    all.add(left);
+    all.add(right);
+    return all;
+  }
+
+  @Test
+  void sumsAcrossRanksAddPartByPart() {
+    assertTrue(proves("(add (sumn a0 a1) (sumn b0 b1))", "(sumn (add a0 b0) (add a1 b1))"));
+  }
+
+  @Test
+  void aTermAddedOnOneRankIsCountedOnce() {
+    assertTrue(proves("(add (sumn a0 a1) b)", "(sumn (add a0 b) a1)"));
+    assertFalse(proves("(add (sumn a0 a1) b)", "(sumn (add a0 b) (add a1 b))"));
+  }
+
+  @Test
+  void sharesOfAReplicatedValueSumToIt() {
+    assertTrue(proves("(sumn (div b " + TWO + ") (div b " + TWO + "))", "b"));
+    assertTrue(proves("(sumn (mul b " + HALF + ") (mul " + HALF + " b))", "b"));
+  }
+
+  @Test
+  void aReplicatedFactorLeavesASum() {
+    assertTrue(
+        proves(
+            "(sumn (mul (mul m0 g) f0) (mul (mul m1 g) f1))",
+            "(mul g (sumn (mul m0 f0) (mul m1 f1)))"));
+  }
+
+  @Test
+  void aCountCancelsItsDivision() {
+    assertTrue(proves("(mul " + TWO + " (div (sumn a0 a1) " + TWO + "))", "(sumn a0 a1)"));
+  }
+
+  @Test
+  void productsAndReductionsAreLinear() {
+    assertTrue(proves("(matmul (sumn x0 x1) w)", "(sumn (matmul x0 w) (matmul x1 w))"));
+    assertTrue(
+        proves(
+            "(rsum[0 1] (mul a0 (expand[2 3] (scalar[3.0 f32]))))",
+            "(mul (rsum[0 1] a0) (expand[2] (scalar[3.0 f32])))"));
+    assertTrue(
+        proves(
+            "(rmean[0 1] (sumn a0 a1))",
+            "(div (sumn (rsum[0 1] a0) (rsum[0 1] a1)) (expand[2] (scalar[3.0 f32])))"));
+  }
+
+  @Test
+  void aScaleIsItsRationalFactor() {
+    assertTrue(proves("(scale[1 2] (sumn a0 a1))", "(div (sumn a1 a0) " + TWO + ")"));
+    assertTrue(proves("(scale[2 1] (scale[1 2] a0))", "a0"));
+    assertFalse(proves("(scale[1 2] (sumn a0 a1))", "(sumn a0 a1)"));
+  }
+
+  @Test
+  void itOnlyMergesAndAddsNoTerm() {
+    TermReader t = new TermReader();
+    DECLARE.forEach(t::add);
+    int averaged = t.add("(mul (add a0 a1) " + HALF + ")");
+    int summed = t.add("(sub b0 (neg b1))");
+    EGraph<TypeInfo> g = t.graph();
+    g.rebuild();
+    int nodes = g.nodeCount();
+    Runner.run(
+        g,
+        List.of(new LinearForms().rewrite()),
+        new Runner.Limits(8, 100_000, System.nanoTime() + 60_000_000_000L, 100_000),
+        () -> false);
+    g.rebuild();
+    assertEquals(nodes, g.nodeCount());
+    // the mean a relation states is merged once its term is in the e-graph
+    int mean = t.add("(scale[1 2] (sumn a0 a1))");
+    int sum = t.add("(sumn b0 b1)");
+    Runner.run(
+        g,
+        List.of(new LinearForms().rewrite()),
+        new Runner.Limits(8, 100_000, System.nanoTime() + 60_000_000_000L, 100_000),
+        () -> false);
+    g.rebuild();
+    assertEquals(g.find(averaged), g.find(mean));
+    assertEquals(g.find(summed), g.find(sum));
+  }
+
+  @Test
+  void nothingCancelsSinceInfinitiesDoNot() {
+    assertFalse(proves("(sub a0 a0)", "(mul a1 (expand[2 3] (scalar[0.0 f32])))"));
+    assertFalse(proves("(add (sub a0 a0) a1)", "a1"));
+    assertFalse(
+        proves("(mul a0 (expand[2 3] (scalar[0.0 f32])))", "(expand[2 3] (scalar[0.0 f32]))"));
+  }
+
+  @Test
+  void unequalFormsAreNeverMerged() {
+    assertFalse(proves("(mul (sumn a0 a1) " + TWO + ")", "(sumn a0 a1)"));
+    assertFalse(proves("(sumn a0 a1)", "(sumn a0 b1)"));
+    assertFalse(proves("(rsum[0 1] a0)", "(rsum[0 0] a0)"));
+    assertFalse(proves("(mul a0 a1)", "(add a0 a1)"));
+  }
+}

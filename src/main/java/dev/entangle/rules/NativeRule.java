@@ -59,6 +59,7 @@ public interface NativeRule<M> {
               new SumnCommonFactor(),
               new ConcatRegroup(),
               new SumnOfReshapes(),
-              new ReshapeBack())
+              new ReshapeBack(),
+              new dev.entangle.rules.layout.BlockMapUnions())
           .collect(Collectors.toUnmodifiableMap(NativeRule::name, r -> r));
 }

@@ -157,35 +157,72 @@ final class Reshape {
     return BlockMap.of(sizes.clone(), b, out);
   }
 
-  /** Dim d (of size n1·n2) as dims d (n1, outer) and d+1 (n2); null if a cut is not on a row. */
+  /**
+   * Dim d (of size n1·n2) as dims d (n1, outer) and d+1 (n2). When every cut is on a row boundary
+   * (a multiple of n2) the boxes stay whole; else the outer dim is cut into rows one element wide
+   * and the inner dim at every cut's place within its row. Null when there would be too many boxes.
+   */
   private static BlockMap split(BlockMap m, int d, long n1, long n2) {
     long[] shape = m.shape();
     long[] bd = m.bounds(d);
-    long[] nb = new long[bd.length];
-    for (int i = 0; i < bd.length; i++) {
-      if (bd[i] % n2 != 0) {
-        return null;
-      }
-      nb[i] = bd[i] / n2;
+    boolean onRows = Arrays.stream(bd).allMatch(c -> c % n2 == 0);
+    long[] outerB;
+    long[] innerB;
+    if (onRows) {
+      outerB = Arrays.stream(bd).map(c -> c / n2).toArray();
+      innerB = new long[] {0, n2};
+    } else {
+      outerB = java.util.stream.LongStream.rangeClosed(0, n1).toArray();
+      innerB =
+          java.util.stream.LongStream.concat(
+                  Arrays.stream(bd).map(c -> c % n2), java.util.stream.LongStream.of(n2))
+              .distinct()
+              .sorted()
+              .toArray();
     }
     int r = shape.length;
     long[] s = new long[r + 1];
     long[][] b = new long[r + 1][];
+    int[] grid = m.gridSizes();
+    int[] ng = new int[r + 1];
     for (int e = 0, o = 0; e < r; e++, o++) {
       if (e == d) {
         s[o] = n1;
-        b[o] = nb;
+        b[o] = outerB;
+        ng[o] = outerB.length - 1;
         o++;
         s[o] = n2;
-        b[o] = new long[] {0, n2};
+        b[o] = innerB;
+        ng[o] = innerB.length - 1;
       } else {
         s[o] = shape[e];
         b[o] = m.allBounds()[e];
+        ng[o] = grid[e];
       }
     }
-    Cell[] out = new Cell[m.cellCount()];
+    long total = 1;
+    for (int k : ng) {
+      total *= k;
+    }
+    if (total > BlockMap.MAX_CELLS) {
+      return null;
+    }
+    Cell[] out = new Cell[(int) total];
+    int[] g = new int[r + 1];
+    int[] og = new int[r];
     for (int k = 0; k < out.length; k++) {
-      Cell c = m.cell(k);
+      BlockMap.unflatten(k, ng, g);
+      for (int e = 0, o = 0; e < r; e++, o++) {
+        if (e == d) {
+          long at = outerB[g[o]] * n2 + innerB[g[o + 1]];
+          int j = Arrays.binarySearch(bd, at);
+          og[e] = j >= 0 ? j : -j - 2;
+          o++;
+        } else {
+          og[e] = g[o];
+        }
+      }
+      Cell c = m.cell(BlockMap.flatten(og, grid));
       long[] st = new long[r + 1];
       for (int e = 0, o = 0; e < r; e++, o++) {
         if (e == d) {

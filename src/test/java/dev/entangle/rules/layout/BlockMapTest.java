@@ -73,14 +73,16 @@ class BlockMapTest {
   }
 
   @Test
-  void aReshapeWithoutCommonFactorsOfACutTensorHasNoForm() {
+  void aReshapeCutsBoxesIntoRowsWhereItMust() {
     LayoutTerm x = leaf("x", 4, 6);
     LayoutTerm t = concat(List.of(slice(x, 1, 3, 6), slice(x, 1, 0, 3)), 1);
-    assertNull(map(reshape(t, 6, 4)), "[4,6] -> [6,4] cuts a row of the new shape");
-    assertNotNull(map(reshape(x, 6, 4)), "an uncut tensor reshapes to anything");
-    assertNull(
-        map(reshape(concat(List.of(slice(x, 0, 1, 4), slice(x, 0, 0, 1)), 0), 2, 12)),
-        "a cut inside a row of the merged dims");
+    BlockMap m = map(reshape(t, 6, 4));
+    assertArrayEquals(new long[] {6, 4}, m.shape());
+    assertArrayEquals(new long[] {0, 1, 2, 3, 4}, m.bounds(1), "cut where a box of t ends");
+    assertEquals(1, map(reshape(x, 6, 4)).cells().size(), "an uncut tensor reshapes to anything");
+    BlockMap rolled = map(reshape(concat(List.of(slice(x, 0, 1, 4), slice(x, 0, 0, 1)), 0), 2, 12));
+    assertArrayEquals(new long[] {0, 2}, rolled.bounds(0), "rows 1, 3 and 2, 0 step evenly");
+    assertArrayEquals(new long[] {0, 6, 12}, rolled.bounds(1));
   }
 
   @Test

@@ -38,17 +38,34 @@ public final class BlockMap {
 
   /** The whole of a source of the given shape, unchanged; null when it is empty. */
   public static BlockMap identity(int source, long[] shape) {
+    long[][] bounds = new long[shape.length][];
+    long[] strides = rowMajor(shape);
+    for (int d = 0; d < shape.length; d++) {
+      if (shape[d] <= 0) {
+        return null;
+      }
+      bounds[d] = new long[] {0, shape[d]};
+    }
+    return new BlockMap(shape.clone(), bounds, new Cell[] {new Cell(source, 0, strides)});
+  }
+
+  /** Row-major strides, 0 along dims of size 1 (as {@link #of} normalises them). */
+  private static long[] rowMajor(long[] shape) {
     long[] strides = new long[shape.length];
     long s = 1;
     for (int d = shape.length - 1; d >= 0; d--) {
-      strides[d] = s;
+      strides[d] = shape[d] == 1 ? 0 : s;
       s *= shape[d];
     }
-    long[][] bounds = new long[shape.length][];
-    for (int d = 0; d < shape.length; d++) {
-      bounds[d] = new long[] {0, shape[d]};
+    return strides;
+  }
+
+  /** Whether this reads the whole of one source of the given shape, unchanged. */
+  public boolean isIdentityOf(long[] sourceShape) {
+    if (cells.length != 1 || !Arrays.equals(shape, sourceShape) || cells[0].base() != 0) {
+      return false;
     }
-    return of(shape.clone(), bounds, new Cell[] {new Cell(source, 0, strides)});
+    return Arrays.equals(cells[0].strides(), rowMajor(shape));
   }
 
   /**
@@ -66,7 +83,9 @@ public final class BlockMap {
     }
     Grid grid = new Grid(shape, bounds, cells);
     grid.normalise();
-    grid.removeCuts();
+    if (cells.length > 1) {
+      grid.removeCuts();
+    }
     return grid.freeze();
   }
 

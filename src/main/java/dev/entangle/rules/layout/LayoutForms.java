@@ -20,7 +20,7 @@ import java.util.Map;
  */
 final class LayoutForms {
   /** The most forms kept per class. */
-  static final int PER_CLASS = 4;
+  static final int PER_CLASS = 2;
 
   private static final List<BlockMap> PENDING = List.of();
 

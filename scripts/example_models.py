@@ -1687,3 +1687,60 @@ class SummedLossRegressionGrad(RegressionGrad):
             loss = (F.linear(x, weight, bias) - target).pow(2).sum()
             grad_weight, grad_bias = torch.autograd.grad(loss, (weight, bias))
         return loss.detach(), grad_weight, grad_bias
+
+
+# Ulysses sequence parallelism: all_to_all from sequence shards to head shards and back
+
+
+class HeadAttention(nn.Module):
+    """``softmax(q k^T / sqrt(d)) v`` per head over q, k, v [seq, heads * head_dim] (the outputs of
+    the projections), the result [seq, heads * head_dim]."""
+
+    def __init__(self, heads):
+        super().__init__()
+        self.heads = heads
+
+    def attend(self, q, k, v):
+        scores = q @ k.transpose(1, 2) / math.sqrt(q.shape[-1])
+        return torch.softmax(scores, dim=-1) @ v
+
+    def forward(self, q, k, v):
+        seq = q.shape[0]
+        split = [t.view(seq, self.heads, -1).transpose(0, 1) for t in (q, k, v)]
+        return self.attend(*split).transpose(0, 1).reshape(seq, -1)
+
+
+class UlyssesAttention(HeadAttention):
+    """DeepSpeed Ulysses: rank k holds sequence positions k of q, k and v; an all_to_all_single
+    over the heads (viewed and transposed heads first) gives each rank all positions of its heads,
+    attention runs, and a second all_to_all_single returns the positions. ``bug="order"``
+    reassembles the received sequence chunks starting at the rank's own chunk; ``bug="split"``
+    leaves out the transpose, so the all_to_all splits the sequence instead of the heads."""
+
+    def __init__(self, heads, rank, world_size, bug=None):
+        super().__init__(heads)
+        self.rank = rank
+        self.n = world_size
+        self.bug = bug
+
+    def to_heads(self, t):
+        s, n, h = t.shape[0], self.n, self.heads
+        if self.bug == "split":
+            x = t.view(s, h, -1).contiguous()
+            y = dist.all_to_all(x, [s // n] * n, [s // n] * n, GROUP)
+            return y.view(h // n, s * n, -1)
+        x = t.view(s, h, -1).transpose(0, 1).contiguous()
+        y = dist.all_to_all(x, [h // n] * n, [h // n] * n, GROUP)
+        chunks = list(y.view(n, h // n, s, -1).unbind(0))
+        if self.bug == "order":
+            chunks = chunks[self.rank:] + chunks[:self.rank]
+        return torch.cat(chunks, dim=1)
+
+    def to_sequence(self, o):
+        hl, seq, n = o.shape[0], o.shape[1], self.n
+        x = o.view(hl, n, seq // n, -1).transpose(0, 1).contiguous()
+        y = dist.all_to_all(x, [1] * n, [1] * n, GROUP)
+        return y.view(hl * n, seq // n, -1).transpose(0, 1).reshape(seq // n, -1)
+
+    def forward(self, q, k, v):
+        return self.to_sequence(self.attend(*(self.to_heads(t) for t in (q, k, v))))

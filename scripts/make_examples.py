@@ -938,6 +938,27 @@ def expert_parallel(name, transposed_splits=False):
         operator=node_name(gs, "aten.mm.default"))
 
 
+def ulysses(name, n, bug=None):
+    heads, seq, dim = 2 * n, 4 * n, 3
+    gs = trace(m.HeadAttention(heads), **{x: t(seq, heads * dim) for x in "qkv"})
+    gd = trace_ranks(n, lambda r: m.UlyssesAttention(heads, r, n, bug),
+                     lambda r: {x: t(seq // n, heads * dim) for x in "qkv"})
+    relations = [shard("q", 0), shard("k", 0), shard("v", 0)]
+    if bug is None:
+        return Case(
+            name, f"DeepSpeed-Ulysses sequence parallelism over {n} ranks: q, k and v sharded along"
+            " the sequence, an all_to_all_single to head shards (viewed and transposed heads first),"
+            " attention per head, an all_to_all_single back to sequence shards", gs, gd, relations,
+            "refines", "the attention output = concat of the ranks' outputs along the sequence")
+    what = {"order": "reassembling the received sequence chunks starting at the rank's own chunk",
+            "split": "without the transpose before the all_to_all, which then splits the sequence"
+                     " instead of the heads"}[bug]
+    return Case(
+        name, f"Ulysses over {n} ranks {what}", gs, gd, relations, "not-refined",
+        "a rank's attention scores pair queries and keys of the wrong positions or heads",
+        operator=node_name(gs, "aten.bmm.default"))
+
+
 def context_parallel(name, n, offset_bug=False, shifted_arange=False):
     heads, seq, dim = 2, 8, 4
     shapes = dict(q=t(heads, seq, dim), k=t(heads, seq, dim), v=t(heads, seq, dim))
@@ -1036,6 +1057,10 @@ def all_cases():
         context_parallel("context-parallel-cp2", 2),
         context_parallel("bug-context-parallel-unshifted-mask", 2, offset_bug=True),
         context_parallel("context-parallel-cp4", 4, shifted_arange=True),
+        ulysses("ulysses-attention-sp2", 2),
+        ulysses("ulysses-attention-sp4", 4),
+        ulysses("bug-ulysses-chunk-order", 2, bug="order"),
+        ulysses("bug-ulysses-split-sequence", 4, bug="split"),
     ]
 
 

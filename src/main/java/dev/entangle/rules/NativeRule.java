@@ -60,6 +60,7 @@ public interface NativeRule<M> {
               new ConcatRegroup(),
               new SumnOfReshapes(),
               new ReshapeBack(),
-              new dev.entangle.rules.linear.LinearForms())
+              new dev.entangle.rules.linear.LinearForms(),
+              new dev.entangle.rules.layout.BlockMapUnions())
           .collect(Collectors.toUnmodifiableMap(NativeRule::name, r -> r));
 }

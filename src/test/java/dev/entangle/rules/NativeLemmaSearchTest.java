@@ -83,6 +83,12 @@ class NativeLemmaSearchTest {
           },
           LinearForms.NAME,
           new String[] {"(sub a:f32[2] (neg b:f32[2]))\n(sumn a b)", "(sumn a b)"},
+          dev.entangle.rules.layout.BlockMapUnions.NAME,
+          new String[] {
+            "(concat[0] (slice[0 2 4 1] x:f32[4,2]) (slice[0 0 2 1] x))\n"
+                + "(concat[0] (slice[0 2 3 1] x) (slice[0 3 4 1] x) (slice[0 0 2 1] x))",
+            "(concat[0] (slice[0 2 3 1] x) (slice[0 3 4 1] x) (slice[0 0 2 1] x))"
+          },
           ReshapeBack.NAME,
           new String[] {
             "x:f32[2,3]\n(reshape[6] x) = (concat[0] p:f32[3] q:f32[3])",

@@ -1,0 +1,118 @@
+package dev.entangle.rules.layout;
+
+import dev.entangle.core.Op;
+import dev.entangle.core.TypeInfo;
+import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.ENode;
+import dev.entangle.rules.SearchDeadline;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The block maps of an e-graph's classes, computed once on a clean e-graph: a class's forms are
+ * those of its layout nodes ({@code expand}, {@code reshape}, {@code permute}, {@code slice},
+ * {@code concat}) over its children's forms, and the identity over the class itself when it also
+ * holds another node or no layout node gives a form (it is then a source). At most {@link
+ * #PER_CLASS} forms are kept per class. A class met again while its forms are being computed (a
+ * cycle) stands for itself: its identity, which is always true.
+ */
+final class LayoutForms {
+  /** The most forms kept per class. */
+  static final int PER_CLASS = 2;
+
+  private static final List<BlockMap> PENDING = List.of();
+
+  private final EGraph<TypeInfo> g;
+  private final SearchDeadline deadline;
+  private final Map<Integer, List<BlockMap>> forms = new HashMap<>();
+
+  LayoutForms(EGraph<TypeInfo> g, SearchDeadline deadline) {
+    this.g = g;
+    this.deadline = deadline;
+  }
+
+  static boolean isLayout(int op) {
+    return op == Op.EXPAND.id()
+        || op == Op.RESHAPE.id()
+        || op == Op.PERMUTE.id()
+        || op == Op.SLICE.id()
+        || op == Op.CONCAT.id();
+  }
+
+  /** The forms of a class (canonical or not), the layout nodes' first; empty for a tuple. */
+  List<BlockMap> of(int cls) {
+    int c = g.find(cls);
+    List<BlockMap> known = forms.get(c);
+    if (known == PENDING) {
+      return identity(c);
+    }
+    if (known != null) {
+      return known;
+    }
+    forms.put(c, PENDING);
+    deadline.poll();
+    List<BlockMap> out = new ArrayList<>();
+    boolean source = false;
+    for (ENode n : g.nodes(c)) {
+      if (!isLayout(n.op())) {
+        source = true;
+        continue;
+      }
+      for (int k = 0; k < PER_CLASS && out.size() < PER_CLASS; k++) {
+        BlockMap m = ofNode(n, k);
+        if (m != null && !out.contains(m)) {
+          out.add(m);
+        }
+      }
+    }
+    if (source || out.isEmpty()) {
+      for (BlockMap m : identity(c)) {
+        if (!out.contains(m)) {
+          out.add(m);
+        }
+      }
+    }
+    List<BlockMap> done = List.copyOf(out);
+    forms.put(c, done);
+    return done;
+  }
+
+  private List<BlockMap> identity(int c) {
+    TypeInfo t = g.data(c);
+    if (t == null || t.isTuple()) {
+      return List.of();
+    }
+    BlockMap m = BlockMap.identity(c, t.shape());
+    return m == null ? List.of() : List.of(m);
+  }
+
+  /** The node's form over its children's k-th forms (their last when they have fewer). */
+  private BlockMap ofNode(ENode n, int k) {
+    List<BlockMap> parts = new ArrayList<>();
+    boolean varies = k == 0;
+    for (int i = 0; i < n.arity(); i++) {
+      List<BlockMap> f = of(n.child(i));
+      if (f.isEmpty()) {
+        return null;
+      }
+      varies |= k < f.size();
+      parts.add(f.get(Math.min(k, f.size() - 1)));
+    }
+    if (!varies) {
+      return null;
+    }
+    BlockMap x = parts.get(0);
+    long[] a = n.attrs();
+    Op op = Op.of(n.op());
+    return switch (op) {
+      case EXPAND -> x.expand(a);
+      case RESHAPE -> x.reshape(a);
+      case PERMUTE -> x.permute(a);
+      case SLICE -> a.length == 4 ? x.slice((int) a[0], a[1], a[2], a[3]) : null;
+      case CONCAT -> BlockMap.concat(parts, (int) a[0]);
+      default -> null;
+    };
+  }
+}

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -144,7 +145,7 @@ record GdNeighbourhood(
   private static Node value(CoreProgram gd, int v) {
     return new Node(
         gd.value(v).label(),
-        gd.value(v).kind().name().toLowerCase(java.util.Locale.ROOT),
+        gd.value(v).kind().name().toLowerCase(Locale.ROOT),
         String.valueOf(gd.value(v).type()),
         null,
         null);

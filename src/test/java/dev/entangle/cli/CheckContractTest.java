@@ -117,7 +117,13 @@ class CheckContractTest {
     assertEquals("inconclusive", run.verdictLine(), run::transcript);
     JsonNode json = Reports.read(report);
     assertEquals("inconclusive", json.get("verdict").asText());
-    assertTrue(json.get("failure").get("operator").isTextual(), json::toPrettyString);
+    if (json.has("stopped_in")) {
+      // stopped by the clock before the check could report (reading or lowering, on a busy
+      // machine): the report says where instead of naming an operator
+      assertTrue(json.get("reason").asText().contains("ran out of time"), json::toPrettyString);
+    } else {
+      assertTrue(json.get("failure").get("operator").isTextual(), json::toPrettyString);
+    }
     assertFalse(Files.exists(relation), "an inconclusive run wrote an output relation");
   }
 

@@ -1,23 +1,26 @@
 package dev.entangle.importer;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.entangle.graph.Arg;
+import dev.entangle.graph.Graph;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** An 80 KB printed graph imports in well under 100 ms once the JIT has warmed up. */
-class ImportSpeedTest {
-  private static final long LIMIT_NANOS = 100_000_000L;
-
+/**
+ * An 80 KB printed graph of repeated blocks imports whole, every block's nodes present (its speed
+ * is measured by {@code scripts/bench}, which imports the real-world dumps, not here).
+ */
+class ImportLargeGraphTest {
   @TempDir Path dir;
 
   @Test
-  void eightyKilobytesImportQuickly() throws Exception {
+  void eightyKilobytesImportWhole() throws Exception {
     StringBuilder sb = new StringBuilder(Snippets.PRELUDE);
     sb.append("    def forward(self, x: \"f32[1536, 8, 768]\", w: \"f32[768, 768]\"):\n");
     String prev = "x";
@@ -63,7 +66,11 @@ class ImportSpeedTest {
     sb.append("        return (").append(prev).append(",)\n");
     Path file = Snippets.write(dir, "big.py", sb.toString());
     assertTrue(Files.size(file) >= 80_000);
-    assertFast(file, ImportOptions.defaults());
+    Graph g = GraphCodeImporter.importGraph(file, ImportOptions.defaults());
+    for (String name : List.of("mm_0", "view_" + (i - 1), "cat_" + (i - 1))) {
+      assertTrue(g.nodes().stream().anyMatch(n -> n.name().equals(name)), name + " missing");
+    }
+    assertEquals(List.of(new Arg.NodeRef(prev)), g.outputs());
     Path real = RealWorldImportTest.ROOT.resolve("bug-missing-allreduce-wrong-config/gd.r0.py");
     if (Files.exists(real)) {
       Map<String, Double> c =
@@ -76,22 +83,8 @@ class ImportSpeedTest {
               0.0,
               "_tensor_constant3",
               0.0);
-      assertFast(real, new ImportOptions(Map.of(), c, List.of()));
+      Graph r = GraphCodeImporter.importGraph(real, new ImportOptions(Map.of(), c, List.of()));
+      assertTrue(r.nodes().size() > 100, "the real dump imports whole");
     }
-  }
-
-  private static void assertFast(Path file, ImportOptions opts) {
-    for (int k = 0; k < 30; k++) {
-      GraphCodeImporter.importGraph(file, opts);
-    }
-    long[] times = new long[15];
-    for (int k = 0; k < times.length; k++) {
-      long t0 = System.nanoTime();
-      GraphCodeImporter.importGraph(file, opts);
-      times[k] = System.nanoTime() - t0;
-    }
-    Arrays.sort(times);
-    long median = times[times.length / 2];
-    assertTrue(median < LIMIT_NANOS, file + " took " + median / 1_000_000 + " ms (median)");
   }
 }

@@ -2,6 +2,7 @@ package dev.entangle.relation;
 
 import dev.entangle.graph.Dim;
 import dev.entangle.graph.TensorType;
+import dev.entangle.util.Fractions;
 import dev.entangle.util.InputException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -190,19 +191,10 @@ public final class ExprShapes {
     if (s.num() == Long.MIN_VALUE || s.den() == Long.MIN_VALUE) {
       throw error(s, "the factor is out of range", "write a smaller P and Q");
     }
-    long g = gcd(Math.abs(s.num()), Math.abs(s.den()));
+    long g = Fractions.gcd(Math.abs(s.num()), Math.abs(s.den()));
     long num = (s.den() < 0 ? -s.num() : s.num()) / g;
     long den = Math.abs(s.den()) / g;
     return new Typed(s, new Expr.Scale(in.expr(), num, den), in.type());
-  }
-
-  private static long gcd(long a, long b) {
-    while (b != 0) {
-      long t = a % b;
-      a = b;
-      b = t;
-    }
-    return a == 0 ? 1 : a;
   }
 
   private Typed reduce(Expr.Reduce r) {

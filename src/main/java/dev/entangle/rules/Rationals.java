@@ -1,5 +1,7 @@
 package dev.entangle.rules;
 
+import dev.entangle.util.Fractions;
+
 /**
  * Constants as the small rationals they round: a model's constants come from its sizes (1/24 for a
  * mean over 24 elements, 1/2 for an average over two ranks), and a double constant stands for the
@@ -68,8 +70,8 @@ public final class Rationals {
     if (a == null || b == null) {
       return null;
     }
-    long g1 = gcd(Math.abs(a[0]), b[1]);
-    long g2 = gcd(Math.abs(b[0]), a[1]);
+    long g1 = Fractions.gcd(Math.abs(a[0]), b[1]);
+    long g2 = Fractions.gcd(Math.abs(b[0]), a[1]);
     long p = (a[0] / g1) * (b[0] / g2);
     long q = (a[1] / g2) * (b[1] / g1);
     return fraction(p, q);
@@ -88,7 +90,7 @@ public final class Rationals {
     if (Math.abs(p) > MAX_NUMERATOR * MAX_DENOMINATOR || q > MAX_DENOMINATOR * MAX_DENOMINATOR) {
       return null;
     }
-    long g = gcd(Math.abs(p), q);
+    long g = Fractions.gcd(Math.abs(p), q);
     p /= g;
     q /= g;
     if (q > MAX_DENOMINATOR || Math.abs(p) > MAX_NUMERATOR) {
@@ -96,14 +98,5 @@ public final class Rationals {
       // reproducible
     }
     return (double) p / q;
-  }
-
-  private static long gcd(long a, long b) {
-    while (b != 0) {
-      long t = a % b;
-      a = b;
-      b = t;
-    }
-    return a == 0 ? 1 : a;
   }
 }

@@ -1,5 +1,7 @@
 package dev.entangle.rules.linear;
 
+import dev.entangle.util.Fractions;
+
 /**
  * An exact rational number {@code num / den} in lowest terms with {@code den > 0}. Arithmetic that
  * would overflow a long throws {@link ArithmeticException}; the forms built from it then give up
@@ -16,7 +18,7 @@ public record Rational(long num, long den) implements Comparable<Rational> {
     if (den <= 0) {
       throw new ArithmeticException("denominator must be positive: " + num + "/" + den);
     }
-    long g = gcd(Math.abs(num), den);
+    long g = Fractions.gcd(Math.abs(num), den);
     if (g > 1) {
       num /= g;
       den /= g;
@@ -55,15 +57,15 @@ public record Rational(long num, long den) implements Comparable<Rational> {
   }
 
   public Rational plus(Rational o) {
-    long g = gcd(den, o.den);
+    long g = Fractions.gcd(den, o.den);
     long d = Math.multiplyExact(den / g, o.den);
     long n = Math.addExact(Math.multiplyExact(num, o.den / g), Math.multiplyExact(o.num, den / g));
     return new Rational(n, d);
   }
 
   public Rational times(Rational o) {
-    long g1 = gcd(Math.abs(num), o.den);
-    long g2 = gcd(Math.abs(o.num), den);
+    long g1 = Fractions.gcd(Math.abs(num), o.den);
+    long g2 = Fractions.gcd(Math.abs(o.num), den);
     return new Rational(
         Math.multiplyExact(num / g1, o.num / g2), Math.multiplyExact(den / g2, o.den / g1));
   }
@@ -92,14 +94,5 @@ public record Rational(long num, long den) implements Comparable<Rational> {
   @Override
   public String toString() {
     return den == 1 ? Long.toString(num) : num + "/" + den;
-  }
-
-  private static long gcd(long a, long b) {
-    while (b != 0) {
-      long t = a % b;
-      a = b;
-      b = t;
-    }
-    return a == 0 ? 1 : a;
   }
 }

@@ -41,12 +41,7 @@ class TorchBlocksTest(CaptureCase):
         # concat[1](r0.view_12, ..., r3.view_12) (at 2 ranks it does), though it holds on numbers.
         self.assert_verdict(torch_args("sp_block", 4, placements="sequence_sharded"), "refines")
 
-    @unittest.expectedFailure
     def test_sequence_parallel_block_forward_and_backward_refines_at_2_ranks(self):
-        # `unproved` at mm_2 (fc2's input gradient): the checker reaches
-        # matmul(reshape(expand(1.0)), concat[1](r0.fc2_weight, r1.fc2_weight)) but no lemma
-        # moves the matmul of a constant-filled tensor into the concat of the weight's column
-        # blocks (concat[1](r0.mm_2, r1.mm_2)), though it holds on numbers.
         self.assert_verdict(torch_args("sp_block", 2, placements="sequence_sharded", train=True), "refines")
 
     def test_sequence_parallel_block_without_the_all_gather_is_not_refined_at_fc1(self):

@@ -33,12 +33,9 @@ class TorchMlpTest(CaptureCase):
     def test_a_batch_sharded_input_declared_replicated_is_not_refined_at_fc1(self):
         self.assert_verdict(self.torch_args(4, "plan", "build", "--inputs", f"{M}:batch_sharded", "--outputs", f"{M}:batch_sharded"), "not-refined", "addmm", "aten.addmm.default")
 
-    @unittest.expectedFailure
     def test_row_parallel_bias_refines(self):
-        # DTensor adds bias / world_size on every rank before the all-reduce (Replicate -> Partial
-        # of the bias, to match the partial product). The checker reports `unproved`: no lemma
-        # proves sum_r addmm(div(b, N), h_r, w_r) = addmm(b, h, w) (the sum of N equal terms
-        # b / N as b, inside the sum of the addmm lowerings), although it holds on numbers.
+        # DTensor adds bias / world_size on every rank before the all-reduce (the linear forms
+        # decide that the N shares sum to the bias).
         self.assert_verdict(self.torch_args(2, "plan", "build_with_bias"), "refines")
 
 

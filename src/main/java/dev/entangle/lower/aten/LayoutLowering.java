@@ -228,18 +228,8 @@ public final class LayoutLowering {
     if (c.integer(5, "step", 1L) != 1) {
       return null;
     }
-    start = clamp(start < 0 ? start + n : start, n);
-    end = Math.max(start, clamp(end < 0 ? end + n : end, n));
-    List<Integer> parts = new ArrayList<>();
-    if (start > 0) {
-      parts.add(slice(c, x, d, 0, start, 1));
-    }
-    parts.add(src);
-    if (end < n) {
-      parts.add(slice(c, x, d, end, n, 1));
-    }
-    int[] kids = parts.stream().mapToInt(Integer::intValue).toArray();
-    return one(kids.length == 1 ? kids[0] : c.b.add(Op.CONCAT, new long[] {d}, kids));
+    long[] b = sliceBounds(start, end, n);
+    return one(splice(c, d, n, b[0], b[1], src, (from, to) -> slice(c, x, d, from, to, 1)));
   }
 
   /**
@@ -255,10 +245,9 @@ public final class LayoutLowering {
     if (c.integer(5, "step", 1L) != 1 || c.type(g).rank() != sizes.length) {
       return null;
     }
-    long start = c.integer(3, "start", null);
-    long end = c.integer(4, "end", null);
-    start = clamp(start < 0 ? start + n : start, n);
-    end = Math.max(start, clamp(end < 0 ? end + n : end, n));
+    long[] b = sliceBounds(c.integer(3, "start", null), c.integer(4, "end", null), n);
+    long start = b[0];
+    long end = b[1];
     if (c.shape(g)[d] != end - start) {
       throw new LoweringException(
           "slice_backward of a gradient of size "
@@ -272,16 +261,48 @@ public final class LayoutLowering {
               + ")");
     }
     int dtype = c.type(g).dtype();
+    return one(
+        splice(
+            c,
+            d,
+            n,
+            start,
+            end,
+            g,
+            (from, to) -> c.filled(0.0, dtype, withSize(c.shape(g), d, to - from))));
+  }
+
+  /**
+   * Python slice bounds {@code [start, end)} of a dim of size n: negative ones count from the end,
+   * both clamped.
+   */
+  private static long[] sliceBounds(long start, long end, long n) {
+    long s = clamp(start < 0 ? start + n : start, n);
+    return new long[] {s, Math.max(s, clamp(end < 0 ? end + n : end, n))};
+  }
+
+  /** Makes the block of positions {@code [from, to)} along the spliced dim. */
+  @FunctionalInterface
+  private interface Block {
+    int of(long from, long to);
+  }
+
+  /**
+   * A tensor of size n along dim d holding {@code middle} at {@code [start, end)} and {@code
+   * outside}'s blocks before and after it: a concat of the non-empty parts.
+   */
+  private static int splice(
+      Call c, int d, long n, long start, long end, int middle, Block outside) {
     List<Integer> parts = new ArrayList<>();
     if (start > 0) {
-      parts.add(c.filled(0.0, dtype, withSize(c.shape(g), d, start)));
+      parts.add(outside.of(0, start));
     }
-    parts.add(g);
+    parts.add(middle);
     if (end < n) {
-      parts.add(c.filled(0.0, dtype, withSize(c.shape(g), d, n - end)));
+      parts.add(outside.of(end, n));
     }
     int[] kids = parts.stream().mapToInt(Integer::intValue).toArray();
-    return one(kids.length == 1 ? kids[0] : c.b.add(Op.CONCAT, new long[] {d}, kids));
+    return kids.length == 1 ? kids[0] : c.b.add(Op.CONCAT, new long[] {d}, kids);
   }
 
   /**

@@ -153,30 +153,8 @@ class BoundedInputsTest {
   @Test
   void aCheckOutOfTimeSaysSoAndExits3() throws IOException {
     // a long chain of negations: reading, lowering and checking it take a while
-    StringBuilder sb =
-        new StringBuilder(
-            "{\"format\": \"entangle-fx/1\", \"nodes\": [{\"name\": \"x\", \"op\": \"placeholder\","
-                + " \"target\": \"x\", \"meta\": {\"shape\": [4], \"dtype\": \"float32\"}}");
-    String prev = "x";
-    for (int i = 0; i < 40_000; i++) {
-      sb.append(",\n{\"name\": \"n")
-          .append(i)
-          .append(
-              "\", \"op\": \"call_function\", \"target\": \"aten.neg.default\", \"args\":"
-                  + " [{\"node\": \"")
-          .append(prev)
-          .append("\"}], \"kwargs\": {}, \"meta\": {\"shape\": [4], \"dtype\": \"float32\"}}");
-      prev = "n" + i;
-    }
-    sb.append(
-            ",\n{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [[{\"node\": \"")
-        .append(prev)
-        .append("\"}]]}]}");
-    Path g = Files.writeString(tmp.resolve("chain.json"), sb);
-    Path ri =
-        Files.writeString(
-            tmp.resolve("ri.json"),
-            "{\"format\": \"entangle-relation/1\", \"relations\": [{\"gs\": \"x\", \"replicate\": true}]}");
+    Path g = ChainGraph.write(tmp, 40_000);
+    Path ri = tmp.resolve("ri.json");
     CliRun run = CliRun.check(g, g, ri, "--timeout", "0.05");
     assertEquals(3, run.exitCode(), run::transcript);
     assertEquals("inconclusive", run.verdictLine(), run::transcript);

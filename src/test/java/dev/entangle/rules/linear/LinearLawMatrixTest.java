@@ -109,8 +109,13 @@ class LinearLawMatrixTest {
 
   /** Whether linear-forms alone merges the two terms' classes. */
   static boolean proved(LinearTerms terms, String left, String right) {
+    return proved(terms.declarations(), left, right);
+  }
+
+  /** Whether linear-forms alone merges the two terms' classes, over these declarations. */
+  static boolean proved(List<String> declarations, String left, String right) {
     TermReader t = new TermReader();
-    terms.declarations().forEach(t::add);
+    declarations.forEach(t::add);
     int a = t.add(left);
     int b = t.add(right);
     EGraph<TypeInfo> g = t.graph();

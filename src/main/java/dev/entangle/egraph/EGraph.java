@@ -394,7 +394,7 @@ public final class EGraph<D> {
   }
 
   /** Changes with every new class and every union. */
-  long version() {
+  public long version() {
     return version;
   }
 

@@ -4,14 +4,13 @@ import dev.entangle.core.Op;
 import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
+import dev.entangle.rules.IdleSearches;
 import dev.entangle.rules.NativeRule;
 import dev.entangle.rules.SearchDeadline;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.WeakHashMap;
 
 /**
  * The layout fragment decided: every class's {@link BlockMap}s are computed ({@link LayoutForms})
@@ -37,18 +36,12 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Same> {
     return "compositions of layout operators with equal block maps (index maps over the same sources) are equal";
   }
 
-  /**
-   * Per e-graph, its size (nodes and classes) when a search last found nothing: a search of an
-   * e-graph that has not changed since finds nothing again and is skipped.
-   */
-  private final Map<EGraph<TypeInfo>, Long> idle = Collections.synchronizedMap(new WeakHashMap<>());
+  private final IdleSearches idle = new IdleSearches();
 
   @Override
   public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Same> found) {
     deadline.poll();
-    long size = ((long) g.nodeCount() << 32) | g.classCount();
-    Long before = idle.get(g);
-    if (before != null && before == size) {
+    if (idle.unchanged(g)) {
       return;
     }
     LayoutForms forms = new LayoutForms(g, deadline);
@@ -68,11 +61,7 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Same> {
         }
       }
     }
-    if (any) {
-      idle.remove(g);
-    } else {
-      idle.put(g, size);
-    }
+    idle.searched(g, any);
   }
 
   /** The canonical classes holding a layout node, ascending. */

@@ -201,6 +201,30 @@ class LlamaTrainingStepCheckTest(CheckerAssertions):
                     # the loss; the embedding, final norm and output layer; 9 weights a layer
                     self.assertEqual(len(report["output_relation"]), 1 + 3 + 9 * layers)
 
+    def test_training_steps_with_fewer_key_value_heads_than_ranks_refine(self):
+        """Each key/value head replicated on several ranks: its gradient is a concat over heads of
+        sums over the replicas, which the checker moves out of the rotation's halves."""
+        fx_collectives.ensure_registered()
+        cases = [make_examples.llama(2, 1, heads=4, kv_heads=1, backward=True),
+                 make_examples.llama(4, 1, heads=8, kv_heads=2, backward=True),
+                 make_examples.llama(8, 1, True, heads=16, kv_heads=2, backward=True)]
+        with tempfile.TemporaryDirectory() as out:
+            make_examples.write(cases, out)
+            for c in cases:
+                with self.subTest(c.name):
+                    self.assert_verdict(os.path.join(out, c.name), "refines")
+
+    def test_with_replicated_key_value_heads_a_missing_mlp_reduction_is_found(self):
+        fx_collectives.ensure_registered()
+        c = make_examples.llama(4, 2, heads=8, kv_heads=2, bug_layer=1, backward=True)
+        residual_adds = [x.name for x in c.gs.graph.nodes
+                         if x.op == "call_function" and str(x.target) == "aten.add.Tensor"
+                         and (x.meta.get("stack_trace") or "").strip().endswith(
+                             "h = h + layer.mlp(self.gather(layer.post_attention_layernorm(h)))")]
+        with tempfile.TemporaryDirectory() as out:
+            make_examples.write([c], out)
+            self.assert_verdict(os.path.join(out, c.name), "not-refined", residual_adds[1])
+
     def test_a_layer_without_its_mlp_reduction_fails_at_that_layers_residual_add(self):
         fx_collectives.ensure_registered()
         for sp in (False, True):

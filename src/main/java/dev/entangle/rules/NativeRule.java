@@ -58,6 +58,7 @@ public interface NativeRule<M> {
               new ExpandTiling(),
               new SumnCommonFactor(),
               new ConcatRegroup(),
+              new ConcatOfSums(),
               new SumnOfReshapes(),
               new ReshapeBack(),
               new dev.entangle.rules.linear.LinearForms(),

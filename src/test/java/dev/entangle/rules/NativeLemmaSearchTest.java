@@ -51,6 +51,12 @@ class NativeLemmaSearchTest {
             "(concat[0] a:f32[1,2] b:f32[2,2] c:f32[1,2] d:f32[3,2])\n(concat[0] a b)",
             "(concat[0] (concat[0] a b) c d)"
           },
+          ConcatOfSums.NAME,
+          new String[] {
+            "(concat[0] (sumn a0:f32[1,2] a1:f32[1,2] a2:f32[1,2]) (sumn b0:f32[2,2] b1:f32[2,2]"
+                + " b2:f32[2,2]))\n(concat[0] a0 b0)\n(concat[0] a1 b1)\n(concat[0] a2 b2)",
+            "(sumn (concat[0] a0 b0) (concat[0] a1 b1) (concat[0] a2 b2))"
+          },
           RangeTiling.NAME,
           new String[] {
             "(out_of_range[0 8] t:i64[5])\n(out_of_range[0 4] t)\n(out_of_range[4 8] t)",

@@ -22,4 +22,13 @@ public interface Searcher<D> {
    *     DeadlinePassed}, or {@link Long#MAX_VALUE} for none
    */
   void search(EGraph<D> g, long deadline, MatchSink sink);
+
+  /**
+   * Whether each search computes a form of every class of the e-graph (a decision procedure), which
+   * costs more than finding a pattern's matches: a caller may then run such searchers only where
+   * the others did not suffice.
+   */
+  default boolean wholeGraph() {
+    return false;
+  }
 }

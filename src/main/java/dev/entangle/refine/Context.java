@@ -5,7 +5,6 @@ import dev.entangle.core.Op;
 import dev.entangle.core.OpTable;
 import dev.entangle.core.Shapes;
 import dev.entangle.core.TypeAnalysis;
-import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.SaturationMemo;
 import dev.entangle.rules.Lemmas;
 import java.util.HashSet;
@@ -54,7 +53,7 @@ final class Context {
    * built alike (the same layer of a deeper model, say), with its own G_d values in place of the
    * run's. An e-graph without a journal is always run ({@link SaturationMemo}).
    */
-  final SaturationMemo<TypeInfo> saturations;
+  final Saturations saturations;
 
   /** The operators whose first attribute names a value rather than describing it. */
   static final int[] NAMING_OPS = {Op.TENSOR.id(), Op.UNDEF.id()};
@@ -86,7 +85,7 @@ final class Context {
     this.related = new SharedBits(gd.size());
     this.fired = new int[lemmas.rewrites().size()];
     this.replays = replays(lemmas, options);
-    this.saturations = new SaturationMemo<>(lemmas.rewrites(), MEMO_BUDGET);
+    this.saturations = new Saturations(lemmas.rewrites(), MEMO_BUDGET);
   }
 
   /**

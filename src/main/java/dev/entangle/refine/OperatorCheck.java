@@ -112,6 +112,21 @@ final class OperatorCheck {
     boolean limited() {
       return limit != null;
     }
+
+    /**
+     * Whether nothing is left to prove: every output is undefined or has a clean expression (over
+     * G_d's outputs when {@code required}), and every expectation holds.
+     */
+    boolean settled(boolean required) {
+      for (Map.Entry<Integer, List<CoreTerm>> e : found.entrySet()) {
+        int o = e.getKey();
+        boolean proved = !e.getValue().isEmpty() && (!required || overOutputs.containsKey(o));
+        if (!proved && !undefined.contains(o)) {
+          return false;
+        }
+      }
+      return violated.isEmpty() && missingInput < 0;
+    }
   }
 
   /** How far past T_rel exploration follows values computed from related tensors alone. */
@@ -210,8 +225,29 @@ final class OperatorCheck {
     for (CoreRelation.Expect e : expects) {
       expectClass.put(e, e.gd().add(b));
     }
-    StopReason limit = explore(termClasses);
+    StopReason limit = explore(termClasses, ctx.saturations.first);
+    Outcome outcome = outcome(outputs, outClass, expects, expectClass, required, limit);
+    Saturations.Stage second = ctx.saturations.second;
+    if (second != null && !outcome.settled(required) && continues(limit)) {
+      limit = explore(termClasses, second);
+      outcome = outcome(outputs, outClass, expects, expectClass, required, limit);
+    }
+    return outcome;
+  }
 
+  /** Whether exploring on may find more after a stage that ended with {@code limit}. */
+  private static boolean continues(StopReason limit) {
+    return limit == null || limit instanceof StopReason.IterationLimit;
+  }
+
+  /** What the e-graph shows now: each output's clean expressions, hints, expectations. */
+  private Outcome outcome(
+      List<Integer> outputs,
+      Map<Integer, Integer> outClass,
+      List<CoreRelation.Expect> expects,
+      Map<CoreRelation.Expect, Integer> expectClass,
+      boolean required,
+      StopReason limit) {
     Extractor clean = new Extractor(g, CleanCost.clean(id -> true));
     Map<Integer, List<CoreTerm>> found = new HashMap<>();
     Map<Integer, CoreTerm> overOutputs = new HashMap<>();
@@ -403,14 +439,12 @@ final class OperatorCheck {
    * Steps 2 and 3, repeated until no G_d value is left to bring in. Returns the limit hit (the last
    * saturation's iteration limit, which does not end exploration, or the one that did), or null.
    */
-  private StopReason explore(List<Integer> termClasses) {
+  private StopReason explore(List<Integer> termClasses, Saturations.Stage stage) {
     StopReason limited = null;
     while (true) {
-      RunReport report = saturate();
+      RunReport report = saturate(stage);
       listener.saturated(op, report, g.nodeCount(), g.classCount(), broughtIn.size());
-      for (int i = 0; i < fired.length; i++) {
-        fired[i] += report.applied(i);
-      }
+      stage.count(report, fired);
       if (report.stopReason().isLimit()) {
         limited = report.stopReason();
         if (!(limited instanceof StopReason.IterationLimit)) {
@@ -424,7 +458,7 @@ final class OperatorCheck {
         return limited;
       }
       if (broughtIn.size() > ctx.options.exploreLimit() || System.nanoTime() > ctx.deadline) {
-        saturate();
+        saturate(stage);
         return broughtIn.size() > ctx.options.exploreLimit()
             ? new StopReason.ExplorationLimit(ctx.options.exploreLimit())
             : StopReason.TIME_LIMIT;
@@ -433,8 +467,8 @@ final class OperatorCheck {
   }
 
   /** Runs the lemmas to saturation or a limit, or replays an alike run ({@link Context}). */
-  private RunReport saturate() {
-    return ctx.saturations.run(g, limits());
+  private RunReport saturate(Saturations.Stage stage) {
+    return stage.run(g, limits());
   }
 
   private Runner.Limits limits() {

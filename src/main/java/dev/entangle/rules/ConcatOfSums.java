@@ -5,6 +5,7 @@ import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
+import dev.entangle.egraph.NodeRange;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,17 +49,19 @@ final class ConcatOfSums implements NativeRule<ConcatOfSums.SumsOut> {
    */
   record SumsOut(int cls, int outerDim, int[][] columns) {}
 
-  private final IdleSearches idle = new IdleSearches();
-
   @Override
   public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<SumsOut> found) {
-    if (idle.unchanged(g)) {
+    deadline.poll();
+    if (g.classesWithOp(Op.SUMN.id()).length == 0) {
       return;
     }
     List<SumsOut> matches = new ArrayList<>();
     for (EGraph.Held held : g.nodesWithOp(Op.CONCAT.id())) {
       deadline.poll();
       ENode n = held.node();
+      if (!holds(g, n.child(0), Op.SUMN) && !holds(g, n.child(0), Op.CONCAT)) {
+        continue;
+      }
       int d = (int) n.attr(0);
       int[] terms = sumsOut(g, n.children(), d);
       if (terms != null) {
@@ -70,8 +73,12 @@ final class ConcatOfSums implements NativeRule<ConcatOfSums.SumsOut> {
         matches.add(interchanged);
       }
     }
-    idle.searched(g, !matches.isEmpty());
     matches.forEach(found::match);
+  }
+
+  private static boolean holds(EGraph<TypeInfo> g, int cls, Op op) {
+    NodeRange r = g.nodes(cls, op.id());
+    return r.to() > r.from();
   }
 
   @Override
@@ -123,8 +130,10 @@ final class ConcatOfSums implements NativeRule<ConcatOfSums.SumsOut> {
    * its dim into blocks of its sizes.
    */
   private static ENode innerConcat(EGraph<TypeInfo> g, int c, int d, ENode like) {
-    for (ENode m : g.nodes(c)) {
-      if (m.op() != Op.CONCAT.id() || m.attr(0) == d || m.arity() < 2) {
+    NodeRange r = g.nodes(c, Op.CONCAT.id());
+    for (int k = r.from(); k < r.to(); k++) {
+      ENode m = r.nodes()[k];
+      if (m.attr(0) == d || m.arity() < 2) {
         continue;
       }
       if (like == null || (m.attr(0) == like.attr(0) && aligned(g, m, like))) {
@@ -157,9 +166,10 @@ final class ConcatOfSums implements NativeRule<ConcatOfSums.SumsOut> {
     List<List<ENode>> sums = new ArrayList<>(parts.length);
     for (int part : parts) {
       List<ENode> own = new ArrayList<>(2);
-      for (ENode m : g.nodes(part)) {
-        if (m.op() == Op.SUMN.id() && m.arity() >= 2 && own.size() < SUMS_PER_PART) {
-          own.add(m);
+      NodeRange r = g.nodes(part, Op.SUMN.id());
+      for (int k = r.from(); k < r.to() && own.size() < SUMS_PER_PART; k++) {
+        if (r.nodes()[k].arity() >= 2) {
+          own.add(r.nodes()[k]);
         }
       }
       if (own.isEmpty()) {

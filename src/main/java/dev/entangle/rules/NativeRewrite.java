@@ -36,6 +36,11 @@ final class NativeRewrite {
     }
 
     @Override
+    public boolean wholeGraph() {
+      return rule.wholeGraph();
+    }
+
+    @Override
     public void search(EGraph<TypeInfo> g, long deadline, MatchSink sink) {
       try {
         rule.search(g, new SearchDeadline(deadline), new Handing<>(sink));

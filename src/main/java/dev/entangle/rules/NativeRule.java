@@ -38,6 +38,14 @@ public interface NativeRule<M> {
    */
   void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<M> found);
 
+  /**
+   * Whether each search computes a form of every class (a decision procedure), run only where the
+   * other lemmas did not suffice ({@link dev.entangle.egraph.Searcher#wholeGraph}).
+   */
+  default boolean wholeGraph() {
+    return false;
+  }
+
   /** Applies one match: adds the terms it needs and reports the classes to make equal. */
   void apply(EGraph<TypeInfo> g, M match, Unions unions);
 

@@ -39,6 +39,11 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Same> {
   private final IdleSearches idle = new IdleSearches();
 
   @Override
+  public boolean wholeGraph() {
+    return true;
+  }
+
+  @Override
   public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Same> found) {
     deadline.poll();
     if (idle.unchanged(g)) {

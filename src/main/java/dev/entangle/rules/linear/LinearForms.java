@@ -42,6 +42,11 @@ public final class LinearForms implements NativeRule<LinearForms.Merge> {
   private final IdleSearches idle = new IdleSearches();
 
   @Override
+  public boolean wholeGraph() {
+    return true;
+  }
+
+  @Override
   public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Merge> found) {
     if (idle.unchanged(g)) {
       return;

@@ -1181,7 +1181,7 @@ GD_LOCATIONS = {
         'return dist.all_reduce(super().forward(x) / self.divisor, "sum", GROUP)', 0),
     "bug-rotary-no-offset": ("return self.rotate(x, cos_table, sin_table, start)", 0),
     "bug-row-parallel-3d-bias-before-allreduce": (
-        "y = self.proj(x.view(b * s, -1), add_bias=False).view(b, s, -1)", 0),
+        'return dist.all_reduce(y + self.proj.bias, "sum", GROUP)', 0),
     "bug-slapo-mlp-missing-backward-sync": (
         "grads = torch.autograd.grad(y, [first, *params.values()], dy)", 0),
     "bug-sp-layernorm-grad-unreduced": ("dx, dw, db = self.grads(x, dy)", 0),

@@ -3,6 +3,7 @@ package dev.entangle.cli;
 import dev.entangle.core.CoreOp;
 import dev.entangle.core.CoreProgram;
 import dev.entangle.core.CoreTerm;
+import dev.entangle.core.Op;
 import dev.entangle.core.Shapes;
 import dev.entangle.core.Steps;
 import dev.entangle.core.TypeInfo;
@@ -105,11 +106,11 @@ final class GdLocations {
                     .anyMatch(fr -> gsLines.contains(fr.where()));
           };
       rank(gd, toClosest, 0, v -> after(fromSeeds[v]) && after(toClosest[v]), ranked);
-      behindClosestLines(gd, closest, frames, ranked);
       rank(gd, afterClosest, 1, v -> after(afterClosest[v]) && !shared.test(v), ranked);
       rank(gd, afterClosest, 2, v -> after(afterClosest[v]), ranked);
       rank(gd, afterClosest, 3, v -> afterClosest[v] == 0, ranked);
       rank(gd, fromSeeds, 4, v -> after(fromSeeds[v]), ranked);
+      behindClosestLines(gd, closest, frames, ranked);
     }
     if (ranked.isEmpty()) {
       rank(gd, fromSeeds, 0, v -> fromSeeds[v] == 0, ranked);
@@ -119,10 +120,11 @@ final class GdLocations {
   }
 
   /**
-   * Moves the operations ranked so far (those between the starting tensors and the closest ones)
-   * that are at the lines computing the closest tensors behind the others of their tier and the
-   * first of what G_d does with the closest tensors: those lines compute G_s's value from what they
-   * are given, so the lines preparing what they are given come first.
+   * Moves the ranked operations that are at the lines computing the closest tensors, those between
+   * the starting tensors and the closest ones and those that only rearrange a result there (a view
+   * on the same line), behind the others of their tier and behind the first of what G_d does with
+   * the closest tensors: those lines compute G_s's value from what they are given, so the lines
+   * preparing what they are given, and those using the result, come first.
    */
   private static void behindClosestLines(
       CoreProgram gd, Set<Integer> closest, ModelFrames frames, List<Ranked> ranked) {
@@ -137,10 +139,26 @@ final class GdLocations {
     ranked.replaceAll(
         r -> {
           SourceFrames.Frame at = frames.pick(r.op().stackTrace());
-          return at != null && lines.contains(at.where())
+          return at != null && lines.contains(at.where()) && (r.tier() == 0 || rearranges(r.op()))
               ? new Ranked(r.op(), Math.max(r.tier(), 1), r.distance() + gd.size())
               : r;
         });
+  }
+
+  /**
+   * Whether the operation only rearranges its input's elements (a view, reshape, transpose or
+   * copy): its result is still what the operation before it computed.
+   */
+  private static boolean rearranges(CoreOp op) {
+    Steps steps = op.steps();
+    for (int i = 0; i < steps.size(); i++) {
+      if (steps.kind(i) == Steps.ADD
+          && steps.arg(i) != Op.RESHAPE.id()
+          && steps.arg(i) != Op.PERMUTE.id()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether a distance is one operation or more (not the starting tensors, not unreached). */

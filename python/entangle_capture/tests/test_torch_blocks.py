@@ -33,16 +33,17 @@ class TorchBlocksTest(CaptureCase):
         report = self.assert_verdict(torch_args("sp_block", 2, placements="sequence_sharded"), "refines")
         self.assertIn("dim=1", report["output_relation"][0]["gd"])
 
-    @unittest.expectedFailure
     def test_sequence_parallel_block_refines_at_4_ranks(self):
-        # `unproved` at the block's output (view_3): DTensor reduce-scatters along the sequence
-        # as split_with_sizes(dim 1) + cat(dim 0) + reduce_scatter_tensor; at 4 ranks the checker
-        # reaches sumn(r0.view_11, ..., r3.view_11) but proves no lemma equating it with
-        # concat[1](r0.view_12, ..., r3.view_12) (at 2 ranks it does), though it holds on numbers.
-        self.assert_verdict(torch_args("sp_block", 4, placements="sequence_sharded"), "refines")
+        # DTensor reduce-scatters along the sequence as split_with_sizes(dim 1) + cat(dim 0) +
+        # reduce_scatter_tensor: the sum of the ranks' partial results, each the concat of its
+        # sequence blocks, is the concat of the block-wise sums (sumn-of-concats, any rank count)
+        report = self.assert_verdict(torch_args("sp_block", 4, placements="sequence_sharded"), "refines")
+        self.assertIn("dim=1", report["output_relation"][0]["gd"])
 
-    def test_sequence_parallel_block_forward_and_backward_refines_at_2_ranks(self):
-        self.assert_verdict(torch_args("sp_block", 2, placements="sequence_sharded", train=True), "refines")
+    def test_sequence_parallel_block_forward_and_backward_refines_at_2_and_4_ranks(self):
+        for world in (2, 4):
+            with self.subTest(world=world):
+                self.assert_verdict(torch_args("sp_block", world, placements="sequence_sharded", train=True), "refines")
 
     def test_sequence_parallel_block_without_the_all_gather_is_not_refined_at_fc1(self):
         self.assert_verdict(torch_args("sp_block", 2, plan="plan_no_gather", placements="sequence_sharded"), "not-refined", "addmm", "aten.addmm.default")

@@ -67,6 +67,7 @@ public interface NativeRule<M> {
               new SumnCommonFactor(),
               new ConcatRegroup(),
               new ConcatOfSums(),
+              new SumOfConcats(),
               new SumnOfReshapes(),
               new ReshapeBack(),
               new dev.entangle.rules.linear.LinearForms(),

@@ -51,6 +51,12 @@ class NativeLemmaSearchTest {
             "(concat[0] a:f32[1,2] b:f32[2,2] c:f32[1,2] d:f32[3,2])\n(concat[0] a b)",
             "(concat[0] (concat[0] a b) c d)"
           },
+          SumOfConcats.NAME,
+          new String[] {
+            "(sumn (concat[0] a0:f32[1,2] a1:f32[2,2]) (concat[0] b0:f32[1,2] b1:f32[2,2]) (concat[0]"
+                + " c0:f32[1,2] c1:f32[2,2]))",
+            "(concat[0] (sumn a0 b0 c0) (sumn a1 b1 c1))"
+          },
           ConcatOfSums.NAME,
           new String[] {
             "(concat[0] (sumn a0:f32[1,2] a1:f32[1,2] a2:f32[1,2]) (sumn b0:f32[2,2] b1:f32[2,2]"

@@ -1058,6 +1058,7 @@ def all_cases():
         context_parallel("bug-context-parallel-unshifted-mask", 2, offset_bug=True),
         context_parallel("context-parallel-cp4", 4, shifted_arange=True),
         ulysses("ulysses-attention-sp2", 2),
+        ulysses("ulysses-attention-sp4", 4),
         ulysses("bug-ulysses-chunk-order", 2, bug="order"),
         ulysses("bug-ulysses-split-sequence", 4, bug="split"),
     ]

@@ -4,6 +4,8 @@ import dev.entangle.core.Op;
 import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
+import dev.entangle.egraph.ENode;
+import dev.entangle.egraph.NodeRange;
 import dev.entangle.rules.IdleSearches;
 import dev.entangle.rules.NativeRule;
 import dev.entangle.rules.SearchDeadline;
@@ -19,12 +21,24 @@ import java.util.TreeSet;
  * reshapes, permutes and expands meets every other composition of the same elements in one step,
  * without rewriting one identity at a time.
  */
-public final class BlockMapUnions implements NativeRule<BlockMapUnions.Same> {
+public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
   /** The lemma's name in lemma files. */
   public static final String NAME = "block-maps";
 
+  /** What a search finds. */
+  public sealed interface Match permits Same, Tiled {}
+
   /** Two classes with one block map. */
-  public record Same(int a, int b) {}
+  public record Same(int a, int b) implements Match {}
+
+  /**
+   * A class whose block map is that of the concat along {@code dim} of {@code pieces}, classes
+   * holding G_d tensors (each rank's share of a result laid out across the ranks).
+   */
+  public record Tiled(int cls, int dim, int[] pieces) implements Match {}
+
+  /** Most pieces of one tiling. */
+  static final int MOST_PIECES = 64;
 
   @Override
   public String name() {
@@ -44,7 +58,7 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Same> {
   }
 
   @Override
-  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Same> found) {
+  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Match> found) {
     deadline.poll();
     if (idle.unchanged(g)) {
       return;
@@ -63,6 +77,23 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Same> {
         if (whole >= 0 && whole != c && sameType(g.data(whole), g.data(c))) {
           any = true;
           found.match(new Same(whole, c));
+        }
+      }
+    }
+    for (int c : g.classesWithOp(Op.TENSOR.id())) {
+      for (BlockMap m : forms.of(c)) {
+        seen.putIfAbsent(m, g.find(c));
+      }
+    }
+    Tilings tilings = new Tilings(g, seen);
+    for (int c : layoutClasses(g)) {
+      deadline.poll();
+      for (BlockMap m : forms.of(c)) {
+        Tiled t = tilings.of(c, m);
+        if (t != null) {
+          any = true;
+          found.match(t);
+          break;
         }
       }
     }
@@ -95,7 +126,111 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Same> {
   }
 
   @Override
-  public void apply(EGraph<TypeInfo> g, Same match, Unions unions) {
-    unions.union(match.a(), match.b());
+  public void apply(EGraph<TypeInfo> g, Match match, Unions unions) {
+    if (match instanceof Same same) {
+      unions.union(same.a(), same.b());
+    } else if (match instanceof Tiled t) {
+      unions.union(
+          t.cls(), g.add(new ENode(Op.CONCAT.id(), new long[] {t.dim()}, t.pieces().clone())));
+    }
+  }
+
+  /**
+   * Finds, for a class's block map, G_d tensors whose maps are consecutive slabs of it along one
+   * dim (the first such tiling, dims in order, at each offset the largest slab that is a G_d
+   * tensor's map); none when the concat of those tensors is already in the class.
+   */
+  private static final class Tilings {
+    private final EGraph<TypeInfo> g;
+    private final Map<BlockMap, Integer> classOf;
+
+    /** Per dim, the sizes along it of the maps of classes holding a G_d tensor, largest first. */
+    private final Map<Integer, TreeSet<Long>> sizes = new HashMap<>();
+
+    Tilings(EGraph<TypeInfo> g, Map<BlockMap, Integer> classOf) {
+      this.g = g;
+      this.classOf = classOf;
+      for (Map.Entry<BlockMap, Integer> e : classOf.entrySet()) {
+        if (holdsTensor(g, e.getValue())) {
+          long[] shape = e.getKey().shape();
+          for (int d = 0; d < shape.length; d++) {
+            sizes
+                .computeIfAbsent(d, k -> new TreeSet<>(java.util.Comparator.reverseOrder()))
+                .add(shape[d]);
+          }
+        }
+      }
+    }
+
+    Tiled of(int c, BlockMap m) {
+      if (holdsTensor(g, c) || broadcasts(m)) {
+        return null; // a G_d tensor is its own clean form; a broadcast is clean as it is
+      }
+      long[] shape = m.shape();
+      for (int d = 0; d < shape.length; d++) {
+        int[] pieces = along(c, m, d);
+        if (pieces != null) {
+          int have = g.lookup(new ENode(Op.CONCAT.id(), new long[] {d}, pieces));
+          if (have != g.find(c)) {
+            return new Tiled(c, d, pieces);
+          }
+        }
+      }
+      return null;
+    }
+
+    private int[] along(int c, BlockMap m, int d) {
+      TreeSet<Long> candidates = sizes.get(d);
+      long n = m.shape()[d];
+      if (candidates == null || n < 2) {
+        return null;
+      }
+      TypeInfo t = g.data(c);
+      java.util.List<Integer> pieces = new java.util.ArrayList<>();
+      long at = 0;
+      while (at < n) {
+        int piece = -1;
+        long size = 0;
+        for (long s : candidates.tailSet(n - at - (at == 0 ? 1 : 0))) {
+          Integer other = s < 1 ? null : classOf.get(m.slice(d, at, at + s, 1));
+          if (other != null && holdsTensor(g, other) && sameDtype(g.data(other), t)) {
+            piece = other;
+            size = s;
+            break;
+          }
+        }
+        if (piece < 0 || pieces.size() == MOST_PIECES) {
+          return null;
+        }
+        pieces.add(g.find(piece));
+        at += size;
+      }
+      return pieces.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Whether some box repeats elements along a dim (a stride 0 over more than one element). */
+    private static boolean broadcasts(BlockMap m) {
+      int[] grid = m.gridSizes();
+      int[] at = new int[grid.length];
+      for (int k = 0; k < m.cellCount(); k++) {
+        BlockMap.unflatten(k, grid, at);
+        for (int d = 0; d < grid.length; d++) {
+          long[] b = m.bounds(d);
+          if (m.cell(k).stride(d) == 0 && b[at[d] + 1] - b[at[d]] > 1) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+
+    private static boolean sameDtype(TypeInfo a, TypeInfo b) {
+      return a != null && b != null && a.dtype() == b.dtype();
+    }
+
+    private static boolean holdsTensor(EGraph<TypeInfo> g, int c) {
+      NodeRange r = g.nodes(c, Op.TENSOR.id());
+      return r.to() > r.from();
+    }
   }
 }

@@ -32,10 +32,18 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
   public record Same(int a, int b) implements Match {}
 
   /**
-   * A class whose block map is that of the concat along {@code dim} of {@code pieces}, classes
-   * holding G_d tensors (each rank's share of a result laid out across the ranks).
+   * A class whose block map is that of {@code form} (each rank's share laid out across the ranks).
    */
-  public record Tiled(int cls, int dim, int[] pieces) implements Match {}
+  public record Tiled(int cls, Blocks form) implements Match {}
+
+  /** A clean form over G_d tensors: a class holding one, or a concat of such forms. */
+  public sealed interface Piece permits Whole, Blocks {}
+
+  /** A class holding a G_d tensor. */
+  public record Whole(int cls) implements Piece {}
+
+  /** The concat along {@code dim} of {@code parts}. */
+  public record Blocks(int dim, List<Piece> parts) implements Piece {}
 
   /** Most pieces of one tiling. */
   static final int MOST_PIECES = 64;
@@ -130,17 +138,48 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
     if (match instanceof Same same) {
       unions.union(same.a(), same.b());
     } else if (match instanceof Tiled t) {
-      unions.union(
-          t.cls(), g.add(new ENode(Op.CONCAT.id(), new long[] {t.dim()}, t.pieces().clone())));
+      unions.union(t.cls(), build(g, t.form()));
     }
+  }
+
+  private static int build(EGraph<TypeInfo> g, Piece p) {
+    if (p instanceof Whole w) {
+      return w.cls();
+    }
+    Blocks b = (Blocks) p;
+    int[] parts = new int[b.parts().size()];
+    for (int i = 0; i < parts.length; i++) {
+      parts[i] = build(g, b.parts().get(i));
+    }
+    return g.add(new ENode(Op.CONCAT.id(), new long[] {b.dim()}, parts));
+  }
+
+  /** The class of a form when all its concats are terms already, else -1. */
+  private static int lookup(EGraph<TypeInfo> g, Piece p) {
+    if (p instanceof Whole w) {
+      return g.find(w.cls());
+    }
+    Blocks b = (Blocks) p;
+    int[] parts = new int[b.parts().size()];
+    for (int i = 0; i < parts.length; i++) {
+      parts[i] = lookup(g, b.parts().get(i));
+      if (parts[i] < 0) {
+        return -1;
+      }
+    }
+    return g.lookup(new ENode(Op.CONCAT.id(), new long[] {b.dim()}, parts));
   }
 
   /**
    * Finds, for a class's block map, G_d tensors whose maps are consecutive slabs of it along one
-   * dim (the first such tiling, dims in order, at each offset the largest slab that is a G_d
-   * tensor's map); none when the concat of those tensors is already in the class.
+   * dim, or slabs tiled so along another dim (a grid of blocks, as a two-dimensional mesh lays out
+   * its shards): the first such tiling, dims in order, at each offset the largest slab that is a
+   * G_d tensor's map or so tiled; none when that form is already in the class.
    */
   private static final class Tilings {
+    /** How deep tilings nest: slabs of slabs. */
+    private static final int DEPTH = 2;
+
     private final EGraph<TypeInfo> g;
     private final Map<BlockMap, Integer> classOf;
 
@@ -166,46 +205,60 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
       if (holdsTensor(g, c) || broadcasts(m)) {
         return null; // a G_d tensor is its own clean form; a broadcast is clean as it is
       }
-      long[] shape = m.shape();
-      for (int d = 0; d < shape.length; d++) {
-        int[] pieces = along(c, m, d);
-        if (pieces != null) {
-          int have = g.lookup(new ENode(Op.CONCAT.id(), new long[] {d}, pieces));
-          if (have != g.find(c)) {
-            return new Tiled(c, d, pieces);
-          }
+      int dtype = g.data(c).dtype();
+      for (int d = 0; d < m.rank(); d++) {
+        Blocks form = along(m, d, dtype, DEPTH);
+        if (form != null && lookup(g, form) != g.find(c)) {
+          return new Tiled(c, form);
         }
       }
       return null;
     }
 
-    private int[] along(int c, BlockMap m, int d) {
+    /** A tiling of {@code m} along {@code d}, its slabs nested at most {@code depth} deep. */
+    private Blocks along(BlockMap m, int d, int dtype, int depth) {
       TreeSet<Long> candidates = sizes.get(d);
       long n = m.shape()[d];
       if (candidates == null || n < 2) {
         return null;
       }
-      TypeInfo t = g.data(c);
-      java.util.List<Integer> pieces = new java.util.ArrayList<>();
+      List<Piece> pieces = new java.util.ArrayList<>();
       long at = 0;
       while (at < n) {
-        int piece = -1;
+        Piece piece = null;
         long size = 0;
         for (long s : candidates.tailSet(n - at - (at == 0 ? 1 : 0))) {
-          Integer other = s < 1 ? null : classOf.get(m.slice(d, at, at + s, 1));
-          if (other != null && holdsTensor(g, other) && sameDtype(g.data(other), t)) {
-            piece = other;
+          piece = s < 1 ? null : slab(m.slice(d, at, at + s, 1), d, dtype, depth);
+          if (piece != null) {
             size = s;
             break;
           }
         }
-        if (piece < 0 || pieces.size() == MOST_PIECES) {
+        if (piece == null || pieces.size() == MOST_PIECES) {
           return null;
         }
-        pieces.add(g.find(piece));
+        pieces.add(piece);
         at += size;
       }
-      return pieces.stream().mapToInt(Integer::intValue).toArray();
+      return new Blocks(d, List.copyOf(pieces));
+    }
+
+    /** A slab as a G_d tensor of the dtype, or tiled along another dim than {@code d}; or null. */
+    private Piece slab(BlockMap slab, int d, int dtype, int depth) {
+      Integer other = slab == null ? null : classOf.get(slab);
+      if (other != null && holdsTensor(g, other) && g.data(other).dtype() == dtype) {
+        return new Whole(g.find(other));
+      }
+      if (slab == null || depth <= 1) {
+        return null;
+      }
+      for (int e = 0; e < slab.rank(); e++) {
+        Blocks inner = e == d ? null : along(slab, e, dtype, depth - 1);
+        if (inner != null) {
+          return inner;
+        }
+      }
+      return null;
     }
 
     /** Whether some box repeats elements along a dim (a stride 0 over more than one element). */
@@ -222,10 +275,6 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
         }
       }
       return false;
-    }
-
-    private static boolean sameDtype(TypeInfo a, TypeInfo b) {
-      return a != null && b != null && a.dtype() == b.dtype();
     }
 
     private static boolean holdsTensor(EGraph<TypeInfo> g, int c) {

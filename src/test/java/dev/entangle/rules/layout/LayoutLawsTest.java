@@ -220,6 +220,31 @@ class LayoutLawsTest {
     w.checkOnNumbers(n);
   }
 
+  /**
+   * A grid of the ranks' blocks (a two-dimensional mesh: n row blocks by 2 column blocks) assembled
+   * columns first gains the concat of the row slabs, each the concat of its blocks.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {2, 3, 4})
+  void aGridOfRankBlocksGainsItsRowsFirstForm(int n) {
+    World w = new World();
+    List<LayoutTerm> left = leaves("l", n, 2, 3);
+    List<LayoutTerm> right = leaves("r", n, 2, 5);
+    LayoutTerm columnsFirst = concat(List.of(concat(left, 0), concat(right, 0)), 1);
+    int c = w.add(columnsFirst);
+    EGraph<TypeInfo> g = w.graph();
+    int[] rows = new int[n];
+    w.decide();
+    for (int i = 0; i < n; i++) {
+      int[] blocks = {w.add(left.get(i)), w.add(right.get(i))};
+      rows[i] = g.lookup(new ENode(Op.CONCAT.id(), new long[] {1}, blocks));
+      assertTrue(rows[i] >= 0, "row " + i + " as the concat of its blocks");
+    }
+    int rowsFirst = g.lookup(new ENode(Op.CONCAT.id(), new long[] {0}, rows));
+    assertEquals(g.find(c), rowsFirst);
+    w.checkOnNumbers(n);
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {2, 3, 4, 8, 16})
   void interleavedShardsStackBackIntoTheTensor(int n) {

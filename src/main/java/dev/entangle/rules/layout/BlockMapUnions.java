@@ -5,7 +5,6 @@ import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
-import dev.entangle.egraph.NodeRange;
 import dev.entangle.rules.IdleSearches;
 import dev.entangle.rules.NativeRule;
 import dev.entangle.rules.SearchDeadline;
@@ -155,7 +154,7 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
   }
 
   /** The class of a form when all its concats are terms already, else -1. */
-  private static int lookup(EGraph<TypeInfo> g, Piece p) {
+  static int lookup(EGraph<TypeInfo> g, Piece p) {
     if (p instanceof Whole w) {
       return g.find(w.cls());
     }
@@ -168,118 +167,5 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
       }
     }
     return g.lookup(new ENode(Op.CONCAT.id(), new long[] {b.dim()}, parts));
-  }
-
-  /**
-   * Finds, for a class's block map, G_d tensors whose maps are consecutive slabs of it along one
-   * dim, or slabs tiled so along another dim (a grid of blocks, as a two-dimensional mesh lays out
-   * its shards): the first such tiling, dims in order, at each offset the largest slab that is a
-   * G_d tensor's map or so tiled; none when that form is already in the class.
-   */
-  private static final class Tilings {
-    /** How deep tilings nest: slabs of slabs. */
-    private static final int DEPTH = 2;
-
-    private final EGraph<TypeInfo> g;
-    private final Map<BlockMap, Integer> classOf;
-
-    /** Per dim, the sizes along it of the maps of classes holding a G_d tensor, largest first. */
-    private final Map<Integer, TreeSet<Long>> sizes = new HashMap<>();
-
-    Tilings(EGraph<TypeInfo> g, Map<BlockMap, Integer> classOf) {
-      this.g = g;
-      this.classOf = classOf;
-      for (Map.Entry<BlockMap, Integer> e : classOf.entrySet()) {
-        if (holdsTensor(g, e.getValue())) {
-          long[] shape = e.getKey().shape();
-          for (int d = 0; d < shape.length; d++) {
-            sizes
-                .computeIfAbsent(d, k -> new TreeSet<>(java.util.Comparator.reverseOrder()))
-                .add(shape[d]);
-          }
-        }
-      }
-    }
-
-    Tiled of(int c, BlockMap m) {
-      if (holdsTensor(g, c) || broadcasts(m)) {
-        return null; // a G_d tensor is its own clean form; a broadcast is clean as it is
-      }
-      int dtype = g.data(c).dtype();
-      for (int d = 0; d < m.rank(); d++) {
-        Blocks form = along(m, d, dtype, DEPTH);
-        if (form != null && lookup(g, form) != g.find(c)) {
-          return new Tiled(c, form);
-        }
-      }
-      return null;
-    }
-
-    /** A tiling of {@code m} along {@code d}, its slabs nested at most {@code depth} deep. */
-    private Blocks along(BlockMap m, int d, int dtype, int depth) {
-      TreeSet<Long> candidates = sizes.get(d);
-      long n = m.shape()[d];
-      if (candidates == null || n < 2) {
-        return null;
-      }
-      List<Piece> pieces = new java.util.ArrayList<>();
-      long at = 0;
-      while (at < n) {
-        Piece piece = null;
-        long size = 0;
-        for (long s : candidates.tailSet(n - at - (at == 0 ? 1 : 0))) {
-          piece = s < 1 ? null : slab(m.slice(d, at, at + s, 1), d, dtype, depth);
-          if (piece != null) {
-            size = s;
-            break;
-          }
-        }
-        if (piece == null || pieces.size() == MOST_PIECES) {
-          return null;
-        }
-        pieces.add(piece);
-        at += size;
-      }
-      return new Blocks(d, List.copyOf(pieces));
-    }
-
-    /** A slab as a G_d tensor of the dtype, or tiled along another dim than {@code d}; or null. */
-    private Piece slab(BlockMap slab, int d, int dtype, int depth) {
-      Integer other = slab == null ? null : classOf.get(slab);
-      if (other != null && holdsTensor(g, other) && g.data(other).dtype() == dtype) {
-        return new Whole(g.find(other));
-      }
-      if (slab == null || depth <= 1) {
-        return null;
-      }
-      for (int e = 0; e < slab.rank(); e++) {
-        Blocks inner = e == d ? null : along(slab, e, dtype, depth - 1);
-        if (inner != null) {
-          return inner;
-        }
-      }
-      return null;
-    }
-
-    /** Whether some box repeats elements along a dim (a stride 0 over more than one element). */
-    private static boolean broadcasts(BlockMap m) {
-      int[] grid = m.gridSizes();
-      int[] at = new int[grid.length];
-      for (int k = 0; k < m.cellCount(); k++) {
-        BlockMap.unflatten(k, grid, at);
-        for (int d = 0; d < grid.length; d++) {
-          long[] b = m.bounds(d);
-          if (m.cell(k).stride(d) == 0 && b[at[d] + 1] - b[at[d]] > 1) {
-            return true;
-          }
-        }
-      }
-      return false;
-    }
-
-    private static boolean holdsTensor(EGraph<TypeInfo> g, int c) {
-      NodeRange r = g.nodes(c, Op.TENSOR.id());
-      return r.to() > r.from();
-    }
   }
 }

@@ -49,6 +49,11 @@ final class Tilings {
     if (holdsTensor(g, c) || broadcasts(m)) {
       return null; // a G_d tensor is its own clean form; a broadcast is clean as it is
     }
+    for (int source : m.sources()) {
+      if (!holdsTensor(g, source)) {
+        return null; // G_d tensors lay out G_d tensors only
+      }
+    }
     int dtype = g.data(c).dtype();
     for (int d = 0; d < m.rank(); d++) {
       Blocks form = along(m, d, dtype, DEPTH);

@@ -136,26 +136,11 @@ final class ConcatOfSums implements NativeRule<ConcatOfSums.SumsOut> {
       if (m.attr(0) == d || m.arity() < 2) {
         continue;
       }
-      if (like == null || (m.attr(0) == like.attr(0) && aligned(g, m, like))) {
+      if (like == null || ConcatSplits.alike(g, m, like)) {
         return m;
       }
     }
     return null;
-  }
-
-  private static boolean aligned(EGraph<TypeInfo> g, ENode a, ENode b) {
-    if (a.arity() != b.arity()) {
-      return false;
-    }
-    int e = (int) a.attr(0);
-    for (int q = 0; q < a.arity(); q++) {
-      long[] sa = g.data(a.child(q)).shape();
-      long[] sb = g.data(b.child(q)).shape();
-      if (sa == null || sb == null || sa.length <= e || sb.length <= e || sa[e] != sb[e]) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**

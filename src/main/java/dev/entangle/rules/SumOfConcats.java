@@ -94,24 +94,12 @@ final class SumOfConcats implements NativeRule<SumOfConcats.Blockwise> {
   /** A concat in class {@code c} along {@code like}'s dim into blocks of its sizes, or null. */
   private static ENode alike(EGraph<TypeInfo> g, int c, ENode like) {
     NodeRange r = g.nodes(c, Op.CONCAT.id());
-    int d = (int) like.attr(0);
     for (int k = r.from(); k < r.to(); k++) {
       ENode m = r.nodes()[k];
-      if (m.attr(0) == d && m.arity() == like.arity() && sameBlocks(g, m, like, d)) {
+      if (ConcatSplits.alike(g, m, like)) {
         return m;
       }
     }
     return null;
-  }
-
-  private static boolean sameBlocks(EGraph<TypeInfo> g, ENode a, ENode b, int d) {
-    for (int i = 0; i < a.arity(); i++) {
-      long[] sa = g.data(a.child(i)).shape();
-      long[] sb = g.data(b.child(i)).shape();
-      if (sa == null || sb == null || sa.length <= d || sb.length <= d || sa[d] != sb[d]) {
-        return false;
-      }
-    }
-    return true;
   }
 }

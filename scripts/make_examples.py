@@ -1194,10 +1194,8 @@ GD_LOCATIONS = {
     "bug-transposed-shards-row-gather": (
         "y = dist.all_gather(x @ self.weight, self.world_size, GROUP)", 0),
     "bug-vocab-embedding-grad-unmasked": ("local = (ids - self.start).masked_fill(mask, 0)", 1),
-    "bug-ulysses-chunk-order": (
-        "return self.to_sequence(self.attend(*(self.to_heads(t) for t in (q, k, v))))", 0),
-    "bug-ulysses-split-sequence": (
-        "return self.to_sequence(self.attend(*(self.to_heads(t) for t in (q, k, v))))", 0),
+    "bug-ulysses-chunk-order": ("return torch.cat(chunks, dim=1)", 0),
+    "bug-ulysses-split-sequence": ("return y.view(h // n, s * n, -1)", 0),
     "bug-wrong-slice-offset": ("return super().forward(x.narrow(0, start, chunk))", 0),
     "bug-zero-grads-unreduced": (
         "grads = [g.chunk(n)[self.rank] for g in (grad_weight, grad_bias)]", 0),

@@ -2,6 +2,7 @@ package dev.entangle.cli;
 
 import dev.entangle.core.CoreOp;
 import dev.entangle.core.CoreProgram;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -36,7 +37,7 @@ final class ModelFrames {
       if (trace == null || !seen.add(trace)) {
         continue;
       }
-      List<SourceFrames.Frame> frames = SourceFrames.of(trace);
+      List<SourceFrames.Frame> frames = lines(SourceFrames.of(trace));
       for (int i = 0; i < frames.size(); i++) {
         String caller = i == 0 ? "" : frames.get(i - 1).where();
         sites.computeIfAbsent(frames.get(i).where(), k -> new HashSet<>()).add(caller);
@@ -56,7 +57,8 @@ final class ModelFrames {
    * outside it, as code inside a helper is the helper's too); without a helper, the innermost frame
    * of the model's own code; else the innermost; null for none.
    */
-  SourceFrames.Frame pick(List<SourceFrames.Frame> frames) {
+  SourceFrames.Frame pick(List<SourceFrames.Frame> trace) {
+    List<SourceFrames.Frame> frames = lines(trace);
     for (int i = 1; i < frames.size(); i++) {
       SourceFrames.Frame f = frames.get(i);
       if (!SourceFrames.installed(f.path()) && sharedHelper(f)) {
@@ -68,6 +70,21 @@ final class ModelFrames {
       }
     }
     return SourceFrames.primary(frames);
+  }
+
+  /**
+   * The frames with each run of frames at one line kept once, the outermost: a generator
+   * expression, comprehension or lambda runs in a frame of its own at its caller's line, which is
+   * one call site, not a second.
+   */
+  private static List<SourceFrames.Frame> lines(List<SourceFrames.Frame> frames) {
+    List<SourceFrames.Frame> out = new ArrayList<>(frames.size());
+    for (SourceFrames.Frame f : frames) {
+      if (out.isEmpty() || !out.get(out.size() - 1).where().equals(f.where())) {
+        out.add(f);
+      }
+    }
+    return out;
   }
 
   /** {@link #pick} of a recorded stack trace, or null when it has no frame. */

@@ -249,6 +249,12 @@ public final class EGraph<D> {
     return classes.get(find(classId)).withOp(op);
   }
 
+  /** Whether {@code classId}'s class holds a node with operator {@code op}. */
+  public boolean holds(int classId, int op) {
+    NodeRange r = nodes(classId, op);
+    return r.to() > r.from();
+  }
+
   /** The number of classes (canonical ids). */
   public int classCount() {
     return classCount;
@@ -394,7 +400,7 @@ public final class EGraph<D> {
   }
 
   /** Changes with every new class and every union. */
-  public long version() {
+  long version() {
     return version;
   }
 

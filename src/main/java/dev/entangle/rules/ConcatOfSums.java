@@ -59,7 +59,7 @@ final class ConcatOfSums implements NativeRule<ConcatOfSums.SumsOut> {
     for (EGraph.Held held : g.nodesWithOp(Op.CONCAT.id())) {
       deadline.poll();
       ENode n = held.node();
-      if (!holds(g, n.child(0), Op.SUMN) && !holds(g, n.child(0), Op.CONCAT)) {
+      if (!g.holds(n.child(0), Op.SUMN.id()) && !g.holds(n.child(0), Op.CONCAT.id())) {
         continue;
       }
       int d = (int) n.attr(0);
@@ -74,11 +74,6 @@ final class ConcatOfSums implements NativeRule<ConcatOfSums.SumsOut> {
       }
     }
     matches.forEach(found::match);
-  }
-
-  private static boolean holds(EGraph<TypeInfo> g, int cls, Op op) {
-    NodeRange r = g.nodes(cls, op.id());
-    return r.to() > r.from();
   }
 
   @Override

@@ -120,12 +120,7 @@ final class Evaluator {
     if (!(cls instanceof Integer c)) {
       throw NoMatch.INSTANCE;
     }
-    for (ENode n : g.nodes(c)) {
-      if (n.op() == op.id()) {
-        return true;
-      }
-    }
-    return false;
+    return g.holds(c, op.id());
   }
 
   List<ENode> nodes(int cls) {

@@ -57,20 +57,11 @@ final class ReshapeBack implements NativeRule<EqualsNode> {
       if (n.op() == Op.CONCAT.id()) {
         boolean values = true;
         for (int i = 0; i < n.arity() && values; i++) {
-          values = holds(g, n.child(i), Op.TENSOR);
+          values = g.holds(n.child(i), Op.TENSOR.id());
         }
         if (values) {
           return true;
         }
-      }
-    }
-    return false;
-  }
-
-  private static boolean holds(EGraph<TypeInfo> g, int cls, Op op) {
-    for (ENode n : g.nodes(cls)) {
-      if (n.op() == op.id()) {
-        return true;
       }
     }
     return false;

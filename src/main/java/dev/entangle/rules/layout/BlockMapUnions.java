@@ -4,8 +4,6 @@ import dev.entangle.core.Op;
 import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
-import dev.entangle.egraph.ENode;
-import dev.entangle.rules.IdleSearches;
 import dev.entangle.rules.NativeRule;
 import dev.entangle.rules.SearchDeadline;
 import java.util.HashMap;
@@ -44,9 +42,6 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
   /** The concat along {@code dim} of {@code parts}. */
   public record Blocks(int dim, List<Piece> parts) implements Piece {}
 
-  /** Most pieces of one tiling. */
-  static final int MOST_PIECES = 64;
-
   @Override
   public String name() {
     return NAME;
@@ -57,8 +52,6 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
     return "compositions of layout operators with equal block maps (index maps over the same sources) are equal";
   }
 
-  private final IdleSearches idle = new IdleSearches();
-
   @Override
   public boolean wholeGraph() {
     return true;
@@ -67,22 +60,17 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
   @Override
   public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Match> found) {
     deadline.poll();
-    if (idle.unchanged(g)) {
-      return;
-    }
     LayoutForms forms = new LayoutForms(g, deadline);
     Map<BlockMap, Integer> seen = new HashMap<>();
-    boolean any = false;
-    for (int c : layoutClasses(g)) {
+    int[] layout = layoutClasses(g);
+    for (int c : layout) {
       for (BlockMap m : forms.of(c)) {
         Integer other = seen.putIfAbsent(m, c);
         if (other != null && other != c && sameType(g.data(other), g.data(c))) {
-          any = true;
           found.match(new Same(other, c));
         }
         int whole = wholeSource(g, m);
         if (whole >= 0 && whole != c && sameType(g.data(whole), g.data(c))) {
-          any = true;
           found.match(new Same(whole, c));
         }
       }
@@ -93,18 +81,16 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
       }
     }
     Tilings tilings = new Tilings(g, seen);
-    for (int c : layoutClasses(g)) {
+    for (int c : layout) {
       deadline.poll();
       for (BlockMap m : forms.of(c)) {
         Tiled t = tilings.of(c, m);
         if (t != null) {
-          any = true;
           found.match(t);
           break;
         }
       }
     }
-    idle.searched(g, any);
   }
 
   /** The canonical classes holding a layout node, ascending. */
@@ -137,35 +123,7 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
     if (match instanceof Same same) {
       unions.union(same.a(), same.b());
     } else if (match instanceof Tiled t) {
-      unions.union(t.cls(), build(g, t.form()));
+      unions.union(t.cls(), Tilings.build(g, t.form()));
     }
-  }
-
-  private static int build(EGraph<TypeInfo> g, Piece p) {
-    if (p instanceof Whole w) {
-      return w.cls();
-    }
-    Blocks b = (Blocks) p;
-    int[] parts = new int[b.parts().size()];
-    for (int i = 0; i < parts.length; i++) {
-      parts[i] = build(g, b.parts().get(i));
-    }
-    return g.add(new ENode(Op.CONCAT.id(), new long[] {b.dim()}, parts));
-  }
-
-  /** The class of a form when all its concats are terms already, else -1. */
-  static int lookup(EGraph<TypeInfo> g, Piece p) {
-    if (p instanceof Whole w) {
-      return g.find(w.cls());
-    }
-    Blocks b = (Blocks) p;
-    int[] parts = new int[b.parts().size()];
-    for (int i = 0; i < parts.length; i++) {
-      parts[i] = lookup(g, b.parts().get(i));
-      if (parts[i] < 0) {
-        return -1;
-      }
-    }
-    return g.lookup(new ENode(Op.CONCAT.id(), new long[] {b.dim()}, parts));
   }
 }

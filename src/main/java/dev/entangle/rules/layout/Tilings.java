@@ -3,7 +3,7 @@ package dev.entangle.rules.layout;
 import dev.entangle.core.Op;
 import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.EGraph;
-import dev.entangle.egraph.NodeRange;
+import dev.entangle.egraph.ENode;
 import dev.entangle.rules.layout.BlockMapUnions.Blocks;
 import dev.entangle.rules.layout.BlockMapUnions.Piece;
 import dev.entangle.rules.layout.BlockMapUnions.Tiled;
@@ -22,6 +22,9 @@ import java.util.TreeSet;
  * tensor's map or so tiled; none when that form is already in the class.
  */
 final class Tilings {
+  /** Most pieces of one tiling. */
+  private static final int MOST_PIECES = 64;
+
   /** How deep tilings nest: slabs of slabs. */
   private static final int DEPTH = 2;
 
@@ -57,7 +60,7 @@ final class Tilings {
     int dtype = g.data(c).dtype();
     for (int d = 0; d < m.rank(); d++) {
       Blocks form = along(m, d, dtype, DEPTH);
-      if (form != null && BlockMapUnions.lookup(g, form) != g.find(c)) {
+      if (form != null && lookup(g, form) != g.find(c)) {
         return new Tiled(c, form);
       }
     }
@@ -76,14 +79,15 @@ final class Tilings {
     while (at < n) {
       Piece piece = null;
       long size = 0;
-      for (long s : candidates.tailSet(n - at - (at == 0 ? 1 : 0))) {
+      long most = at == 0 ? n - 1 : n - at; // a tiling has two pieces or more
+      for (long s : candidates.tailSet(most)) {
         piece = s < 1 ? null : slab(m.slice(d, at, at + s, 1), d, dtype, depth);
         if (piece != null) {
           size = s;
           break;
         }
       }
-      if (piece == null || pieces.size() == BlockMapUnions.MOST_PIECES) {
+      if (piece == null || pieces.size() == MOST_PIECES) {
         return null;
       }
       pieces.add(piece);
@@ -127,7 +131,35 @@ final class Tilings {
   }
 
   private static boolean holdsTensor(EGraph<TypeInfo> g, int c) {
-    NodeRange r = g.nodes(c, Op.TENSOR.id());
-    return r.to() > r.from();
+    return g.holds(c, Op.TENSOR.id());
+  }
+
+  /** Adds a form's concats; returns its class. */
+  static int build(EGraph<TypeInfo> g, Piece p) {
+    if (p instanceof Whole w) {
+      return w.cls();
+    }
+    Blocks b = (Blocks) p;
+    int[] parts = new int[b.parts().size()];
+    for (int i = 0; i < parts.length; i++) {
+      parts[i] = build(g, b.parts().get(i));
+    }
+    return g.add(new ENode(Op.CONCAT.id(), new long[] {b.dim()}, parts));
+  }
+
+  /** The class of a form when all its concats are terms already, else -1. */
+  static int lookup(EGraph<TypeInfo> g, Piece p) {
+    if (p instanceof Whole w) {
+      return g.find(w.cls());
+    }
+    Blocks b = (Blocks) p;
+    int[] parts = new int[b.parts().size()];
+    for (int i = 0; i < parts.length; i++) {
+      parts[i] = lookup(g, b.parts().get(i));
+      if (parts[i] < 0) {
+        return -1;
+      }
+    }
+    return g.lookup(new ENode(Op.CONCAT.id(), new long[] {b.dim()}, parts));
   }
 }

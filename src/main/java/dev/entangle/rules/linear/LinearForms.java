@@ -3,7 +3,6 @@ package dev.entangle.rules.linear;
 import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
-import dev.entangle.rules.IdleSearches;
 import dev.entangle.rules.NativeRule;
 import dev.entangle.rules.SearchDeadline;
 import java.util.ArrayList;
@@ -39,8 +38,6 @@ public final class LinearForms implements NativeRule<LinearForms.Merge> {
         + " atoms) are equal are equal";
   }
 
-  private final IdleSearches idle = new IdleSearches();
-
   @Override
   public boolean wholeGraph() {
     return true;
@@ -48,13 +45,9 @@ public final class LinearForms implements NativeRule<LinearForms.Merge> {
 
   @Override
   public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Merge> found) {
-    if (idle.unchanged(g)) {
-      return;
-    }
     FormTable table = new FormTable();
     Index index = new Index(g, table);
     ClassForms.compute(g, deadline, table, index::add);
-    idle.searched(g, !index.merges.isEmpty());
     for (Merge m : index.merges) {
       found.match(m);
     }

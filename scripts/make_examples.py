@@ -1039,6 +1039,9 @@ def all_cases():
         data_parallel_mlp_grads("data-parallel-mlp-grads-dp4", 4),
         data_parallel_loss("dp-mse-loss-dp2", 2, "mse"),
         data_parallel_loss("bug-dp-mse-loss-grads-sum", 2, "mse", "sum"),
+        data_parallel_loss("dp-cross-entropy-dp2", 2, "cross-entropy"),
+        data_parallel_loss("dp-cross-entropy-dp4", 4, "cross-entropy"),
+        data_parallel_loss("bug-dp-cross-entropy-grads-sum", 2, "cross-entropy", "sum"),
         swiglu("swiglu-tp2", 2),
         swiglu("bug-swiglu-reduce-before-down", 2, reduce_before_down=True),
         sp_rmsnorm("sp-rmsnorm-tp2", 2),
@@ -1167,6 +1170,8 @@ GD_LOCATIONS = {
     "bug-context-parallel-unshifted-mask": ("return super().attend(q, k, v, row_start)", 0),
     "bug-data-parallel-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 0),
     "bug-dp-mse-loss-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 1),
+    "bug-dp-cross-entropy-grads-sum": (
+        "dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 2),
     "bug-expert-parallel-transposed-splits": (
         "routed = dist.all_to_all(x, self.recv, self.send, GROUP)", 0),
     "bug-expert-sharded": ("return F.gelu(x @ self.w1) @ self.w2", 0),

@@ -164,6 +164,16 @@ public final class ClassForms {
       case EXPAND, RESHAPE, PERMUTE, SLICE -> layout(op, n, child(n, 0, depth));
       case RSUM, RMEAN -> reduction(op, n, child(n, 0, depth));
       case MATMUL -> matmul(n, child(n, 0, depth), child(n, 1, depth));
+      case SOFTMAX_BACKWARD,
+          LOG_SOFTMAX_BACKWARD,
+          ROPE,
+          PICK,
+          PICK_RANGE,
+          INDEX2,
+          EMBEDDING,
+          EMBEDDING_RANGE,
+          EMBEDDING_GRAD ->
+          linearInFirst(n, depth);
       default -> null;
     };
   }
@@ -272,6 +282,30 @@ public final class ClassForms {
                             n.attrs(),
                             new int[] {table.form(LinearForm.monomial(m))})));
     return sum == null || op == Op.RSUM ? sum : sum.times(size.reciprocal());
+  }
+
+  /**
+   * An operator linear in its first operand when the others are held fixed (the gradient of a
+   * softmax or log-softmax given its output, a rotary embedding given its positions and table, a
+   * pick, gather or embedding given its ids, an embedding's gradient given its ids): one atom per
+   * monomial of the first operand, the others entering by their forms; no form when the first
+   * operand has a constant term (whose shape a form does not record).
+   */
+  private LinearForm linearInFirst(ENode n, int depth) {
+    LinearForm first = child(n, 0, depth);
+    if (first.hasConstantTerm() || first.size() == 0) {
+      return null;
+    }
+    int[] operands = new int[n.arity()];
+    for (int i = 1; i < operands.length; i++) {
+      operands[i] = form(n.child(i), depth + 1);
+    }
+    return first.map(
+        m -> {
+          int[] with = operands.clone();
+          with[0] = table.form(LinearForm.monomial(m));
+          return table.atomForm(new Atom(n.op(), n.attrs(), with));
+        });
   }
 
   /**

@@ -92,6 +92,22 @@ class LinearFormsTest {
   }
 
   @Test
+  void gradientsAndPicksAreLinearInTheirFirstOperand() {
+    assertTrue(
+        proves(
+            "(log_softmax_backward[1] (mul g " + HALF + ") w)",
+            "(scale[1 2] (log_softmax_backward[1] g w))"));
+    assertTrue(
+        proves(
+            "(softmax_backward[1] (sumn a0 a1) w)",
+            "(sumn (softmax_backward[1] a0 w) (softmax_backward[1] a1 w))"));
+    assertFalse(
+        proves(
+            "(softmax_backward[1] g (sumn a0 a1))",
+            "(sumn (softmax_backward[1] g a0) (softmax_backward[1] g a1))"));
+  }
+
+  @Test
   void aScaleIsItsRationalFactor() {
     assertTrue(proves("(scale[1 2] (sumn a0 a1))", "(div (sumn a1 a0) " + TWO + ")"));
     assertTrue(proves("(scale[2 1] (scale[1 2] a0))", "a0"));

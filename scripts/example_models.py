@@ -1180,6 +1180,95 @@ class ZeroRegressionGrad(RegressionGrad):
 # Expert parallelism: all_to_all dispatch and combine
 
 
+class ConvBlock(nn.Module):
+    """``relu(conv2d(x, weight, bias, padding=1))``: [N, C, H, W] to [N, O, H, W] with 3x3 filters."""
+
+    def __init__(self, in_channels, out_channels, bias=True):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(out_channels, in_channels, 3, 3))
+        self.bias = nn.Parameter(torch.empty(out_channels)) if bias else None
+
+    def forward(self, x):
+        return F.relu(F.conv2d(x, self.weight, self.bias, padding=1))
+
+
+class OutChannelParallelConv(ConvBlock):
+    """Rank k's filters (and bias entries) of :class:`ConvBlock`: its block of output channels,
+    all-gathered along the channels. ``interleave=True`` views the gathered ranks' blocks as
+    channels without moving them (a mistake: the batch and channel blocks mix)."""
+
+    def __init__(self, in_channels, out_channels, rank, world_size, interleave=False):
+        part, _ = _shard(out_channels, rank, world_size, "out_channels")
+        super().__init__(in_channels, part)
+        self.world_size = world_size
+        self.interleave = interleave
+
+    def forward(self, x):
+        y = super().forward(x)
+        if self.interleave:
+            return dist.all_gather(y, self.world_size, GROUP).view(y.shape[0], -1, *y.shape[2:])
+        return torch.cat(dist.all_gather(y, self.world_size, GROUP).chunk(self.world_size), dim=1)
+
+
+class InChannelParallelConv(ConvBlock):
+    """Rank k's input channels of the input and of every filter (a row-parallel convolution): the
+    partial results summed by an all-reduce, then the replicated bias and relu. Two mistakes:
+    ``bias_before_reduce`` adds the bias on every rank before the sum (counted once per rank),
+    ``relu_before_reduce`` applies relu to the partial results before the sum."""
+
+    def __init__(self, in_channels, out_channels, rank, world_size, bias_before_reduce=False,
+                 relu_before_reduce=False):
+        part, _ = _shard(in_channels, rank, world_size, "in_channels")
+        super().__init__(part, out_channels)
+        self.bias_before_reduce = bias_before_reduce
+        self.relu_before_reduce = relu_before_reduce
+
+    def forward(self, x):
+        if self.bias_before_reduce:
+            partial = F.conv2d(x, self.weight, self.bias, padding=1)
+        else:
+            partial = F.conv2d(x, self.weight, padding=1)
+        if self.relu_before_reduce:
+            partial = F.relu(partial)
+        y = dist.all_reduce(partial, "sum", GROUP)
+        if not self.bias_before_reduce:
+            y = y + self.bias.view(1, -1, 1, 1)
+        return y if self.relu_before_reduce else F.relu(y)
+
+
+class ConvRegressionGrad(nn.Module):
+    """``F.mse_loss(conv2d(x, weight, bias, padding=1), target)`` and its gradients with respect
+    to the filters and the bias: ``convolution`` and ``convolution_backward`` in the trace."""
+
+    def __init__(self, in_channels, out_channels):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(out_channels, in_channels, 3, 3))
+        self.bias = nn.Parameter(torch.empty(out_channels))
+
+    def forward(self, x, target):
+        with torch.enable_grad():  # tracing runs under no_grad
+            weight = self.weight.detach().requires_grad_(True)
+            bias = self.bias.detach().requires_grad_(True)
+            loss = F.mse_loss(F.conv2d(x, weight, bias, padding=1), target)
+            grad_weight, grad_bias = torch.autograd.grad(loss, (weight, bias))
+        return loss.detach(), grad_weight, grad_bias
+
+
+class DataParallelConvRegressionGrad(ConvRegressionGrad):
+    """:class:`ConvRegressionGrad` with rank k on batch samples k, loss and gradients all-reduced
+    (``avg``; ``grad_reduce_op="sum"`` sums the gradients, a mistake)."""
+
+    def __init__(self, in_channels, out_channels, rank, world_size, grad_reduce_op="avg"):
+        super().__init__(in_channels, out_channels)
+        self.grad_reduce_op = grad_reduce_op
+
+    def forward(self, x, target):
+        loss, grad_weight, grad_bias = super().forward(x, target)
+        return (dist.all_reduce(loss, "avg", GROUP),
+                dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),
+                dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))
+
+
 class StaticMoE(nn.Module):
     """Experts ``gelu(t @ w1[e]) @ w2[e]`` over tokens routed ahead of time: the tokens come in
     source shards (rows of x, in order), and ``counts[s][e]`` rows of shard s, grouped by expert,

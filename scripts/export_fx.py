@@ -417,6 +417,18 @@ def _stack_trace(node):
     return st.rstrip("\n") if isinstance(st, str) and st.strip() else None
 
 
+def _unused_none_item(node, types):
+    """Whether ``node`` takes an item a call left out (``None``, e.g. the input gradient of
+    ``convolution_backward`` under its output mask) and nothing reads it: such a node has no
+    value to export, and dropping it changes nothing."""
+    if node.op != "call_function" or node.target is not operator.getitem or node.users:
+        return False
+    source, index = node.args[0], node.args[1]
+    items = types.get(getattr(source, "name", None), {}).get("tuple")
+    return isinstance(index, int) and items is not None and 0 <= index < len(items) \
+        and items[index] is None
+
+
 def graph_to_json(gm, name=None):
     """The graph-file object of a GraphModule or torch.fx Graph (docs/formats.md, Graph files)."""
     graph = getattr(gm, "graph", gm)
@@ -432,6 +444,8 @@ def graph_to_json(gm, name=None):
             outputs = _flatten_outputs(node.args[0] if node.args else [])
             entry["args"] = [encode_arg(outputs, f"{where} args[0]")]
             nodes.append(entry)
+            continue
+        if _unused_none_item(node, types):
             continue
         if node.args:
             entry["args"] = [encode_arg(a, f"{where} args[{i}]") for i, a in enumerate(node.args)]

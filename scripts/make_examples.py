@@ -855,6 +855,76 @@ def data_parallel_loss(name, n, loss, grad_reduce_op="avg"):
                                                  else "aten.nll_loss_backward.default"), expect=expect)
 
 
+def conv_out_channels(name, n, interleave=False):
+    batch, channels, out, size = 2, 3, 4, 5
+    gs = trace(m.ConvBlock(channels, out), x=t(batch, channels, size, size))
+    gd = trace_ranks(n, lambda r: m.OutChannelParallelConv(channels, out, r, n, interleave),
+                     lambda r: dict(x=t(batch, channels, size, size)))
+    relations = [replicate("x"), shard("weight", 0), shard("bias", 0)]
+    if not interleave:
+        return Case(
+            name, f"a 3x3 convolution with bias and relu over TP={n} by output channels: rank k"
+            " holds filters k and bias entries k, the activations all-gathered and concatenated"
+            " along the channels", gs, gd, relations, "refines",
+            "each rank's filters make its block of output channels")
+    return Case(
+        name, f"conv-out-channels at TP={n} viewing the gathered ranks' blocks as channels without"
+        " moving them", gs, gd, relations, "not-refined",
+        "the view mixes samples and channel blocks: no concat of the ranks' channels",
+        operator=node_name(gs, "aten.relu.default"))
+
+
+def conv_in_channels(name, n, bug=None):
+    batch, channels, out, size = 2, 4, 3, 5
+    gs = trace(m.ConvBlock(channels, out), x=t(batch, channels, size, size))
+    gd = trace_ranks(n, lambda r: m.InChannelParallelConv(channels, out, r, n,
+                                                          bias_before_reduce=bug == "bias",
+                                                          relu_before_reduce=bug == "relu"),
+                     lambda r: dict(x=t(batch, channels // n, size, size)))
+    relations = [shard("x", 1), shard("weight", 1), replicate("bias")]
+    if bug is None:
+        return Case(
+            name, f"a 3x3 convolution with bias and relu over TP={n} by input channels (row"
+            " parallel): rank k holds input channels k of the input and of every filter, the"
+            " partial results all-reduced, then the bias and relu", gs, gd, relations, "refines",
+            "the convolution is the sum of the ranks' convolutions over their channels")
+    if bug == "bias":
+        return Case(
+            name, f"conv-in-channels at TP={n} adding the bias on every rank before the all-reduce",
+            gs, gd, relations, "not-refined", f"the all-reduce counts the bias {n} times",
+            operator=node_name(gs, "aten.convolution.default"))
+    return Case(
+        name, f"conv-in-channels at TP={n} applying relu to each rank's partial result before the"
+        " all-reduce (and the bias after it)", gs, gd, relations, "not-refined",
+        "a sum of relus is not the relu of the sum: the convolution's value (with its bias) is never"
+        " computed", operator=node_name(gs, "aten.convolution.default"))
+
+
+def data_parallel_conv_grads(name, n, grad_reduce_op="avg"):
+    batch, channels, out, size = 4, 2, 3, 4
+    outputs = ("loss", "grad_weight", "grad_bias")
+    gs = tag_outputs(trace(m.ConvRegressionGrad(channels, out), x=t(batch, channels, size, size),
+                           target=t(batch, out, size, size)), *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.DataParallelConvRegressionGrad(channels, out, r, n,
+                                                                    grad_reduce_op),
+                      lambda r: dict(x=t(batch // n, channels, size, size),
+                                     target=t(batch // n, out, size, size)))]
+    relations = [shard("x", 0), shard("target", 0), replicate("weight"), replicate("bias")]
+    expect = [relate(o, f"r{k}.{o}") for o in outputs for k in range(n)]
+    if grad_reduce_op == "avg":
+        return Case(
+            name, f"data parallelism over {n} ranks for a 3x3 convolution, forward and backward"
+            " in one graph: F.mse_loss of conv2d(x) against a target and the gradients of the"
+            " filters and the bias (convolution_backward), each rank on its samples, all-reduced"
+            " with avg", gs, gd, relations, "refines",
+            "the loss and gradients equal every rank's averages, as expected", expect=expect)
+    return Case(
+        name, f"dp-conv-grads over {n} ranks all-reducing the gradients with sum instead of avg",
+        gs, gd, relations, "not-refined", f"the gradients come out {n} times too large",
+        operator=node_name(gs, "aten.mse_loss_backward.default"), expect=expect)
+
+
 def data_parallel_mlp_grads(name, n):
     batch, hidden, ffn, dim_out = 8, 4, 6, 3
     outputs = ("loss", "grad_fc1_weight", "grad_fc1_bias", "grad_fc2_weight", "grad_fc2_bias")
@@ -1042,6 +1112,15 @@ def all_cases():
         data_parallel_loss("dp-cross-entropy-dp2", 2, "cross-entropy"),
         data_parallel_loss("dp-cross-entropy-dp4", 4, "cross-entropy"),
         data_parallel_loss("bug-dp-cross-entropy-grads-sum", 2, "cross-entropy", "sum"),
+        conv_out_channels("conv-out-channels-tp2", 2),
+        conv_out_channels("bug-conv-out-channels-interleaved", 2, interleave=True),
+        conv_in_channels("conv-in-channels-tp2", 2),
+        conv_in_channels("conv-in-channels-tp4", 4),
+        conv_in_channels("bug-conv-in-channels-bias-before-allreduce", 2, bug="bias"),
+        conv_in_channels("bug-conv-in-channels-relu-before-allreduce", 2, bug="relu"),
+        data_parallel_conv_grads("dp-conv-grads-dp2", 2),
+        data_parallel_conv_grads("dp-conv-grads-dp4", 4),
+        data_parallel_conv_grads("bug-dp-conv-grads-sum", 2, "sum"),
         swiglu("swiglu-tp2", 2),
         swiglu("bug-swiglu-reduce-before-down", 2, reduce_before_down=True),
         sp_rmsnorm("sp-rmsnorm-tp2", 2),
@@ -1170,6 +1249,12 @@ GD_LOCATIONS = {
     "bug-context-parallel-unshifted-mask": ("return super().attend(q, k, v, row_start)", 0),
     "bug-data-parallel-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 0),
     "bug-dp-mse-loss-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 1),
+    "bug-conv-in-channels-bias-before-allreduce": (
+        "partial = F.conv2d(x, self.weight, self.bias, padding=1)", 0),
+    "bug-conv-in-channels-relu-before-allreduce": ("partial = F.relu(partial)", 0),
+    "bug-conv-out-channels-interleaved": (
+        "return dist.all_gather(y, self.world_size, GROUP).view(y.shape[0], -1, *y.shape[2:])", 0),
+    "bug-dp-conv-grads-sum": ("dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),", 0),
     "bug-dp-cross-entropy-grads-sum": (
         "dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 2),
     "bug-expert-parallel-transposed-splits": (

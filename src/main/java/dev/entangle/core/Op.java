@@ -1,6 +1,7 @@
 package dev.entangle.core;
 
 import dev.entangle.core.semantics.Attention;
+import dev.entangle.core.semantics.Convolution;
 import dev.entangle.core.semantics.Elementwise;
 import dev.entangle.core.semantics.Indexing;
 import dev.entangle.core.semantics.Layout;
@@ -181,7 +182,22 @@ public enum Op {
    * Multiplication by the exact rational num/den (the clean function {@code scale(e, P, Q)}, and
    * with a sum across ranks {@code mean(...)}); linear in its operand. attrs: [num, den > 0].
    */
-  SCALE(1, Kind.UNARY, Elementwise.SEMANTICS, true);
+  SCALE(1, Kind.UNARY, Elementwise.SEMANTICS, true),
+  /**
+   * Convolution of x[N, C, S...] by w[O, C/groups, K...] over d spatial dims (torch's {@code
+   * aten.convolution}, not transposed). attrs: [groups, d, stride × d, pad × d, dilation × d].
+   */
+  CONV(2, Kind.OTHER, Convolution.SEMANTICS),
+  /**
+   * The gradient of {@code conv} with respect to x, from gy[N, O, T...] and w. attrs: conv's, then
+   * x's spatial sizes × d.
+   */
+  CONV_INPUT_GRAD(2, Kind.OTHER, Convolution.SEMANTICS),
+  /**
+   * The gradient of {@code conv} with respect to w, from x and gy[N, O, T...]. attrs: conv's, then
+   * the kernel's spatial sizes × d.
+   */
+  CONV_WEIGHT_GRAD(2, Kind.OTHER, Convolution.SEMANTICS);
 
   /** Number of children, or -1 for one or more. */
   public final int arity;

@@ -9,6 +9,7 @@ import dev.entangle.core.TypeInfo;
 import dev.entangle.core.ValueKind;
 import dev.entangle.core.numeric.Tensor;
 import dev.entangle.core.semantics.Attention;
+import dev.entangle.core.semantics.Convolution;
 import dev.entangle.core.semantics.Matmul;
 
 /**
@@ -60,6 +61,10 @@ public record WorkEstimate(long work, long inputElements) {
     Op op = Op.of(opId);
     if (op == Op.MATMUL && in.length == 2) {
       return saturatingAdd(n, Matmul.cost(in[0].shape(), in[1].shape()));
+    }
+    if ((op == Op.CONV || op == Op.CONV_INPUT_GRAD || op == Op.CONV_WEIGHT_GRAD)
+        && in.length == 2) {
+      return saturatingAdd(n, Convolution.cost(op, in[0].shape(), in[1].shape(), out.shape()));
     }
     if (op == Op.ATTENTION && in.length == 3) {
       return saturatingAdd(n, Attention.attentionCost(in[0].shape()));

@@ -47,6 +47,7 @@ public final class AtenNormalizer {
   private final ReductionLowering reductions = new ReductionLowering();
   private final CustomOpLowering custom = new CustomOpLowering();
   private final LossLowering losses = new LossLowering();
+  private final ConvolutionLowering convolutions = new ConvolutionLowering();
   private final XlaLowering xla;
   private final DropoutLowering dropout;
 
@@ -95,6 +96,9 @@ public final class AtenNormalizer {
     }
     if (out == null) {
       out = losses.lower(base, c);
+    }
+    if (out == null) {
+      out = convolutions.lower(base, c);
     }
     if (out == null) {
       out = custom.lower(target, c);

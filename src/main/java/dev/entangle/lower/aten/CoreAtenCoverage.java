@@ -97,6 +97,9 @@ public final class CoreAtenCoverage {
     families.put("layout", x -> new LayoutLowering().lower(base, x));
     families.put("reductions and row-wise", x -> new ReductionLowering().lower(base, x));
     families.put("losses, as torch decomposes them", x -> new LossLowering().lower(base, x));
+    families.put(
+        "convolutions; a transposed one stays opaque",
+        x -> new ConvolutionLowering().lower(base, x));
     for (var e : families.entrySet()) {
       try {
         if (e.getValue().apply(c) != null) {

@@ -163,7 +163,8 @@ public final class ClassForms {
       }
       case EXPAND, RESHAPE, PERMUTE, SLICE -> layout(op, n, child(n, 0, depth));
       case RSUM, RMEAN -> reduction(op, n, child(n, 0, depth));
-      case MATMUL -> matmul(n, child(n, 0, depth), child(n, 1, depth));
+      case MATMUL, CONV, CONV_INPUT_GRAD, CONV_WEIGHT_GRAD ->
+          bilinear(n, child(n, 0, depth), child(n, 1, depth));
       case SOFTMAX_BACKWARD,
           LOG_SOFTMAX_BACKWARD,
           ROPE,
@@ -309,10 +310,10 @@ public final class ClassForms {
   }
 
   /**
-   * The matrix product is linear in each operand: the products of monomials, when neither operand
-   * has a constant term (whose shape a form does not record).
+   * The matrix product and the convolutions are linear in each operand: the products of monomials,
+   * when neither operand has a constant term (whose shape a form does not record).
    */
-  private LinearForm matmul(ENode n, LinearForm a, LinearForm b) {
+  private LinearForm bilinear(ENode n, LinearForm a, LinearForm b) {
     if (a.hasConstantTerm()
         || b.hasConstantTerm()
         || a.size() == 0
@@ -326,7 +327,7 @@ public final class ClassForms {
                 mb ->
                     table.atomForm(
                         new Atom(
-                            Op.MATMUL.id(),
+                            n.op(),
                             n.attrs(),
                             new int[] {
                               table.form(LinearForm.monomial(ma)),

@@ -108,6 +108,30 @@ class LinearFormsTest {
   }
 
   @Test
+  void convolutionsAreBilinear() {
+    // a 1-d convolution of x [N 4, C 2, L 1] (x0, x1 viewed so) by w [O 2, C 2, K 1]
+    String x0 = "(reshape[4 2 1] x0)";
+    String x1 = "(reshape[4 2 1] x1)";
+    String w = "(reshape[2 2 1] (slice[1 0 2 1] w))";
+    assertTrue(
+        proves(
+            "(conv[1 1 1 0 1] (sumn " + x0 + " " + x1 + ") " + w + ")",
+            "(sumn (conv[1 1 1 0 1] "
+                + x0
+                + " "
+                + w
+                + ") (conv[1 1 1 0 1] "
+                + x1
+                + " "
+                + w
+                + "))"));
+    assertFalse(
+        proves(
+            "(conv[1 1 1 0 1] (sumn " + x0 + " " + x1 + ") " + w + ")",
+            "(conv[1 1 1 0 1] " + x0 + " " + w + ")"));
+  }
+
+  @Test
   void aScaleIsItsRationalFactor() {
     assertTrue(proves("(scale[1 2] (sumn a0 a1))", "(div (sumn a1 a0) " + TWO + ")"));
     assertTrue(proves("(scale[2 1] (scale[1 2] a0))", "a0"));

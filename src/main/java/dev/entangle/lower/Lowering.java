@@ -21,8 +21,10 @@ import dev.entangle.lower.collectives.Collective;
 import dev.entangle.lower.collectives.CollectiveGroups;
 import dev.entangle.lower.collectives.CollectiveLowering;
 import dev.entangle.util.InputException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -420,7 +422,7 @@ public final class Lowering {
         }
         for (int v : op.values()) {
           Node item = itemNodes.get(v);
-          ValueKind vk = item == null ? k : itemKind(op, k, item);
+          ValueKind vk = item == null ? k : itemKind(op, k, item, values.get(v).item());
           if (vk != values.get(v).kind()) {
             CoreValue x = values.get(v);
             values.set(v, x.withKind(vk));
@@ -431,14 +433,62 @@ public final class Lowering {
     }
   }
 
-  private ValueKind itemKind(CoreOp tuple, ValueKind tupleKind, Node item) {
+  private ValueKind itemKind(CoreOp tuple, ValueKind tupleKind, Node item, int index) {
     if (tupleKind.inlined()) {
       return tupleKind;
     }
     if (AtenNormalizer.isUndefinedSource(item, graphOf(tuple.graph())::node)) {
       return ValueKind.UNDEFINED;
     }
+    if (index >= 0
+        && index < tuple.results().length
+        && fromConstants(tuple, tuple.results()[index])) {
+      return ValueKind.CONSTANT; // e.g. the total weight nll_loss_forward returns beside the loss
+    }
     return tupleKind;
+  }
+
+  /**
+   * Whether the term in a slot of an operation's steps is built from constant values and core
+   * operators alone (no opaque operator, no undefined contents): an item of a tuple computed from
+   * its inputs can still be such a constant.
+   */
+  private boolean fromConstants(CoreOp op, int slot) {
+    Steps steps = op.steps();
+    int[] stepOf = new int[steps.slots()];
+    Arrays.fill(stepOf, -1);
+    for (int i = 0; i < steps.size(); i++) {
+      if (steps.kind(i) != Steps.UNION) {
+        stepOf[steps.slot(i)] = i;
+      }
+    }
+    ArrayDeque<Integer> work = new ArrayDeque<>(List.of(slot));
+    BitSet seen = new BitSet();
+    while (!work.isEmpty()) {
+      int sl = work.pop();
+      if (sl < 0 || sl >= stepOf.length || stepOf[sl] < 0) {
+        return false;
+      }
+      if (seen.get(sl)) {
+        continue;
+      }
+      seen.set(sl);
+      int i = stepOf[sl];
+      if (steps.kind(i) == Steps.REF) {
+        if (values.get(steps.arg(i)).kind() != ValueKind.CONSTANT) {
+          return false;
+        }
+        continue;
+      }
+      Op core = Op.of(steps.arg(i));
+      if (core == null || core == Op.UNDEF || core == Op.TENSOR) {
+        return false;
+      }
+      for (int k : steps.kids(i)) {
+        work.push(k);
+      }
+    }
+    return true;
   }
 
   private ValueKind kindOf(Node n, int graph, int[] reads) {

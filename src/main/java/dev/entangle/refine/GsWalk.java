@@ -3,6 +3,7 @@ package dev.entangle.refine;
 import dev.entangle.core.CoreOp;
 import dev.entangle.core.CoreProgram;
 import dev.entangle.core.CoreValue;
+import dev.entangle.core.ValueKind;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -52,11 +53,17 @@ final class GsWalk {
     }
   }
 
-  /** The values an operation produces: itself, or its {@code getitem} items. */
+  /**
+   * The values an operation produces that its check must map: itself, or its {@code getitem} items
+   * but those computed from constants alone (the total weight {@code nll_loss_forward} returns
+   * beside the loss), which are carried as their terms wherever they are read.
+   */
   List<Integer> outputs(CoreOp op) {
     List<Integer> out = new ArrayList<>();
     for (int v : op.values()) {
-      out.add(v);
+      if (program.value(v).kind() != ValueKind.CONSTANT || op.kind() == ValueKind.CONSTANT) {
+        out.add(v);
+      }
     }
     return out;
   }

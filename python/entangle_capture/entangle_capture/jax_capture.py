@@ -15,6 +15,7 @@ import glob
 import inspect
 import os
 import re
+import shutil
 import sys
 import tempfile
 
@@ -127,9 +128,12 @@ def capture_spec(spec, world):
     if world < 2:
         raise CaptureError(f"--world must be at least 2 for an SPMD partitioning, not {world}")
     dump = tempfile.mkdtemp(prefix="entangle-capture-xla-")
-    _configure(world, dump)
-    build = load(spec, "function")
-    gs, gd, args, in_specs, out_specs = capture(build, world, dump)
+    try:
+        _configure(world, dump)
+        build = load(spec, "function")
+        gs, gd, args, in_specs, out_specs = capture(build, world, dump)
+    finally:
+        shutil.rmtree(dump, ignore_errors=True)  # XLA's dump of every pass: read, not kept
     gs, gd = classic_hlo(gs), classic_hlo(gd)
     names = _parameter_names(gs)
     if len(names) != len(args):

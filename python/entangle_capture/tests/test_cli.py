@@ -10,9 +10,9 @@ from checking import PACKAGE_ROOT, has_module
 
 
 def run(*args):
-    out = tempfile.mkdtemp(prefix="entangle-capture-cli-")
     env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.abspath(__file__))}
-    return subprocess.run([sys.executable, "-m", "entangle_capture", *args, "-o", out], cwd=PACKAGE_ROOT, capture_output=True, text=True, timeout=600, env=env)
+    with tempfile.TemporaryDirectory(prefix="entangle-capture-cli-") as out:
+        return subprocess.run([sys.executable, "-m", "entangle_capture", *args, "-o", out], cwd=PACKAGE_ROOT, capture_output=True, text=True, timeout=600, env=env)
 
 
 @unittest.skipUnless(has_module("torch"), "torch 2 is not installed (.ci/run installs it into .venv)")

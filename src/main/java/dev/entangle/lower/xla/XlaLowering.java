@@ -94,6 +94,9 @@ public final class XlaLowering {
       case "dot" -> {
         return dot(c);
       }
+      case "convolution" -> {
+        return XlaConvolution.lower(c);
+      }
       case "convert" -> {
         return c.cast(c.tensor(0, null), c.outDtype);
       }

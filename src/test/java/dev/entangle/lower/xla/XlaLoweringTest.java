@@ -41,6 +41,40 @@ class XlaLoweringTest {
   }
 
   @Test
+  void convolutionIsConvInTheLayoutItsDimLabelsName() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = f32[2,5,5,3]{3,2,1,0} parameter(0)",
+            "%w = f32[3,3,3,4]{3,2,1,0} parameter(1)",
+            "%g = f32[2,5,5,4]{3,2,1,0} parameter(2)",
+            "%y = f32[2,5,5,4]{3,2,1,0} convolution(%x, %w), window={size=3x3 pad=1_1x1_1},"
+                + " dim_labels=b01f_01io->b01f",
+            // JAX's filter gradient: the batch contracted as the feature dim
+            "%dw = f32[3,3,3,4]{3,2,1,0} convolution(%x, %g), window={size=5x5 pad=1_1x1_1},"
+                + " dim_labels=f01b_i01o->01bf");
+    assertEquals(
+        "(permute[0 2 3 1] (conv[1 2 1 1 1 1 1 1] (permute[0 3 1 2] x) (permute[3 2 0 1] w)))",
+        t.get("y"));
+    assertEquals(
+        "(permute[2 3 0 1] (conv[1 2 1 1 1 1 1 1] (permute[3 0 1 2] x) (permute[3 0 1 2] g)))",
+        t.get("dw"));
+  }
+
+  @Test
+  void convolutionPaddedUnequallyGetsItsZerosFirst() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = f32[1,2,4]{2,1,0} parameter(0)",
+            "%w = f32[3,2,2]{2,1,0} parameter(1)",
+            "%y = f32[1,3,4]{2,1,0} convolution(%x, %w), window={size=2 pad=0_1}, dim_labels=bf0_oi0->bf0",
+            "%t = f32[1,3,7]{2,1,0} convolution(%x, %w), window={size=2 lhs_dilate=2},"
+                + " dim_labels=bf0_oi0->bf0");
+    assertEquals(
+        "(conv[1 1 1 0 1] (concat[2] x (expand[1 2 1] (scalar[0.0 float32]))) w)", t.get("y"));
+    assertTrue(t.get("t").startsWith("(xla.convolution"), "a dilated input stays opaque");
+  }
+
+  @Test
   void dotMovesContractingDimsInnerAndBatchDimsFirst() throws IOException {
     Map<String, String> t =
         lower(

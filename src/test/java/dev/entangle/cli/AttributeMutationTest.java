@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * must no longer say {@code refines}. The attributes: every finite float argument of a call
  * (scalars of arithmetic, fill values, eps of normalizations, padding values, dropout rates),
  * infinite fill values, integer scalars of arithmetic, the dims of softmax and log-softmax, gelu's
- * {@code approximate}, loss reductions and {@code ignore_index}, the reduce op of collectives, and
- * {@code scale_grad_by_freq} of the embedding gradient.
+ * {@code approximate}, loss reductions and {@code ignore_index}, the reduce op of collectives, a
+ * convolution's dilation, and {@code scale_grad_by_freq} of the embedding gradient.
  */
 class AttributeMutationTest {
   @TempDir Path dir;
@@ -105,6 +105,18 @@ class AttributeMutationTest {
               n -> {
                 ArrayNode a = (ArrayNode) n.get("args");
                 a.set(1, a.get(1).asText().equals("sum") ? "avg" : "sum");
+              }),
+          new Mutation(
+              "a convolution's dilation, with the padding that keeps its shape",
+              n -> Set.of("aten.convolution", "aten.convolution_backward").contains(base(n)),
+              n -> {
+                // (input, weight, bias, stride, padding, dilation, ...), the backward with the
+                // output gradient first: a 3x3 kernel dilated by 2 spans 5, so padding 2 keeps
+                // the size
+                ArrayNode a = (ArrayNode) n.get("args");
+                int at = base(n).equals("aten.convolution") ? 4 : 5;
+                a.set(at, a.arrayNode().add(2).add(2));
+                a.set(at + 1, a.arrayNode().add(2).add(2));
               }),
           new Mutation(
               "scale_grad_by_freq of the embedding gradient",

@@ -1269,6 +1269,37 @@ class DataParallelConvRegressionGrad(ConvRegressionGrad):
                 dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))
 
 
+class SmallCNN(nn.Module):
+    """conv3x3 -> relu -> max_pool2d(3, 2, 1) -> global average pool: [N, C, H, W] to [N, O]."""
+
+    def __init__(self, in_channels, out_channels):
+        super().__init__()
+        self.conv = ConvBlock(in_channels, out_channels)
+
+    def forward(self, x):
+        h = F.max_pool2d(self.conv(x), 3, 2, 1)
+        return F.adaptive_avg_pool2d(h, 1).flatten(1)
+
+
+class OutChannelParallelCNN(SmallCNN):
+    """Rank k's filters of :class:`SmallCNN`: every layer after the convolution is per channel,
+    so each rank pools its own channels and the features are all-gathered at the end.
+    ``view_gathered`` views the ranks' gathered rows as features without moving them (a mistake:
+    samples and channel blocks mix)."""
+
+    def __init__(self, in_channels, out_channels, rank, world_size, view_gathered=False):
+        part, _ = _shard(out_channels, rank, world_size, "out_channels")
+        super().__init__(in_channels, part)
+        self.world_size = world_size
+        self.view_gathered = view_gathered
+
+    def forward(self, x):
+        features = super().forward(x)
+        if self.view_gathered:
+            return dist.all_gather(features, self.world_size, GROUP).view(features.shape[0], -1)
+        return torch.cat(dist.all_gather(features, self.world_size, GROUP).chunk(self.world_size), dim=1)
+
+
 class StaticMoE(nn.Module):
     """Experts ``gelu(t @ w1[e]) @ w2[e]`` over tokens routed ahead of time: the tokens come in
     source shards (rows of x, in order), and ``counts[s][e]`` rows of shard s, grouped by expert,

@@ -925,6 +925,25 @@ def data_parallel_conv_grads(name, n, grad_reduce_op="avg"):
         operator=node_name(gs, "aten.mse_loss_backward.default"), expect=expect)
 
 
+def cnn_out_channels(name, n, view_gathered=False):
+    batch, channels, out, size = 2, 3, 4, 6
+    gs = trace(m.SmallCNN(channels, out), x=t(batch, channels, size, size))
+    gd = trace_ranks(n, lambda r: m.OutChannelParallelCNN(channels, out, r, n, view_gathered),
+                     lambda r: dict(x=t(batch, channels, size, size)))
+    relations = [replicate("x"), shard("conv.weight", 0), shard("conv.bias", 0)]
+    if not view_gathered:
+        return Case(
+            name, f"a small CNN over TP={n} by output channels: conv3x3 with bias, relu,"
+            " max_pool2d(3, 2, 1) and global average pooling on each rank's channels, the features"
+            " all-gathered", gs, gd, relations, "refines",
+            "pooling is per channel: each rank pools its own channels")
+    return Case(
+        name, f"cnn-out-channels at TP={n} viewing the gathered ranks' rows as features without"
+        " moving them", gs, gd, relations, "not-refined",
+        "the view mixes samples and channel blocks: no concat of the ranks' features",
+        operator=node_name(gs, "aten._reshape_alias.default"))
+
+
 def data_parallel_mlp_grads(name, n):
     batch, hidden, ffn, dim_out = 8, 4, 6, 3
     outputs = ("loss", "grad_fc1_weight", "grad_fc1_bias", "grad_fc2_weight", "grad_fc2_bias")
@@ -1121,6 +1140,9 @@ def all_cases():
         data_parallel_conv_grads("dp-conv-grads-dp2", 2),
         data_parallel_conv_grads("dp-conv-grads-dp4", 4),
         data_parallel_conv_grads("bug-dp-conv-grads-sum", 2, "sum"),
+        cnn_out_channels("cnn-out-channels-tp2", 2),
+        cnn_out_channels("cnn-out-channels-tp4", 4),
+        cnn_out_channels("bug-cnn-out-channels-viewed", 2, view_gathered=True),
         swiglu("swiglu-tp2", 2),
         swiglu("bug-swiglu-reduce-before-down", 2, reduce_before_down=True),
         sp_rmsnorm("sp-rmsnorm-tp2", 2),
@@ -1252,6 +1274,8 @@ GD_LOCATIONS = {
     "bug-conv-in-channels-bias-before-allreduce": (
         "partial = F.conv2d(x, self.weight, self.bias, padding=1)", 0),
     "bug-conv-in-channels-relu-before-allreduce": ("partial = F.relu(partial)", 0),
+    "bug-cnn-out-channels-viewed": (
+        "return dist.all_gather(features, self.world_size, GROUP).view(features.shape[0], -1)", 0),
     "bug-conv-out-channels-interleaved": (
         "return dist.all_gather(y, self.world_size, GROUP).view(y.shape[0], -1, *y.shape[2:])", 0),
     "bug-dp-conv-grads-sum": ("dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),", 0),

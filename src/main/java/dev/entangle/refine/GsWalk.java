@@ -20,8 +20,17 @@ final class GsWalk {
   final CoreProgram program;
   final List<CoreOp> operators = new ArrayList<>();
 
+  /** The values some operation reads or the check requires: a tuple item outside it is dead. */
+  private final BitSet used = new BitSet();
+
   GsWalk(CoreProgram program, Set<Integer> related, List<Integer> required) {
     this.program = program;
+    for (CoreOp op : program.ops()) {
+      for (int r : op.reads()) {
+        used.set(r);
+      }
+    }
+    required.forEach(used::set);
     BitSet seen = new BitSet();
     BitSet needed = new BitSet();
     Deque<Integer> work = new ArrayDeque<>(required);
@@ -56,12 +65,17 @@ final class GsWalk {
   /**
    * The values an operation produces that its check must map: itself, or its {@code getitem} items
    * but those computed from constants alone (the total weight {@code nll_loss_forward} returns
-   * beside the loss), which are carried as their terms wherever they are read.
+   * beside the loss), which are carried as their terms wherever they are read, and those nothing
+   * reads and the check does not require (a max pool's indices in inference).
    */
   List<Integer> outputs(CoreOp op) {
     List<Integer> out = new ArrayList<>();
-    for (int v : op.values()) {
-      if (program.value(v).kind() != ValueKind.CONSTANT || op.kind() == ValueKind.CONSTANT) {
+    int[] values = op.values();
+    for (int v : values) {
+      boolean constant =
+          program.value(v).kind() == ValueKind.CONSTANT && op.kind() != ValueKind.CONSTANT;
+      boolean dead = values.length > 1 && !used.get(v) && !program.value(v).output();
+      if (!constant && !dead) {
         out.add(v);
       }
     }

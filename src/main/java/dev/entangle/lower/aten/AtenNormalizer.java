@@ -48,6 +48,7 @@ public final class AtenNormalizer {
   private final CustomOpLowering custom = new CustomOpLowering();
   private final LossLowering losses = new LossLowering();
   private final ConvolutionLowering convolutions = new ConvolutionLowering();
+  private final PoolingLowering pooling = new PoolingLowering();
   private final XlaLowering xla;
   private final DropoutLowering dropout;
 
@@ -99,6 +100,9 @@ public final class AtenNormalizer {
     }
     if (out == null) {
       out = convolutions.lower(base, c);
+    }
+    if (out == null) {
+      out = pooling.lower(base, c, this::opaque);
     }
     if (out == null) {
       out = custom.lower(target, c);

@@ -100,6 +100,9 @@ public final class CoreAtenCoverage {
     families.put(
         "convolutions; a transposed one stays opaque",
         x -> new ConvolutionLowering().lower(base, x));
+    families.put(
+        "pooling, as slices; a max pool's indices stay opaque",
+        x -> new PoolingLowering().lower(base, x, y -> new int[2]));
     for (var e : families.entrySet()) {
       try {
         if (e.getValue().apply(c) != null) {

@@ -29,7 +29,8 @@ class CoreAtenCoverageTest {
     assertEquals(
         "lowered (convolutions; a transposed one stays opaque)",
         CoreAtenCoverage.of("aten.convolution"));
-    assertTrue(CoreAtenCoverage.of("aten.max_pool2d_with_indices").startsWith("unsupported"));
+    assertTrue(
+        CoreAtenCoverage.of("aten.max_pool2d_with_indices_backward").startsWith("unsupported"));
     assertTrue(CoreAtenCoverage.of("aten.rand").startsWith("a random sample"));
     Map<String, String> all = CoreAtenCoverage.statuses();
     assertTrue(

@@ -1,0 +1,389 @@
+package dev.entangle.lower.aten;
+
+import dev.entangle.core.Op;
+import dev.entangle.lower.LoweringException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Pooling over the last 1 to 3 dims, lowered to slices, so that the laws of slices, concats and
+ * element-wise operators cover it (a batch or the channels split over ranks):
+ *
+ * <ul>
+ *   <li>{@code max_pool*_with_indices} and {@code avg_pool*}: the element-wise maximum or sum of
+ *       the window's strided slices of the input padded with -inf or 0 (one slice per kernel
+ *       position), the sum divided by the window size or by the count of input elements in it;
+ *   <li>{@code avg_pool*_backward}: the adjoint, each slice's share of the gradient put back in
+ *       place (zeros between strided positions) and summed, the padding cut off;
+ *   <li>{@code _adaptive_avg_pool*} and its backward, when each size is a multiple of the output's:
+ *       a mean over blocks, and its gradient spread evenly over them.
+ * </ul>
+ *
+ * <p>A {@code ceil_mode} that adds a window, sizes not divisible for adaptive pooling, and the max
+ * pool's {@code indices} (and so its backward) are not lowered: they stay opaque.
+ */
+final class PoolingLowering {
+  private static final int MAX = 0;
+  private static final int AVG = 1;
+
+  /** The window along one dim: kernel, stride, padding, dilation and the output's size. */
+  private record Window(long kernel, long stride, long pad, long dilation, long size, long out) {
+    long padded() {
+      return size + 2 * pad;
+    }
+  }
+
+  /**
+   * The lowering of a pooling call, or null when {@code base} is none; {@code opaque} lowers the
+   * call as an opaque operator (for the max pool's indices).
+   */
+  int[] lower(String base, Call c, Function<Call, int[]> opaque) {
+    return switch (base) {
+      case "aten.max_pool1d_with_indices",
+          "aten.max_pool2d_with_indices",
+          "aten.max_pool3d_with_indices" ->
+          maxPool(c, spatial(base), opaque);
+      case "aten.avg_pool1d", "aten.avg_pool2d", "aten.avg_pool3d" -> avgPool(c, spatial(base));
+      case "aten.avg_pool2d_backward", "aten.avg_pool3d_backward" ->
+          avgPoolBackward(c, spatial(base));
+      case "aten.adaptive_avg_pool1d", "aten._adaptive_avg_pool2d", "aten._adaptive_avg_pool3d" ->
+          adaptive(c, spatial(base));
+      case "aten._adaptive_avg_pool2d_backward", "aten._adaptive_avg_pool3d_backward" ->
+          adaptiveBackward(c, spatial(base));
+      default -> null;
+    };
+  }
+
+  private static int spatial(String base) {
+    return base.contains("1d") ? 1 : base.contains("2d") ? 2 : 3;
+  }
+
+  /** (values, indices): the values lowered, the indices as the opaque call's item. */
+  private static int[] maxPool(Call c, int d, Function<Call, int[]> opaque) {
+    int x = c.tensor(0, "self");
+    Window[] w = windows(c, c.shape(x), d, 1, 2, 3, 4, 5);
+    if (w == null) {
+      return null;
+    }
+    int[] out = opaque.apply(c);
+    out[0] = pool(c, x, w, MAX);
+    return out;
+  }
+
+  private static int[] avgPool(Call c, int d) {
+    int x = c.tensor(0, "self");
+    Window[] w = windows(c, c.shape(x), d, 1, 2, 3, -1, 4);
+    if (w == null) {
+      return null;
+    }
+    int sum = pool(c, x, w, AVG);
+    return new int[] {c.b.add(Op.MUL, new long[0], sum, share(c, x, w, d, 5, 6))};
+  }
+
+  /**
+   * What each window's sum is multiplied by: 1 / divisor_override, 1 / the window size, or (padding
+   * left out of the count) 1 / the count of input elements each window covers.
+   */
+  private static int share(Call c, int x, Window[] w, int d, int countPadAt, int divisorAt) {
+    long[] outShape = outShape(c.shape(x), w);
+    int dt = c.type(x).dtype();
+    if (divisorAt >= 0 && c.has(divisorAt, "divisor_override")) {
+      long divisor = c.integer(divisorAt, "divisor_override", null);
+      if (divisor == 0) {
+        throw new LoweringException("divisor_override 0 divides by zero");
+      }
+      return c.filled(1.0 / divisor, dt, outShape);
+    }
+    boolean countPad = c.bool(countPadAt, "count_include_pad", true);
+    boolean padded = Arrays.stream(w).anyMatch(v -> v.pad() > 0);
+    if (countPad || !padded) {
+      long n = 1;
+      for (Window v : w) {
+        n *= v.kernel();
+      }
+      return c.filled(1.0 / n, dt, outShape);
+    }
+    // the count of each window's input elements: the same pooling of ones padded with zeros
+    int count = pool(c, c.filled(1.0, dt, c.shape(x)), w, AVG);
+    return c.b.add(Op.DIV, new long[0], c.filled(1.0, dt, outShape), count);
+  }
+
+  /**
+   * {@code avg_pool*_backward(grad_output, self, kernel_size, stride, padding, ceil_mode,
+   * count_include_pad, divisor_override)}.
+   */
+  private static int[] avgPoolBackward(Call c, int d) {
+    int g = c.tensor(0, "grad_output");
+    int x = c.tensor(1, "self");
+    Window[] w = windows(c, c.shape(x), d, 2, 3, 4, -1, 5);
+    if (w == null) {
+      return null;
+    }
+    if (!Arrays.equals(c.shape(g), outShape(c.shape(x), w))) {
+      throw new LoweringException(
+          "avg_pool backward: the output gradient's shape "
+              + Arrays.toString(c.shape(g))
+              + " is not the pooling's "
+              + Arrays.toString(outShape(c.shape(x), w)));
+    }
+    int shared =
+        c.b.add(Op.MUL, new long[0], c.cast(g, c.type(x).dtype()), share(c, x, w, d, 6, 7));
+    int rank = c.shape(x).length;
+    int sum = -1;
+    for (long[] at : positions(w)) {
+      int y = shared;
+      for (int i = 0; i < w.length; i++) {
+        y = unslice(c, y, rank - w.length + i, at[i] * w[i].dilation(), w[i]);
+      }
+      sum = sum < 0 ? y : c.b.add(Op.ADD, new long[0], sum, y);
+    }
+    for (int i = 0; i < w.length; i++) {
+      sum =
+          LayoutLowering.slice(
+              c, sum, rank - w.length + i, w[i].pad(), w[i].pad() + w[i].size(), 1);
+    }
+    return new int[] {sum};
+  }
+
+  /**
+   * The element-wise maximum or sum over the kernel's positions of the strided slices of x padded
+   * with -inf (max) or 0 (sum).
+   */
+  private static int pool(Call c, int x, Window[] w, int kind) {
+    int rank = c.shape(x).length;
+    int dt = c.type(x).dtype();
+    double fill = kind == MAX ? Double.NEGATIVE_INFINITY : 0.0;
+    int padded = x;
+    for (int i = 0; i < w.length; i++) {
+      padded = pad(c, padded, rank - w.length + i, w[i].pad(), w[i].pad(), fill, dt);
+    }
+    int result = -1;
+    for (long[] at : positions(w)) {
+      int y = padded;
+      for (int i = 0; i < w.length; i++) {
+        long start = at[i] * w[i].dilation();
+        long end = start + w[i].stride() * (w[i].out() - 1) + 1;
+        y = LayoutLowering.slice(c, y, rank - w.length + i, start, end, w[i].stride());
+      }
+      result = result < 0 ? y : c.b.add(kind == MAX ? Op.MAXIMUM : Op.ADD, new long[0], result, y);
+    }
+    return result;
+  }
+
+  /** Every kernel position, row-major. */
+  private static List<long[]> positions(Window[] w) {
+    List<long[]> out = new ArrayList<>();
+    out.add(new long[0]);
+    for (Window v : w) {
+      List<long[]> next = new ArrayList<>();
+      for (long[] p : out) {
+        for (long j = 0; j < v.kernel(); j++) {
+          long[] q = Arrays.copyOf(p, p.length + 1);
+          q[p.length] = j;
+          next.add(q);
+        }
+      }
+      out = next;
+    }
+    return out;
+  }
+
+  /**
+   * The adjoint of a strided slice along {@code dim}: y's elements put at start, start + stride,
+   * ... of a dim of the window's padded size, zeros elsewhere.
+   */
+  private static int unslice(Call c, int y, int dim, long start, Window w) {
+    int dt = c.type(y).dtype();
+    long[] shape = c.shape(y);
+    long t = shape[dim];
+    int spread = y;
+    long spanned = t;
+    if (w.stride() > 1 && t > 1) {
+      // [.., t, ..] -> [.., t, 1, ..] beside zeros [.., t, stride - 1, ..] -> [.., t * stride, ..]
+      long[] column = insert(shape, dim + 1, 1);
+      long[] zeros = insert(shape, dim + 1, w.stride() - 1);
+      int joined =
+          c.b.add(Op.CONCAT, new long[] {dim + 1}, c.reshape(y, column), c.filled(0.0, dt, zeros));
+      long[] flat = shape.clone();
+      flat[dim] = t * w.stride();
+      spanned = w.stride() * (t - 1) + 1;
+      spread = LayoutLowering.slice(c, c.reshape(joined, flat), dim, 0, spanned, 1);
+    }
+    return pad(c, spread, dim, start, w.padded() - start - spanned, 0.0, dt);
+  }
+
+  private static long[] insert(long[] shape, int at, long size) {
+    long[] out = new long[shape.length + 1];
+    for (int i = 0, j = 0; i < out.length; i++) {
+      out[i] = i == at ? size : shape[j++];
+    }
+    return out;
+  }
+
+  /** x with blocks of {@code fill} before and after along {@code dim}. */
+  private static int pad(Call c, int x, int dim, long before, long after, double fill, int dt) {
+    if (before == 0 && after == 0) {
+      return x;
+    }
+    List<Integer> parts = new ArrayList<>();
+    long[] shape = c.shape(x);
+    if (before > 0) {
+      long[] s = shape.clone();
+      s[dim] = before;
+      parts.add(c.filled(fill, dt, s));
+    }
+    parts.add(x);
+    if (after > 0) {
+      long[] s = shape.clone();
+      s[dim] = after;
+      parts.add(c.filled(fill, dt, s));
+    }
+    return c.b.add(
+        Op.CONCAT, new long[] {dim}, parts.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  private static long[] outShape(long[] in, Window[] w) {
+    long[] out = in.clone();
+    for (int i = 0; i < w.length; i++) {
+      out[in.length - w.length + i] = w[i].out();
+    }
+    return out;
+  }
+
+  /**
+   * The windows of a pooling call from its arguments at the given positions ({@code dilationAt} -1:
+   * none); null when {@code ceil_mode} adds a window (not lowered).
+   */
+  private static Window[] windows(
+      Call c, long[] in, int d, int kernelAt, int strideAt, int padAt, int dilationAt, int ceilAt) {
+    if (in.length < d + 1) {
+      throw new LoweringException(
+          "pooling over " + d + " dims of a " + in.length + "-d tensor (it needs channels too)");
+    }
+    long[] kernel = per(c.ints(kernelAt, "kernel_size"), d, "kernel_size", null);
+    long[] stride =
+        c.has(strideAt, "stride") ? per(c.ints(strideAt, "stride"), d, "stride", kernel) : kernel;
+    long[] pad =
+        c.has(padAt, "padding") ? per(c.ints(padAt, "padding"), d, "padding", null) : new long[d];
+    long[] dilation =
+        dilationAt >= 0 && c.has(dilationAt, "dilation")
+            ? per(c.ints(dilationAt, "dilation"), d, "dilation", null)
+            : ones(d);
+    boolean ceil = c.bool(ceilAt, "ceil_mode", false);
+    Window[] w = new Window[d];
+    for (int i = 0; i < d; i++) {
+      long size = in[in.length - d + i];
+      long span = dilation[i] * (kernel[i] - 1) + 1;
+      if (kernel[i] < 1 || stride[i] < 1 || dilation[i] < 1 || pad[i] < 0 || pad[i] * 2 > span) {
+        throw new LoweringException(
+            "pooling with kernel "
+                + Arrays.toString(kernel)
+                + ", stride "
+                + Arrays.toString(stride)
+                + ", padding "
+                + Arrays.toString(pad)
+                + " and dilation "
+                + Arrays.toString(dilation));
+      }
+      long room = size + 2 * pad[i] - span;
+      if (room < 0) {
+        throw new LoweringException(
+            "a pooling window of " + span + " does not fit " + (size + 2 * pad[i]) + " elements");
+      }
+      long out = room / stride[i] + 1;
+      if (ceil && room % stride[i] != 0 && out * stride[i] < size + pad[i]) {
+        return null; // ceil_mode adds a window hanging over the end: not lowered
+      }
+      w[i] = new Window(kernel[i], stride[i], pad[i], dilation[i], size, out);
+    }
+    return w;
+  }
+
+  /** d values from a list of 1 or d (an empty list: {@code dflt}). */
+  private static long[] per(long[] v, int d, String what, long[] dflt) {
+    if (v.length == 0 && dflt != null) {
+      return dflt;
+    }
+    if (v.length != 1 && v.length != d) {
+      throw new LoweringException(
+          "pooling over " + d + " dims with " + v.length + " values of " + what);
+    }
+    long[] out = new long[d];
+    for (int i = 0; i < d; i++) {
+      out[i] = v[v.length == 1 ? 0 : i];
+    }
+    return out;
+  }
+
+  private static long[] ones(int d) {
+    long[] a = new long[d];
+    Arrays.fill(a, 1);
+    return a;
+  }
+
+  /** {@code _adaptive_avg_pool*(self, output_size)}: the mean over equal blocks. */
+  private static int[] adaptive(Call c, int d) {
+    int x = c.tensor(0, "self");
+    long[] in = c.shape(x);
+    long[] blocks = blocks(in, per(c.ints(1, "output_size"), d, "output_size", null));
+    if (blocks == null) {
+      return null;
+    }
+    int prefix = in.length - d;
+    long[] split = new long[prefix + 2 * d];
+    long[] mean = new long[d + 1]; // keepdim false, then the block dims
+    System.arraycopy(in, 0, split, 0, prefix);
+    for (int i = 0; i < d; i++) {
+      split[prefix + 2 * i] = in[prefix + i] / blocks[i];
+      split[prefix + 2 * i + 1] = blocks[i];
+      mean[i + 1] = prefix + 2 * i + 1;
+    }
+    return new int[] {c.b.add(Op.RMEAN, mean, c.reshape(x, split))};
+  }
+
+  /** {@code _adaptive_avg_pool*_backward(grad_output, self)}: spread evenly over each block. */
+  private static int[] adaptiveBackward(Call c, int d) {
+    int g = c.tensor(0, "grad_output");
+    int x = c.tensor(1, "self");
+    long[] in = c.shape(x);
+    long[] gs = c.shape(g);
+    int prefix = in.length - d;
+    long[] out = Arrays.copyOfRange(gs, prefix, gs.length);
+    long[] blocks = gs.length == in.length ? blocks(in, out) : null;
+    if (blocks == null) {
+      return null;
+    }
+    long[] column = new long[prefix + 2 * d];
+    long[] spread = new long[prefix + 2 * d];
+    System.arraycopy(in, 0, column, 0, prefix);
+    System.arraycopy(in, 0, spread, 0, prefix);
+    long n = 1;
+    for (int i = 0; i < d; i++) {
+      column[prefix + 2 * i] = out[i];
+      column[prefix + 2 * i + 1] = 1;
+      spread[prefix + 2 * i] = out[i];
+      spread[prefix + 2 * i + 1] = blocks[i];
+      n *= blocks[i];
+    }
+    int dt = c.type(x).dtype();
+    int e = c.expandTo(c.reshape(c.cast(g, dt), column), spread);
+    int scaled = c.b.add(Op.MUL, new long[0], e, c.filled(1.0 / n, dt, spread));
+    return new int[] {c.reshape(scaled, in)};
+  }
+
+  /** The block size per pooled dim, or null when a size is not a multiple of the output's. */
+  private static long[] blocks(long[] in, long[] out) {
+    int d = out.length;
+    long[] b = new long[d];
+    for (int i = 0; i < d; i++) {
+      long size = in[in.length - d + i];
+      if (out[i] < 1 || size % out[i] != 0) {
+        return null;
+      }
+      b[i] = size / out[i];
+    }
+    return b;
+  }
+}

@@ -1300,6 +1300,42 @@ class OutChannelParallelCNN(SmallCNN):
         return torch.cat(dist.all_gather(features, self.world_size, GROUP).chunk(self.world_size), dim=1)
 
 
+class CNNRegressionGrad(nn.Module):
+    """A training step of conv3x3 -> relu -> global average pool -> linear under ``F.mse_loss``:
+    the loss and the gradients of the filters and of the linear weight (``convolution_backward``
+    through the pool's and relu's gradients)."""
+
+    def __init__(self, in_channels, channels, out_features):
+        super().__init__()
+        self.conv_weight = nn.Parameter(torch.empty(channels, in_channels, 3, 3))
+        self.fc_weight = nn.Parameter(torch.empty(out_features, channels))
+
+    def forward(self, x, target):
+        with torch.enable_grad():  # tracing runs under no_grad
+            conv_weight = self.conv_weight.detach().requires_grad_(True)
+            fc_weight = self.fc_weight.detach().requires_grad_(True)
+            h = F.relu(F.conv2d(x, conv_weight, padding=1))
+            loss = F.mse_loss(F.linear(F.adaptive_avg_pool2d(h, 1).flatten(1), fc_weight), target)
+            grad_conv, grad_fc = torch.autograd.grad(loss, (conv_weight, fc_weight))
+        return loss.detach(), grad_conv, grad_fc
+
+
+class DataParallelCNNRegressionGrad(CNNRegressionGrad):
+    """:class:`CNNRegressionGrad` with rank k on samples k, loss and gradients all-reduced with
+    ``avg``; ``reduce_conv_grad=False`` leaves the filters' gradient unreduced (a mistake: each
+    rank keeps the gradient of its own samples)."""
+
+    def __init__(self, in_channels, channels, out_features, rank, world_size, reduce_conv_grad=True):
+        super().__init__(in_channels, channels, out_features)
+        self.reduce_conv_grad = reduce_conv_grad
+
+    def forward(self, x, target):
+        loss, grad_conv, grad_fc = super().forward(x, target)
+        if self.reduce_conv_grad:
+            grad_conv = dist.all_reduce(grad_conv, "avg", GROUP)
+        return dist.all_reduce(loss, "avg", GROUP), grad_conv, dist.all_reduce(grad_fc, "avg", GROUP)
+
+
 class StaticMoE(nn.Module):
     """Experts ``gelu(t @ w1[e]) @ w2[e]`` over tokens routed ahead of time: the tokens come in
     source shards (rows of x, in order), and ``counts[s][e]`` rows of shard s, grouped by expert,

@@ -944,6 +944,31 @@ def cnn_out_channels(name, n, view_gathered=False):
         operator=node_name(gs, "aten._reshape_alias.default"))
 
 
+def data_parallel_cnn_grads(name, n, reduce_conv_grad=True):
+    batch, channels, hidden, out, size = 4, 2, 3, 2, 4
+    outputs = ("loss", "grad_conv", "grad_fc")
+    gs = tag_outputs(trace(m.CNNRegressionGrad(channels, hidden, out), x=t(batch, channels, size, size),
+                           target=t(batch, out)), *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.DataParallelCNNRegressionGrad(channels, hidden, out, r, n,
+                                                                   reduce_conv_grad),
+                      lambda r: dict(x=t(batch // n, channels, size, size), target=t(batch // n, out)))]
+    relations = [shard("x", 0), shard("target", 0), replicate("conv_weight"), replicate("fc_weight")]
+    expect = [relate(o, f"r{k}.{o}") for o in outputs for k in range(n)]
+    if reduce_conv_grad:
+        return Case(
+            name, f"data parallelism over {n} ranks for a small CNN, forward and backward in one"
+            " graph: conv3x3, relu, global average pooling and a linear layer under F.mse_loss,"
+            " the gradients of the filters (through the pool's and relu's gradients and"
+            " convolution_backward) and of the linear weight, all-reduced with avg", gs, gd,
+            relations, "refines", "the loss and gradients equal every rank's averages, as expected",
+            expect=expect)
+    return Case(
+        name, f"dp-cnn-grads over {n} ranks leaving the filters' gradient unreduced", gs, gd,
+        relations, "not-refined", "each rank keeps the filters' gradient of its own samples",
+        operator=node_name(gs, "aten.mse_loss_backward.default"), expect=expect)
+
+
 def data_parallel_mlp_grads(name, n):
     batch, hidden, ffn, dim_out = 8, 4, 6, 3
     outputs = ("loss", "grad_fc1_weight", "grad_fc1_bias", "grad_fc2_weight", "grad_fc2_bias")
@@ -1143,6 +1168,9 @@ def all_cases():
         cnn_out_channels("cnn-out-channels-tp2", 2),
         cnn_out_channels("cnn-out-channels-tp4", 4),
         cnn_out_channels("bug-cnn-out-channels-viewed", 2, view_gathered=True),
+        data_parallel_cnn_grads("dp-cnn-grads-dp2", 2),
+        data_parallel_cnn_grads("dp-cnn-grads-dp4", 4),
+        data_parallel_cnn_grads("bug-dp-cnn-grads-unreduced", 2, reduce_conv_grad=False),
         swiglu("swiglu-tp2", 2),
         swiglu("bug-swiglu-reduce-before-down", 2, reduce_before_down=True),
         sp_rmsnorm("sp-rmsnorm-tp2", 2),
@@ -1274,6 +1302,8 @@ GD_LOCATIONS = {
     "bug-conv-in-channels-bias-before-allreduce": (
         "partial = F.conv2d(x, self.weight, self.bias, padding=1)", 0),
     "bug-conv-in-channels-relu-before-allreduce": ("partial = F.relu(partial)", 0),
+    "bug-dp-cnn-grads-unreduced": (
+        'return dist.all_reduce(loss, "avg", GROUP), grad_conv, dist.all_reduce(grad_fc, "avg", GROUP)', 0),
     "bug-cnn-out-channels-viewed": (
         "return dist.all_gather(features, self.world_size, GROUP).view(features.shape[0], -1)", 0),
     "bug-conv-out-channels-interleaved": (

@@ -65,6 +65,7 @@ public interface NativeRule<M> {
               new GradRangeTiling(),
               new ExpandTiling(),
               new SumnCommonFactor(),
+              new ConstantFactorOut(),
               new ConcatRegroup(),
               new ConcatOfSums(),
               new SumOfConcats(),

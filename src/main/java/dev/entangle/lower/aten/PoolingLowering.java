@@ -130,6 +130,16 @@ final class PoolingLowering {
     }
     int shared =
         c.b.add(Op.MUL, new long[0], c.cast(g, c.type(x).dtype()), share(c, x, w, d, 6, 7));
+    if (tiles(w)) {
+      // each window's share spread over its own block
+      long[] in = c.shape(x);
+      long[] column = blocks(in, w);
+      for (int i = 0; i < w.length; i++) {
+        column[in.length - w.length + 2 * i + 1] = 1;
+      }
+      int spread = c.expandTo(c.reshape(shared, column), blocks(in, w));
+      return new int[] {c.reshape(spread, in)};
+    }
     int rank = c.shape(x).length;
     int sum = -1;
     for (long[] at : positions(w)) {
@@ -149,9 +159,20 @@ final class PoolingLowering {
 
   /**
    * The element-wise maximum or sum over the kernel's positions of the strided slices of x padded
-   * with -inf (max) or 0 (sum).
+   * with -inf (max) or 0 (sum); when the windows tile x (stride the kernel, no padding, no
+   * dilation, sizes multiples of the kernel), the maximum or sum over each block of x viewed as
+   * blocks.
    */
   private static int pool(Call c, int x, Window[] w, int kind) {
+    if (tiles(w)) {
+      long[] in = c.shape(x);
+      int prefix = in.length - w.length;
+      long[] dims = new long[w.length + 1]; // keepdim false, then the kernel dims
+      for (int i = 0; i < w.length; i++) {
+        dims[i + 1] = prefix + 2 * i + 1;
+      }
+      return c.b.add(kind == MAX ? Op.RAMAX : Op.RSUM, dims, c.reshape(x, blocks(in, w)));
+    }
     int rank = c.shape(x).length;
     int dt = c.type(x).dtype();
     double fill = kind == MAX ? Double.NEGATIVE_INFINITY : 0.0;
@@ -170,6 +191,31 @@ final class PoolingLowering {
       result = result < 0 ? y : c.b.add(kind == MAX ? Op.MAXIMUM : Op.ADD, new long[0], result, y);
     }
     return result;
+  }
+
+  /** Whether the windows tile the input: each element in exactly one window, none padded. */
+  private static boolean tiles(Window[] w) {
+    for (Window v : w) {
+      if (v.stride() != v.kernel()
+          || v.pad() != 0
+          || v.dilation() != 1
+          || v.size() % v.kernel() != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The input's shape with each pooled dim split into [windows, kernel]. */
+  private static long[] blocks(long[] in, Window[] w) {
+    int prefix = in.length - w.length;
+    long[] out = new long[prefix + 2 * w.length];
+    System.arraycopy(in, 0, out, 0, prefix);
+    for (int i = 0; i < w.length; i++) {
+      out[prefix + 2 * i] = w[i].out();
+      out[prefix + 2 * i + 1] = w[i].kernel();
+    }
+    return out;
   }
 
   /** Every kernel position, row-major. */

@@ -7,6 +7,8 @@ import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.rules.SearchDeadline;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The linear forms of an e-graph's classes at one moment: each node's form computed from its
@@ -128,7 +130,41 @@ public final class ClassForms {
     }
     int sa = table.formAt(a).size();
     int sb = table.formAt(b).size();
-    return sa != sb ? sa > sb : a < b;
+    if (sa != sb) {
+      return sa > sb;
+    }
+    int cutA = slices(a);
+    int cutB = slices(b);
+    return cutA != cutB ? cutA < cutB : a < b;
+  }
+
+  /** Per form id, {@link #slices}'s count. */
+  private final Map<Integer, Integer> sliceCounts = new HashMap<>();
+
+  /**
+   * How many slices a form's atoms take, nested ones included: of two forms of one class, the one
+   * that cuts less is a rank's own computation rather than a part cut from a whole, and is the one
+   * other classes' forms are built from too (a part the rules split off a whole holds both).
+   */
+  private int slices(int form) {
+    Integer known = sliceCounts.get(form);
+    if (known != null) {
+      return known;
+    }
+    int n = 0;
+    LinearForm f = table.formAt(form);
+    for (int i = 0; i < f.size(); i++) {
+      Monomial m = f.monomial(i);
+      for (int k = 0; k < m.degree(); k++) {
+        Atom a = table.atomAt(m.atom(k));
+        n += a.op() == Op.SLICE.id() ? 1 : 0;
+        for (int o : a.operands()) {
+          n += slices(o);
+        }
+      }
+    }
+    sliceCounts.put(form, n);
+    return n;
   }
 
   private LinearForm child(ENode n, int i, int depth) {

@@ -1,6 +1,7 @@
 package dev.entangle.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.entangle.batch.CaseFolders;
@@ -68,5 +69,17 @@ class ExamplesManifestTest {
       }
     }
     assertEquals(List.of(), missing, "cases the Examples section of README.md does not name");
+  }
+
+  /** README's sample run of {@code scripts/verify-examples} counts every example. */
+  @Test
+  void theReadmesSampleBatchRunCountsEveryCase() throws IOException {
+    String readme = Files.readString(CliRun.PROJECT_ROOT.resolve("README.md"));
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\\n(\\d+) cases, (\\d+) met their expectation in")
+            .matcher(readme);
+    assertTrue(m.find(), "README shows no sample batch run");
+    int cases = manifest().get("cases").size();
+    assertEquals(cases + " " + cases, m.group(1) + " " + m.group(2), "README's sample batch run");
   }
 }

@@ -89,6 +89,11 @@ class NativeLemmaSearchTest {
                 + " f32]))))",
             "(mul (sumn a b) (expand[2] (scalar[3.0 f32])))"
           },
+          ConstantFactorOut.NAME,
+          new String[] {
+            "(conv[1 1 1 0 1] (mul x:f32[1,2,3] (expand[1 2 3] (scalar[2.0 f32]))) w:f32[1,2,2])",
+            "(mul (conv[1 1 1 0 1] x w) (expand[1 1 2] (scalar[2.0 f32])))"
+          },
           SumnOfReshapes.NAME,
           new String[] {
             "(sumn (reshape[6] a:f32[2,3]) (reshape[6] b:f32[2,3]))", "(reshape[6] (sumn a b))"

@@ -755,9 +755,9 @@ def data_parallel_grads(name, n, grad_reduce_op="avg"):
             "the loss and gradients equal every rank's averages, as expected", expect=expect)
     return Case(
         name, f"data-parallel-grads over {n} ranks all-reducing the gradients with sum instead of avg",
-        gs, gd, relations, "not-refined", f"the gradients come out {n} times too large: the gradient"
-        " of the loss reaches no G_d value, scaled or summed", operator=node_name(gs, "aten.mul.Tensor"),
-        expect=expect)
+        gs, gd, relations, "not-refined", f"the gradients come out {n} times too large: the loss's"
+        " gradient is each rank's scaled by its share, but the weight gradient is no average of the"
+        " ranks'", operator=node_name(gs, "aten.mm.default"), expect=expect)
 
 
 def bias_share_row_parallel(name, n, divide=True):
@@ -850,9 +850,9 @@ def data_parallel_loss(name, n, loss, grad_reduce_op="avg"):
     return Case(
         name, f"{name.replace('bug-', '').replace('-grads-sum', '')} over {n} ranks all-reducing the"
         " gradients with sum instead of avg", gs, gd, relations, "not-refined",
-        f"the gradients come out {n} times too large: the gradient of the loss reaches no G_d value,"
-        " scaled or summed", operator=node_name(gs, "aten.mse_loss_backward.default" if loss == "mse"
-                                                 else "aten.nll_loss_backward.default"), expect=expect)
+        f"the gradients come out {n} times too large: the loss's gradient is each rank's scaled by"
+        " its share, but the weight gradient is no average of the ranks'",
+        operator=node_name(gs, "aten.mm.default"), expect=expect)
 
 
 def conv_out_channels(name, n, interleave=False):
@@ -922,7 +922,7 @@ def data_parallel_conv_grads(name, n, grad_reduce_op="avg"):
     return Case(
         name, f"dp-conv-grads over {n} ranks all-reducing the gradients with sum instead of avg",
         gs, gd, relations, "not-refined", f"the gradients come out {n} times too large",
-        operator=node_name(gs, "aten.mse_loss_backward.default"), expect=expect)
+        operator=node_name(gs, "aten.convolution_backward.default"), expect=expect)
 
 
 def cnn_out_channels(name, n, view_gathered=False):
@@ -966,7 +966,7 @@ def data_parallel_cnn_grads(name, n, reduce_conv_grad=True):
     return Case(
         name, f"dp-cnn-grads over {n} ranks leaving the filters' gradient unreduced", gs, gd,
         relations, "not-refined", "each rank keeps the filters' gradient of its own samples",
-        operator=node_name(gs, "aten.mse_loss_backward.default"), expect=expect)
+        operator=node_name(gs, "aten.convolution_backward.default"), expect=expect)
 
 
 def data_parallel_mlp_grads(name, n):
@@ -1008,7 +1008,7 @@ def zero_grads(name, n, reduce_grads=True):
         name, f"zero-grads over {n} ranks keeping each rank's rows of its own gradients instead of"
         " reduce-scattering them", gs, gd, relations, "not-refined",
         "a gradient shard misses the other ranks' batch rows",
-        operator=node_name(gs, "aten.mul.Tensor"), expect=expect)
+        operator=node_name(gs, "aten.mm.default"), expect=expect)
 
 
 def flat_zero_grads(name, n):

@@ -58,10 +58,11 @@ public final class TermText {
       case SCALE:
         {
           CoreTerm in = t.children().get(0);
-          if (a[0] == 1 && in.op() == Op.SUMN.id() && a[1] == in.children().size()) {
+          boolean derived = a.length > 2 && a[2] != 0;
+          if (!derived && a[0] == 1 && in.op() == Op.SUMN.id() && a[1] == in.children().size()) {
             return new Expr.Reduce(Expr.ReduceKind.MEAN, ((Expr.Reduce) kids.get(0)).operands());
           }
-          return new Expr.Scale(kids.get(0), a[0], a[1]);
+          return new Expr.Scale(kids.get(0), a[0], a[1], derived);
         }
       case PERMUTE:
         {

@@ -1,5 +1,6 @@
 package dev.entangle.refine;
 
+import dev.entangle.core.CoreTerm;
 import dev.entangle.core.Op;
 import dev.entangle.egraph.CostModel;
 import dev.entangle.egraph.ENode;
@@ -11,9 +12,24 @@ final class CleanCost {
 
   /** Clean terms whose leaves satisfy {@code leafAllowed}; every node costs 1. */
   static CostModel clean(IntPredicate leafAllowed) {
+    return clean(leafAllowed, true);
+  }
+
+  /**
+   * Clean terms over G_d's outputs (and inputs): the output relation, which rests on no factor the
+   * checker derived ({@code scale} of three attributes), only on those the relation states.
+   */
+  static CostModel overOutputs(IntPredicate leafAllowed) {
+    return clean(leafAllowed, false);
+  }
+
+  private static CostModel clean(IntPredicate leafAllowed, boolean derivedFactors) {
     return n -> {
       Op op = Op.of(n.op());
       if (op == null || !op.isClean()) {
+        return -1;
+      }
+      if (op == Op.SCALE && !derivedFactors && n.attrCount() > 2) {
         return -1;
       }
       if (op == Op.TENSOR && !leafAllowed.test((int) n.attr(0))) {
@@ -35,6 +51,19 @@ final class CleanCost {
       }
       return op != null && op.isClean() ? 1 : 20;
     };
+  }
+
+  /** Whether a term holds a factor the checker derived ({@link #overOutputs}). */
+  static boolean restsOnDerivedFactor(CoreTerm t) {
+    if (t.op() == Op.SCALE.id() && t.attrs().length > 2) {
+      return true;
+    }
+    for (CoreTerm c : t.children()) {
+      if (restsOnDerivedFactor(c)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static boolean isClean(ENode n) {

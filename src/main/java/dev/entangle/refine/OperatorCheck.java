@@ -251,7 +251,8 @@ final class OperatorCheck {
     Extractor clean = new Extractor(g, CleanCost.clean(id -> true));
     Map<Integer, List<CoreTerm>> found = new HashMap<>();
     Map<Integer, CoreTerm> overOutputs = new HashMap<>();
-    Extractor outputsOnly = required ? new Extractor(g, CleanCost.clean(ctx.gd::available)) : null;
+    Extractor outputsOnly =
+        required ? new Extractor(g, CleanCost.overOutputs(ctx.gd::available)) : null;
     Map<Integer, CoreTerm> hints = new HashMap<>();
     Extractor explain = null;
     for (int o : outputs) {

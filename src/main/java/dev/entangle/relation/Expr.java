@@ -33,8 +33,17 @@ public sealed interface Expr {
     }
   }
 
-  /** {@code scale(e, P, Q)}: e times the rational P/Q (Q positive, 1 when not written). */
-  record Scale(Expr input, long num, long den) implements Expr {}
+  /**
+   * {@code scale(e, P, Q)}: e times the rational P/Q (Q positive, 1 when not written). {@code
+   * derived}: found by the checker for a value between operators (a rank's share of a data-parallel
+   * gradient), never stated by the user, so no output relation may rest on it.
+   */
+  record Scale(Expr input, long num, long den, boolean derived) implements Expr {
+    /** A factor as a relation states it. */
+    public Scale(Expr input, long num, long den) {
+      this(input, num, den, false);
+    }
+  }
 
   /** {@code transpose(e, D0, D1)}. */
   record Transpose(Expr input, int dim0, int dim1) implements Expr {}

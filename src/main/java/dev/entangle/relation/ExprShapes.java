@@ -194,7 +194,7 @@ public final class ExprShapes {
     long g = Fractions.gcd(Math.abs(s.num()), Math.abs(s.den()));
     long num = (s.den() < 0 ? -s.num() : s.num()) / g;
     long den = Math.abs(s.den()) / g;
-    return new Typed(s, new Expr.Scale(in.expr(), num, den), in.type());
+    return new Typed(s, new Expr.Scale(in.expr(), num, den, s.derived()), in.type());
   }
 
   private Typed reduce(Expr.Reduce r) {

@@ -21,11 +21,17 @@ import java.util.Map;
  * {@code scale(...)}), whose term is then in the e-graph and merged with the value of equal form.
  * Enabled from a lemma file with {@code (native linear-forms)}.
  */
-public final class LinearForms implements NativeRule<LinearForms.Merge> {
+public final class LinearForms implements NativeRule<LinearForms.Step> {
   public static final String NAME = "linear-forms";
 
+  /** What one search found: a merge, or a concat of scaled G_d tensors to build. */
+  public sealed interface Step permits Merge, Scaled {}
+
   /** Two classes whose forms are equal. */
-  public record Merge(int a, int b) {}
+  public record Merge(int a, int b) implements Step {}
+
+  /** A concat whose parts are G_d tensors scaled by one factor ({@link ScaledParts}). */
+  public record Scaled(ScaledParts.Match match) implements Step {}
 
   @Override
   public String name() {
@@ -44,18 +50,27 @@ public final class LinearForms implements NativeRule<LinearForms.Merge> {
   }
 
   @Override
-  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Merge> found) {
+  public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Step> found) {
     FormTable table = new FormTable();
     Index index = new Index(g, table);
-    ClassForms.compute(g, deadline, table, index::add);
+    int[] forms = ClassForms.compute(g, deadline, table, index::add);
     for (Merge m : index.merges) {
       found.match(m);
+    }
+    List<ScaledParts.Match> scaled = new ArrayList<>();
+    new ScaledParts(g, table, forms).search(scaled);
+    for (ScaledParts.Match m : scaled) {
+      found.match(new Scaled(m));
     }
   }
 
   @Override
-  public void apply(EGraph<TypeInfo> g, Merge m, Unions unions) {
-    unions.union(m.a(), m.b());
+  public void apply(EGraph<TypeInfo> g, Step step, Unions unions) {
+    if (step instanceof Merge m) {
+      unions.union(m.a(), m.b());
+    } else if (step instanceof Scaled s) {
+      unions.union(s.match().cls(), ScaledParts.build(g, s.match()));
+    }
   }
 
   /** Classes by form; two classes of one type under one form make a merge (each pair once). */

@@ -1297,20 +1297,21 @@ GD_LOCATIONS = {
         "loss = (F.linear(x, weight, bias) - target).pow(2).sum()", 0),
     "bug-rank-zero-bias-every-rank": ("y = y + self.bias", 2),
     "bug-context-parallel-unshifted-mask": ("return super().attend(q, k, v, row_start)", 0),
-    "bug-data-parallel-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 0),
-    "bug-dp-mse-loss-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 1),
+    "bug-data-parallel-grads-sum": (
+        'return (dist.all_reduce(loss, "avg", GROUP), dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),', 0),
+    "bug-dp-mse-loss-grads-sum": (
+        'return (dist.all_reduce(loss, "avg", GROUP), dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),', 1),
     "bug-conv-in-channels-bias-before-allreduce": (
         "partial = F.conv2d(x, self.weight, self.bias, padding=1)", 0),
     "bug-conv-in-channels-relu-before-allreduce": ("partial = F.relu(partial)", 0),
-    "bug-dp-cnn-grads-unreduced": (
-        'return dist.all_reduce(loss, "avg", GROUP), grad_conv, dist.all_reduce(grad_fc, "avg", GROUP)', 0),
+    "bug-dp-cnn-grads-unreduced": ("loss, grad_conv, grad_fc = super().forward(x, target)", 0),
     "bug-cnn-out-channels-viewed": (
         "return dist.all_gather(features, self.world_size, GROUP).view(features.shape[0], -1)", 0),
     "bug-conv-out-channels-interleaved": (
         "return dist.all_gather(y, self.world_size, GROUP).view(y.shape[0], -1, *y.shape[2:])", 0),
     "bug-dp-conv-grads-sum": ("dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),", 0),
     "bug-dp-cross-entropy-grads-sum": (
-        "dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 2),
+        'return (dist.all_reduce(loss, "avg", GROUP), dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),', 2),
     "bug-expert-parallel-transposed-splits": (
         "routed = dist.all_to_all(x, self.recv, self.send, GROUP)", 0),
     "bug-expert-sharded": ("return F.gelu(x @ self.w1) @ self.w2", 0),

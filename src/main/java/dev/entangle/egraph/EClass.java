@@ -41,6 +41,9 @@ final class EClass<D> {
   }
 
   /** The nodes with operator {@code op}, in insertion order. */
+  /** Up to this many nodes a linear scan finds an operator's range faster than a bisection. */
+  private static final int SCAN = 8;
+
   NodeRange withOp(int op) {
     if (byOp == null) {
       byOp = nodes.toArray(new ENode[0]);
@@ -51,11 +54,22 @@ final class EClass<D> {
       }
     }
     int from = lowerBound(op);
-    int to = lowerBound(op + 1);
+    int to = from;
+    while (to < ops.length && ops[to] == op) {
+      to++;
+    }
     return new NodeRange(byOp, from, to);
   }
 
+  /** The first position whose operator is not below {@code op}: a scan for the usual few nodes. */
   private int lowerBound(int op) {
+    if (ops.length <= SCAN) {
+      int i = 0;
+      while (i < ops.length && ops[i] < op) {
+        i++;
+      }
+      return i;
+    }
     int lo = 0;
     int hi = ops.length;
     while (lo < hi) {

@@ -180,7 +180,8 @@ public enum Op {
   ITEM(1, Kind.OTHER, Tuples.SEMANTICS),
   /**
    * Multiplication by the exact rational num/den (the clean function {@code scale(e, P, Q)}, and
-   * with a sum across ranks {@code mean(...)}); linear in its operand. attrs: [num, den > 0].
+   * with a sum across ranks {@code mean(...)}); linear in its operand. attrs: [num, den > 0], then
+   * 1 for a factor the checker derived rather than one a relation states ({@link #scaleAttrs}).
    */
   SCALE(1, Kind.UNARY, Elementwise.SEMANTICS, true),
   /**
@@ -198,6 +199,39 @@ public enum Op {
    * the kernel's spatial sizes × d.
    */
   CONV_WEIGHT_GRAD(2, Kind.OTHER, Convolution.SEMANTICS);
+
+  /**
+   * The operands the operator is linear in, each with the others held fixed: either operand of a
+   * matrix product or a convolution (or its gradients); the first of a softmax or log-softmax
+   * gradient, a rotary embedding, a pick, a gather, an embedding and its gradient. None for the
+   * others (the element-wise ones linear in their one operand say so with {@link #linear}).
+   */
+  public int[] linearOperands() {
+    return switch (this) {
+      case MATMUL, CONV, CONV_INPUT_GRAD, CONV_WEIGHT_GRAD -> new int[] {0, 1};
+      case SOFTMAX_BACKWARD,
+          LOG_SOFTMAX_BACKWARD,
+          ROPE,
+          PICK,
+          PICK_RANGE,
+          INDEX2,
+          EMBEDDING,
+          EMBEDDING_RANGE,
+          EMBEDDING_GRAD ->
+          new int[] {0};
+      default -> new int[0];
+    };
+  }
+
+  /** {@code scale}'s attributes; a derived factor is one no output relation may rest on. */
+  public static long[] scaleAttrs(long num, long den, boolean derived) {
+    return derived ? new long[] {num, den, 1} : new long[] {num, den};
+  }
+
+  /** Whether {@code scale}'s attributes mark a derived factor ({@link #scaleAttrs}). */
+  public static boolean derivedScale(long[] attrs) {
+    return attrs.length > 2 && attrs[2] != 0;
+  }
 
   /** Number of children, or -1 for one or more. */
   public final int arity;

@@ -40,10 +40,10 @@ final class EClass<D> {
     ops = null;
   }
 
-  /** The nodes with operator {@code op}, in insertion order. */
   /** Up to this many nodes a linear scan finds an operator's range faster than a bisection. */
   private static final int SCAN = 8;
 
+  /** The nodes with operator {@code op}, in insertion order. */
   NodeRange withOp(int op) {
     if (byOp == null) {
       byOp = nodes.toArray(new ENode[0]);

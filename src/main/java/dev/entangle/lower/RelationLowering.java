@@ -177,8 +177,8 @@ public final class RelationLowering {
           : combined;
     }
     if (e instanceof Expr.Scale s) {
-      long[] attrs = s.derived() ? new long[] {s.num(), s.den(), 1} : new long[] {s.num(), s.den()};
-      return node(Op.SCALE, attrs, List.of(convert(s.input())));
+      return node(
+          Op.SCALE, Op.scaleAttrs(s.num(), s.den(), s.derived()), List.of(convert(s.input())));
     }
     if (e instanceof Expr.Transpose t) {
       Typed x = convert(t.input());

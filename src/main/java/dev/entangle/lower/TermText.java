@@ -58,7 +58,7 @@ public final class TermText {
       case SCALE:
         {
           CoreTerm in = t.children().get(0);
-          boolean derived = a.length > 2 && a[2] != 0;
+          boolean derived = Op.derivedScale(a);
           if (!derived && a[0] == 1 && in.op() == Op.SUMN.id() && a[1] == in.children().size()) {
             return new Expr.Reduce(Expr.ReduceKind.MEAN, ((Expr.Reduce) kids.get(0)).operands());
           }

@@ -29,7 +29,7 @@ final class CleanCost {
       if (op == null || !op.isClean()) {
         return -1;
       }
-      if (op == Op.SCALE && !derivedFactors && n.attrCount() > 2) {
+      if (op == Op.SCALE && !derivedFactors && Op.derivedScale(n.attrs())) {
         return -1;
       }
       if (op == Op.TENSOR && !leafAllowed.test((int) n.attr(0))) {
@@ -55,7 +55,7 @@ final class CleanCost {
 
   /** Whether a term holds a factor the checker derived ({@link #overOutputs}). */
   static boolean restsOnDerivedFactor(CoreTerm t) {
-    if (t.op() == Op.SCALE.id() && t.attrs().length > 2) {
+    if (t.op() == Op.SCALE.id() && Op.derivedScale(t.attrs())) {
       return true;
     }
     for (CoreTerm c : t.children()) {

@@ -5,36 +5,39 @@ import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code f(..., x * k, ...) = f(..., x, ...) * k} for a constant k and an operator f linear in that
- * operand: a convolution and its gradients in either operand, a softmax or log-softmax gradient, a
- * rotary embedding, a pick or an embedding's gradient in its first, and a {@code where} in the
- * value chosen where the other is zero (a relu's gradient). A loss scaled by 1/batch then scales
- * each gradient alike on every rank, so the factor meets the one of the ranks' averages. The
- * factor's shape is the result's, which the pattern language cannot write for these operators. Only
- * moves a factor out, so it ends.
+ * operand ({@link Op#linearOperands}: a matrix product or a convolution and its gradients in either
+ * operand, a softmax or log-softmax gradient, a rotary embedding, a pick, gather or embedding and
+ * its gradient in its first), and a {@code where} in the value chosen where the other is zero (a
+ * relu's gradient). A loss scaled by 1/batch then scales each gradient alike on every rank, so the
+ * factor meets the one of the ranks' averages. The factor's shape is the result's, which the
+ * pattern language cannot write for these operators. Only moves a factor out, so it ends.
  */
 final class ConstantFactorOut implements NativeRule<ConstantFactorOut.Scaled> {
   static final String NAME = "constant-factor-out";
 
-  /** An operator and the operands it is linear in (a where: either value, the other being 0). */
-  private record Linear(Op op, int... operands) {}
+  /**
+   * The operators and operands a factor leaves, in a fixed order (so that searches report matches
+   * in one order): those {@link Op#linearOperands} names, and either value of a where, when the
+   * other is zero.
+   */
+  private static final List<Map.Entry<Op, int[]>> LINEAR = linear();
 
-  /** In a fixed order, so that searches report matches in one order. */
-  private static final List<Linear> LINEAR =
-      List.of(
-          new Linear(Op.CONV, 0, 1),
-          new Linear(Op.CONV_INPUT_GRAD, 0, 1),
-          new Linear(Op.CONV_WEIGHT_GRAD, 0, 1),
-          new Linear(Op.SOFTMAX_BACKWARD, 0),
-          new Linear(Op.LOG_SOFTMAX_BACKWARD, 0),
-          new Linear(Op.ROPE, 0),
-          new Linear(Op.PICK, 0),
-          new Linear(Op.PICK_RANGE, 0),
-          new Linear(Op.EMBEDDING_GRAD, 0),
-          new Linear(Op.WHERE, 1, 2));
+  private static List<Map.Entry<Op, int[]>> linear() {
+    List<Map.Entry<Op, int[]>> out = new ArrayList<>();
+    for (Op op : Op.values()) {
+      if (op.linearOperands().length > 0) {
+        out.add(Map.entry(op, op.linearOperands()));
+      }
+    }
+    out.add(Map.entry(Op.WHERE, new int[] {1, 2}));
+    return List.copyOf(out);
+  }
 
   @Override
   public String name() {
@@ -59,15 +62,15 @@ final class ConstantFactorOut implements NativeRule<ConstantFactorOut.Scaled> {
 
   @Override
   public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Scaled> found) {
-    for (Linear e : LINEAR) {
-      for (EGraph.Held held : g.nodesWithOp(e.op().id())) {
+    for (Map.Entry<Op, int[]> e : LINEAR) {
+      for (EGraph.Held held : g.nodesWithOp(e.getKey().id())) {
         deadline.poll();
         ENode n = held.node();
         if (g.data(held.cls()).constant() != null) {
           continue;
         }
-        for (int i : e.operands()) {
-          if (e.op() == Op.WHERE && !isZero(g, n.child(i == 1 ? 2 : 1))) {
+        for (int i : e.getValue()) {
+          if (e.getKey() == Op.WHERE && !isZero(g, n.child(i == 1 ? 2 : 1))) {
             continue;
           }
           ENode product = scaled(g, n.child(i));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.entangle.core.OpTable;
+import dev.entangle.core.numeric.Tensor;
 import dev.entangle.graph.Graph;
 import java.util.List;
 import java.util.Map;
@@ -123,9 +124,7 @@ class PoolingLoweringTest {
   private static final long[] STRIDE = {2, 2};
   private static final long[] PAD = {1, 1};
 
-  private static Evaluation evaluate(Graph g, Map<String, double[]> values, long[] shape) {
-    Map<String, dev.entangle.core.numeric.Tensor> in = new java.util.HashMap<>();
-    values.forEach((k, v) -> in.put(k, f32(shape, v)));
+  private static Evaluation evaluate(Graph g, Map<String, Tensor> in) {
     return new LoweredEvaluator(new OpTable(), WorkBudget.defaults()).evaluate(g, in);
   }
 
@@ -165,7 +164,7 @@ class PoolingLoweringTest {
                 new long[] {2, 2},
                 new long[] {2, 2})
             .build("max", "avg", "avg2");
-    Evaluation e = evaluate(g, Map.of("x", X), X_SHAPE);
+    Evaluation e = evaluate(g, Map.of("x", f32(X_SHAPE, X)));
     assertValues(MAX_3_2_1, e, "max");
     assertValues(AVG_3_2_1_NO_PAD_COUNT, e, "avg");
     assertValues(AVG_2, e, "avg2");
@@ -190,9 +189,9 @@ class PoolingLoweringTest {
                 false,
                 null)
             .build("dx");
-    Map<String, dev.entangle.core.numeric.Tensor> in =
+    Map<String, Tensor> in =
         Map.of("x", f32(X_SHAPE, X), "g", f32(new long[] {1, 2, 3, 3}, G_3_2_1));
-    Evaluation e = new LoweredEvaluator(new OpTable(), WorkBudget.defaults()).evaluate(g, in);
+    Evaluation e = evaluate(g, in);
     assertValues(AVG_BACKWARD_3_2_1, e, "dx");
   }
 
@@ -215,10 +214,10 @@ class PoolingLoweringTest {
                 ref("g"),
                 ref("x"))
             .build("ad", "dx");
-    Map<String, dev.entangle.core.numeric.Tensor> in =
+    Map<String, Tensor> in =
         Map.of(
             "x", f32(new long[] {1, 2, 4, 4}, X4), "g", f32(new long[] {1, 2, 2, 1}, G_ADAPTIVE));
-    Evaluation e = new LoweredEvaluator(new OpTable(), WorkBudget.defaults()).evaluate(g, in);
+    Evaluation e = evaluate(g, in);
     assertValues(ADAPTIVE_2_1, e, "ad");
     assertValues(ADAPTIVE_BACKWARD, e, "dx");
   }

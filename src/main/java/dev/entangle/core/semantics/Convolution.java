@@ -54,8 +54,31 @@ public final class Convolution implements Semantics {
 
     /** The multiply-adds of one application. */
     long work() {
-      return n * o * (c / groups) * prod(t) * prod(k);
+      return n * o * (c / groups) * Tensor.numel(t) * Tensor.numel(k);
     }
+  }
+
+  /** {@code conv}'s attributes: [groups, d, stride × d, pad × d, dilation × d]. */
+  public static long[] attrs(long groups, long[] stride, long[] pad, long[] dilation) {
+    int d = stride.length;
+    long[] a = new long[2 + 3 * d];
+    a[0] = groups;
+    a[1] = d;
+    System.arraycopy(stride, 0, a, 2, d);
+    System.arraycopy(pad, 0, a, 2 + d, d);
+    System.arraycopy(dilation, 0, a, 2 + 2 * d, d);
+    return a;
+  }
+
+  /**
+   * A gradient's attributes: {@code conv}'s, then the spatial sizes of {@code shape} (its dims
+   * after the first two: the input's for {@code conv_input_grad}, the filters' for {@code
+   * conv_weight_grad}).
+   */
+  public static long[] withSizes(long[] convAttrs, long[] shape) {
+    long[] out = Arrays.copyOf(convAttrs, convAttrs.length + shape.length - 2);
+    System.arraycopy(shape, 2, out, convAttrs.length, shape.length - 2);
+    return out;
   }
 
   /** How many attributes {@code op} takes for {@code d} spatial dims. */
@@ -122,8 +145,8 @@ public final class Convolution implements Semantics {
     long n = x != null ? x[0] : gy[0];
     long o = w != null ? w[0] : gy[1];
     long c = x != null ? x[1] : w[1] * groups;
-    long[] s = x != null ? tail(x, 2) : extra;
-    long[] k = w != null ? tail(w, 2) : extra;
+    long[] s = x != null ? ShapeChecks.tail(x, 2) : extra;
+    long[] k = w != null ? ShapeChecks.tail(w, 2) : extra;
     if (o % groups != 0 || c % groups != 0 || (w != null && w[1] * groups != c)) {
       throw new ShapeException(
           op.symbol()
@@ -151,7 +174,7 @@ public final class Convolution implements Semantics {
       }
       t[i] = (padded - span) / attrs[2 + i] + 1;
     }
-    if (gy != null && (gy[0] != n || gy[1] != o || !Arrays.equals(tail(gy, 2), t))) {
+    if (gy != null && (gy[0] != n || gy[1] != o || !Arrays.equals(ShapeChecks.tail(gy, 2), t))) {
       throw new ShapeException(
           op.symbol()
               + ": the output gradient's shape "
@@ -194,9 +217,9 @@ public final class Convolution implements Semantics {
     int d = g.d();
     long cg = g.c / g.groups;
     long og = g.o / g.groups;
-    long sVol = prod(g.s);
-    long kVol = prod(g.k);
-    long tVol = prod(g.t);
+    long sVol = Tensor.numel(g.s);
+    long kVol = Tensor.numel(g.k);
+    long tVol = Tensor.numel(g.t);
     long[] tPos = new long[d];
     long[] kPos = new long[d];
     for (long n = 0; n < g.n; n++) {
@@ -233,18 +256,6 @@ public final class Convolution implements Semantics {
       out[i] = flat % shape[i];
       flat /= shape[i];
     }
-  }
-
-  private static long prod(long[] a) {
-    long p = 1;
-    for (long v : a) {
-      p *= v;
-    }
-    return p;
-  }
-
-  private static long[] tail(long[] a, int from) {
-    return Arrays.copyOfRange(a, from, a.length);
   }
 
   private static long[] join(long a, long b, long[] rest) {

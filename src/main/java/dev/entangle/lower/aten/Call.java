@@ -112,6 +112,23 @@ public final class Call {
         "argument " + describe(i, key) + " must be a number, got " + show(a));
   }
 
+  /**
+   * Argument i (or {@code key}) as one value per dim of {@code d}: a list of d integers, or one
+   * integer (or a list of one) for every dim, as torch's pooling and convolutions take them.
+   */
+  public long[] perDim(int i, String key, int d) {
+    long[] v = ints(i, key);
+    if (v.length != 1 && v.length != d) {
+      throw new LoweringException(
+          "argument " + describe(i, key) + " holds " + v.length + " values for " + d + " dims");
+    }
+    long[] out = new long[d];
+    for (int k = 0; k < d; k++) {
+      out[k] = v[v.length == 1 ? 0 : k];
+    }
+    return out;
+  }
+
   public long[] ints(int i, String key) {
     Arg a = arg(i, key);
     if (a instanceof Arg.IntArg v) {
@@ -199,6 +216,32 @@ public final class Call {
   public int filled(double v, int dtype, long[] shape) {
     int s = scalar(v, dtype);
     return shape.length == 0 ? s : b.add(Op.EXPAND, shape, s);
+  }
+
+  /**
+   * {@code h} with blocks filled with {@code v} (of its dtype) before and after it along {@code
+   * dim}: the concat of the blocks and h; h itself when both counts are 0.
+   */
+  public int pad(int h, int dim, long before, long after, double v) {
+    if (before == 0 && after == 0) {
+      return h;
+    }
+    List<Integer> parts = new ArrayList<>(3);
+    int dtype = type(h).dtype();
+    if (before > 0) {
+      parts.add(filled(v, dtype, withSize(shape(h), dim, before)));
+    }
+    parts.add(h);
+    if (after > 0) {
+      parts.add(filled(v, dtype, withSize(shape(h), dim, after)));
+    }
+    return b.add(Op.CONCAT, new long[] {dim}, parts.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  private static long[] withSize(long[] shape, int dim, long size) {
+    long[] out = shape.clone();
+    out[dim] = size;
+    return out;
   }
 
   public int expandTo(int h, long[] shape) {

@@ -1,6 +1,7 @@
 package dev.entangle.lower.aten;
 
 import dev.entangle.core.Op;
+import dev.entangle.core.semantics.Convolution;
 import dev.entangle.lower.LoweringException;
 import java.util.Arrays;
 
@@ -56,12 +57,14 @@ final class ConvolutionLowering {
       return null;
     }
     int dt = c.type(gy).dtype();
-    int gradInput = c.b.add(Op.CONV_INPUT_GRAD.id(), append(attrs, xs), gy, c.cast(w, dt));
-    int gradWeight = c.b.add(Op.CONV_WEIGHT_GRAD.id(), append(attrs, ws), c.cast(x, dt), gy);
+    int gradInput =
+        c.b.add(Op.CONV_INPUT_GRAD.id(), Convolution.withSizes(attrs, xs), gy, c.cast(w, dt));
+    int gradWeight =
+        c.b.add(Op.CONV_WEIGHT_GRAD.id(), Convolution.withSizes(attrs, ws), c.cast(x, dt), gy);
+    // keepdim false, then every dim but the channels: 0, 2, 3, ...
     long[] sumAttrs = new long[c.shape(gy).length];
-    sumAttrs[0] = 0; // keepdim false, then the batch and spatial dims
-    for (int i = 1; i < sumAttrs.length; i++) {
-      sumAttrs[i] = i == 1 ? 0 : i;
+    for (int i = 2; i < sumAttrs.length; i++) {
+      sumAttrs[i] = i;
     }
     int gradBias = c.b.add(Op.RSUM.id(), sumAttrs, gy);
     return new int[] {gradInput, gradWeight, gradBias};
@@ -85,35 +88,10 @@ final class ConvolutionLowering {
         return null;
       }
     }
-    long groups = c.integer(groupsAt, "groups", 1L);
-    long[] attrs = new long[2 + 3 * d];
-    attrs[0] = groups;
-    attrs[1] = d;
-    String[] names = {"stride", "padding", "dilation"};
-    for (int k = 0; k < 3; k++) {
-      long[] v = c.ints(strideAt + k, names[k]);
-      if (v.length != 1 && v.length != d) {
-        throw new LoweringException(
-            "a convolution over "
-                + d
-                + " spatial dims with "
-                + v.length
-                + " values of "
-                + names[k]);
-      }
-      for (int i = 0; i < d; i++) {
-        attrs[2 + k * d + i] = v[v.length == 1 ? 0 : i];
-      }
-    }
-    return attrs;
-  }
-
-  /**
-   * The attributes followed by the spatial sizes of {@code shape} (its dims after the first two).
-   */
-  private static long[] append(long[] attrs, long[] shape) {
-    long[] out = Arrays.copyOf(attrs, attrs.length + shape.length - 2);
-    System.arraycopy(shape, 2, out, attrs.length, shape.length - 2);
-    return out;
+    return Convolution.attrs(
+        c.integer(groupsAt, "groups", 1L),
+        c.perDim(strideAt, "stride", d),
+        c.perDim(strideAt + 1, "padding", d),
+        c.perDim(strideAt + 2, "dilation", d));
   }
 }

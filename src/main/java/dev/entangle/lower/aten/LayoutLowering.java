@@ -322,7 +322,6 @@ public final class LayoutLowering {
               + rank
               + "-d tensor: it needs a (before, after) pair per padded dim");
     }
-    int dtype = c.type(h).dtype();
     for (int i = 0; i < pad.length / 2; i++) {
       int d = rank - 1 - i;
       long before = pad[2 * i];
@@ -343,19 +342,7 @@ public final class LayoutLowering {
         }
         h = slice(c, h, d, start, end, 1);
       }
-      List<Integer> parts = new ArrayList<>();
-      if (before > 0) {
-        parts.add(c.filled(value, dtype, withSize(c.shape(h), d, before)));
-      }
-      parts.add(h);
-      if (after > 0) {
-        parts.add(c.filled(value, dtype, withSize(c.shape(h), d, after)));
-      }
-      if (parts.size() > 1) {
-        h =
-            c.b.add(
-                Op.CONCAT, new long[] {d}, parts.stream().mapToInt(Integer::intValue).toArray());
-      }
+      h = c.pad(h, d, Math.max(0, before), Math.max(0, after), value);
     }
     return h;
   }

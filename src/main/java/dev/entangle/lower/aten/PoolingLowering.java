@@ -75,18 +75,20 @@ final class PoolingLowering {
   private static int[] avgPool(Call c, int d) {
     int x = c.tensor(0, "self");
     Window[] w = windows(c, c.shape(x), d, 1, 2, 3, -1, 4);
-    if (w == null) {
-      return null;
-    }
-    int sum = pool(c, x, w, AVG);
-    return new int[] {c.b.add(Op.MUL, new long[0], sum, share(c, x, w, d, 5, 6))};
+    return w == null ? null : new int[] {average(c, x, w, 5, 6)};
+  }
+
+  /** Each window's sum times its {@link #share}. */
+  private static int average(Call c, int x, Window[] w, int countPadAt, int divisorAt) {
+    return c.b.add(Op.MUL, new long[0], pool(c, x, w, AVG), share(c, x, w, countPadAt, divisorAt));
   }
 
   /**
    * What each window's sum is multiplied by: 1 / divisor_override, 1 / the window size, or (padding
-   * left out of the count) 1 / the count of input elements each window covers.
+   * left out of the count) 1 / the count of input elements each window covers. The arguments are
+   * read at the given positions or by name (a call without them: the default of a window size).
    */
-  private static int share(Call c, int x, Window[] w, int d, int countPadAt, int divisorAt) {
+  private static int share(Call c, int x, Window[] w, int countPadAt, int divisorAt) {
     long[] outShape = outShape(c.shape(x), w);
     int dt = c.type(x).dtype();
     if (divisorAt >= 0 && c.has(divisorAt, "divisor_override")) {
@@ -118,9 +120,12 @@ final class PoolingLowering {
     int g = c.tensor(0, "grad_output");
     int x = c.tensor(1, "self");
     Window[] w = windows(c, c.shape(x), d, 2, 3, 4, -1, 5);
-    if (w == null) {
-      return null;
-    }
+    return w == null ? null : new int[] {averageBackward(c, g, x, w, 6, 7)};
+  }
+
+  /** The adjoint of {@link #average}: each window's share of g put back over its elements. */
+  private static int averageBackward(
+      Call c, int g, int x, Window[] w, int countPadAt, int divisorAt) {
     if (!Arrays.equals(c.shape(g), outShape(c.shape(x), w))) {
       throw new LoweringException(
           "avg_pool backward: the output gradient's shape "
@@ -129,7 +134,11 @@ final class PoolingLowering {
               + Arrays.toString(outShape(c.shape(x), w)));
     }
     int shared =
-        c.b.add(Op.MUL, new long[0], c.cast(g, c.type(x).dtype()), share(c, x, w, d, 6, 7));
+        c.b.add(
+            Op.MUL,
+            new long[0],
+            c.cast(g, c.type(x).dtype()),
+            share(c, x, w, countPadAt, divisorAt));
     if (tiles(w)) {
       // each window's share spread over its own block
       long[] in = c.shape(x);
@@ -138,7 +147,7 @@ final class PoolingLowering {
         column[in.length - w.length + 2 * i + 1] = 1;
       }
       int spread = c.expandTo(c.reshape(shared, column), blocks(in, w));
-      return new int[] {c.reshape(spread, in)};
+      return c.reshape(spread, in);
     }
     int rank = c.shape(x).length;
     int sum = -1;
@@ -154,7 +163,7 @@ final class PoolingLowering {
           LayoutLowering.slice(
               c, sum, rank - w.length + i, w[i].pad(), w[i].pad() + w[i].size(), 1);
     }
-    return new int[] {sum};
+    return sum;
   }
 
   /**
@@ -178,7 +187,7 @@ final class PoolingLowering {
     double fill = kind == MAX ? Double.NEGATIVE_INFINITY : 0.0;
     int padded = x;
     for (int i = 0; i < w.length; i++) {
-      padded = pad(c, padded, rank - w.length + i, w[i].pad(), w[i].pad(), fill, dt);
+      padded = c.pad(padded, rank - w.length + i, w[i].pad(), w[i].pad(), fill);
     }
     int result = -1;
     for (long[] at : positions(w)) {
@@ -257,7 +266,7 @@ final class PoolingLowering {
       spanned = w.stride() * (t - 1) + 1;
       spread = LayoutLowering.slice(c, c.reshape(joined, flat), dim, 0, spanned, 1);
     }
-    return pad(c, spread, dim, start, w.padded() - start - spanned, 0.0, dt);
+    return c.pad(spread, dim, start, w.padded() - start - spanned, 0.0);
   }
 
   private static long[] insert(long[] shape, int at, long size) {
@@ -266,28 +275,6 @@ final class PoolingLowering {
       out[i] = i == at ? size : shape[j++];
     }
     return out;
-  }
-
-  /** x with blocks of {@code fill} before and after along {@code dim}. */
-  private static int pad(Call c, int x, int dim, long before, long after, double fill, int dt) {
-    if (before == 0 && after == 0) {
-      return x;
-    }
-    List<Integer> parts = new ArrayList<>();
-    long[] shape = c.shape(x);
-    if (before > 0) {
-      long[] s = shape.clone();
-      s[dim] = before;
-      parts.add(c.filled(fill, dt, s));
-    }
-    parts.add(x);
-    if (after > 0) {
-      long[] s = shape.clone();
-      s[dim] = after;
-      parts.add(c.filled(fill, dt, s));
-    }
-    return c.b.add(
-        Op.CONCAT, new long[] {dim}, parts.stream().mapToInt(Integer::intValue).toArray());
   }
 
   private static long[] outShape(long[] in, Window[] w) {
@@ -308,14 +295,12 @@ final class PoolingLowering {
       throw new LoweringException(
           "pooling over " + d + " dims of a " + in.length + "-d tensor (it needs channels too)");
     }
-    long[] kernel = per(c.ints(kernelAt, "kernel_size"), d, "kernel_size", null);
-    long[] stride =
-        c.has(strideAt, "stride") ? per(c.ints(strideAt, "stride"), d, "stride", kernel) : kernel;
-    long[] pad =
-        c.has(padAt, "padding") ? per(c.ints(padAt, "padding"), d, "padding", null) : new long[d];
+    long[] kernel = c.perDim(kernelAt, "kernel_size", d);
+    long[] stride = c.has(strideAt, "stride") ? stride(c, strideAt, kernel) : kernel;
+    long[] pad = c.has(padAt, "padding") ? c.perDim(padAt, "padding", d) : new long[d];
     long[] dilation =
         dilationAt >= 0 && c.has(dilationAt, "dilation")
-            ? per(c.ints(dilationAt, "dilation"), d, "dilation", null)
+            ? c.perDim(dilationAt, "dilation", d)
             : ones(d);
     boolean ceil = c.bool(ceilAt, "ceil_mode", false);
     Window[] w = new Window[d];
@@ -347,20 +332,9 @@ final class PoolingLowering {
     return w;
   }
 
-  /** d values from a list of 1 or d (an empty list: {@code dflt}). */
-  private static long[] per(long[] v, int d, String what, long[] dflt) {
-    if (v.length == 0 && dflt != null) {
-      return dflt;
-    }
-    if (v.length != 1 && v.length != d) {
-      throw new LoweringException(
-          "pooling over " + d + " dims with " + v.length + " values of " + what);
-    }
-    long[] out = new long[d];
-    for (int i = 0; i < d; i++) {
-      out[i] = v[v.length == 1 ? 0 : i];
-    }
-    return out;
+  /** The stride: the kernel when not given or given as an empty list, as torch reads it. */
+  private static long[] stride(Call c, int at, long[] kernel) {
+    return c.ints(at, "stride").length == 0 ? kernel : c.perDim(at, "stride", kernel.length);
   }
 
   private static long[] ones(int d) {
@@ -369,67 +343,44 @@ final class PoolingLowering {
     return a;
   }
 
-  /** {@code _adaptive_avg_pool*(self, output_size)}: the mean over equal blocks. */
+  /**
+   * {@code _adaptive_avg_pool*(self, output_size)}: when each size is a multiple of the output's,
+   * an average pool whose windows tile the input.
+   */
   private static int[] adaptive(Call c, int d) {
     int x = c.tensor(0, "self");
-    long[] in = c.shape(x);
-    long[] blocks = blocks(in, per(c.ints(1, "output_size"), d, "output_size", null));
-    if (blocks == null) {
-      return null;
-    }
-    int prefix = in.length - d;
-    long[] split = new long[prefix + 2 * d];
-    long[] mean = new long[d + 1]; // keepdim false, then the block dims
-    System.arraycopy(in, 0, split, 0, prefix);
-    for (int i = 0; i < d; i++) {
-      split[prefix + 2 * i] = in[prefix + i] / blocks[i];
-      split[prefix + 2 * i + 1] = blocks[i];
-      mean[i + 1] = prefix + 2 * i + 1;
-    }
-    return new int[] {c.b.add(Op.RMEAN, mean, c.reshape(x, split))};
+    Window[] w = tiling(c.shape(x), c.perDim(1, "output_size", d));
+    return w == null ? null : new int[] {average(c, x, w, -1, -1)};
   }
 
-  /** {@code _adaptive_avg_pool*_backward(grad_output, self)}: spread evenly over each block. */
+  /** {@code _adaptive_avg_pool*_backward(grad_output, self)}: that pool's backward. */
   private static int[] adaptiveBackward(Call c, int d) {
     int g = c.tensor(0, "grad_output");
     int x = c.tensor(1, "self");
     long[] in = c.shape(x);
     long[] gs = c.shape(g);
-    int prefix = in.length - d;
-    long[] out = Arrays.copyOfRange(gs, prefix, gs.length);
-    long[] blocks = gs.length == in.length ? blocks(in, out) : null;
-    if (blocks == null) {
-      return null;
-    }
-    long[] column = new long[prefix + 2 * d];
-    long[] spread = new long[prefix + 2 * d];
-    System.arraycopy(in, 0, column, 0, prefix);
-    System.arraycopy(in, 0, spread, 0, prefix);
-    long n = 1;
-    for (int i = 0; i < d; i++) {
-      column[prefix + 2 * i] = out[i];
-      column[prefix + 2 * i + 1] = 1;
-      spread[prefix + 2 * i] = out[i];
-      spread[prefix + 2 * i + 1] = blocks[i];
-      n *= blocks[i];
-    }
-    int dt = c.type(x).dtype();
-    int e = c.expandTo(c.reshape(c.cast(g, dt), column), spread);
-    int scaled = c.b.add(Op.MUL, new long[0], e, c.filled(1.0 / n, dt, spread));
-    return new int[] {c.reshape(scaled, in)};
+    Window[] w =
+        gs.length == in.length
+            ? tiling(in, Arrays.copyOfRange(gs, gs.length - d, gs.length))
+            : null;
+    return w == null ? null : new int[] {averageBackward(c, g, x, w, -1, -1)};
   }
 
-  /** The block size per pooled dim, or null when a size is not a multiple of the output's. */
-  private static long[] blocks(long[] in, long[] out) {
+  /**
+   * The windows that tile the input's last dims into {@code out} blocks each, or null when a size
+   * is not a multiple of the output's.
+   */
+  private static Window[] tiling(long[] in, long[] out) {
     int d = out.length;
-    long[] b = new long[d];
+    Window[] w = new Window[d];
     for (int i = 0; i < d; i++) {
       long size = in[in.length - d + i];
       if (out[i] < 1 || size % out[i] != 0) {
         return null;
       }
-      b[i] = size / out[i];
+      long k = size / out[i];
+      w[i] = new Window(k, k, 0, 1, size, out[i]);
     }
-    return b;
+    return w;
   }
 }

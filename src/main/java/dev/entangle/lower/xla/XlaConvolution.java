@@ -1,12 +1,11 @@
 package dev.entangle.lower.xla;
 
 import dev.entangle.core.Op;
+import dev.entangle.core.semantics.Convolution;
 import dev.entangle.graph.Arg;
 import dev.entangle.lower.LoweringException;
 import dev.entangle.lower.aten.Call;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * XLA's {@code convolution}: its operands and result permuted by {@code dim_labels} into the core
@@ -38,7 +37,7 @@ final class XlaConvolution {
       throw new LoweringException(
           "dim_labels " + labels + ": the checker lowers convolutions over 1 to 3 spatial dims");
     }
-    if (integer(c, "batch_group_count", 1) != 1) {
+    if (c.integer(-1, "batch_group_count", 1L) != 1) {
       return null;
     }
     Window w = window(c, d);
@@ -46,22 +45,18 @@ final class XlaConvolution {
       return null;
     }
     int dt = c.outDtype;
-    int x = c.cast(permute(c, c.tensor(0, null), order(lhs, 'b', 'f', labels)), dt);
-    int k = c.cast(permute(c, c.tensor(1, null), order(rhs, 'o', 'i', labels)), dt);
+    int x = c.cast(XlaLowering.permute(c, c.tensor(0, null), order(lhs, 'b', 'f', labels)), dt);
+    int k = c.cast(XlaLowering.permute(c, c.tensor(1, null), order(rhs, 'o', 'i', labels)), dt);
     long[] pad = new long[d];
     if (!Arrays.equals(w.lo(), w.hi())) {
-      x = padded(c, x, w.lo(), w.hi(), dt);
+      for (int i = 0; i < d; i++) {
+        x = c.pad(x, 2 + i, w.lo()[i], w.hi()[i], 0.0);
+      }
     } else {
       pad = w.lo();
     }
-    long[] attrs = new long[2 + 3 * d];
-    attrs[0] = integer(c, "feature_group_count", 1);
-    attrs[1] = d;
-    for (int i = 0; i < d; i++) {
-      attrs[2 + i] = w.stride()[i];
-      attrs[2 + d + i] = pad[i];
-      attrs[2 + 2 * d + i] = w.dilation()[i];
-    }
+    long[] attrs =
+        Convolution.attrs(c.integer(-1, "feature_group_count", 1L), w.stride(), pad, w.dilation());
     if (!Arrays.equals(Arrays.copyOfRange(c.shape(k), 2, d + 2), w.size())) {
       throw new LoweringException(
           "a convolution window of "
@@ -76,7 +71,7 @@ final class XlaConvolution {
       char l = out.charAt(j);
       back[j] = l == 'b' ? 0 : l == 'f' ? 1 : 2 + digit(l, labels);
     }
-    return permute(c, y, back);
+    return XlaLowering.permute(c, y, back);
   }
 
   /** The operand's dims in conv's order: the two named labels, then the spatial dims 0, 1, .... */
@@ -99,43 +94,6 @@ final class XlaConvolution {
       throw new LoweringException("dim_labels " + labels + ": unknown label " + l);
     }
     return l - '0';
-  }
-
-  private static int permute(Call c, int x, long[] perm) {
-    for (int i = 0; i < perm.length; i++) {
-      if (perm[i] != i) {
-        return c.b.add(Op.PERMUTE, perm, x);
-      }
-    }
-    return x;
-  }
-
-  /** x with zero blocks of the given sizes before and after each spatial dim. */
-  private static int padded(Call c, int x, long[] lo, long[] hi, int dt) {
-    int y = x;
-    for (int i = 0; i < lo.length; i++) {
-      int dim = 2 + i;
-      List<Integer> parts = new ArrayList<>();
-      if (lo[i] > 0) {
-        parts.add(zeros(c, c.shape(y), dim, lo[i], dt));
-      }
-      parts.add(y);
-      if (hi[i] > 0) {
-        parts.add(zeros(c, c.shape(y), dim, hi[i], dt));
-      }
-      if (parts.size() > 1) {
-        y =
-            c.b.add(
-                Op.CONCAT, new long[] {dim}, parts.stream().mapToInt(Integer::intValue).toArray());
-      }
-    }
-    return y;
-  }
-
-  private static int zeros(Call c, long[] shape, int dim, long size, int dt) {
-    long[] s = shape.clone();
-    s[dim] = size;
-    return c.filled(0.0, dt, s);
   }
 
   /** The window attribute, or null for what is not lowered (dilated input, reversed filters). */
@@ -221,9 +179,5 @@ final class XlaConvolution {
       throw new LoweringException("a convolution without its " + key);
     }
     return s.value();
-  }
-
-  private static long integer(Call c, String key, long dflt) {
-    return c.node.kwarg(key) == null ? dflt : c.integer(-1, key, dflt);
   }
 }

@@ -199,19 +199,12 @@ public final class ClassForms {
       }
       case EXPAND, RESHAPE, PERMUTE, SLICE -> layout(op, n, child(n, 0, depth));
       case RSUM, RMEAN -> reduction(op, n, child(n, 0, depth));
-      case MATMUL, CONV, CONV_INPUT_GRAD, CONV_WEIGHT_GRAD ->
-          bilinear(n, child(n, 0, depth), child(n, 1, depth));
-      case SOFTMAX_BACKWARD,
-          LOG_SOFTMAX_BACKWARD,
-          ROPE,
-          PICK,
-          PICK_RANGE,
-          INDEX2,
-          EMBEDDING,
-          EMBEDDING_RANGE,
-          EMBEDDING_GRAD ->
-          linearInFirst(n, depth);
-      default -> null;
+      default ->
+          switch (op.linearOperands().length) {
+            case 2 -> bilinear(n, child(n, 0, depth), child(n, 1, depth));
+            case 1 -> linearInFirst(n, depth);
+            default -> null;
+          };
     };
   }
 

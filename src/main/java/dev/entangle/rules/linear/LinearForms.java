@@ -16,22 +16,21 @@ import java.util.Map;
  * computed afresh at each search, and two classes of one shape and dtype with a form in common are
  * merged. Subsumes the laws of sums across ranks, additions, negation and constant factors one at a
  * time (commutativity, association, distribution, common factors, a count cancelling against a
- * division by it) at any number of ranks. It only merges classes that exist, and adds no term: a
- * mean across ranks is clean where a relation or an expectation states it ({@code mean(...)},
- * {@code scale(...)}), whose term is then in the e-graph and merged with the value of equal form.
- * Enabled from a lemma file with {@code (native linear-forms)}.
+ * division by it) at any number of ranks. It adds one kind of term only: a concat of parts that are
+ * each one multiple of a G_d tensor is that multiple of the tensors' concat ({@link ScaledParts}),
+ * a derived factor no output relation rests on. A factor an output may carry (a mean across ranks)
+ * is one a relation or an expectation states ({@code mean(...)}, {@code scale(...)}), whose term is
+ * then in the e-graph and merged with the value of equal form. Enabled from a lemma file with
+ * {@code (native linear-forms)}.
  */
 public final class LinearForms implements NativeRule<LinearForms.Step> {
   public static final String NAME = "linear-forms";
 
   /** What one search found: a merge, or a concat of scaled G_d tensors to build. */
-  public sealed interface Step permits Merge, Scaled {}
+  public sealed interface Step permits Merge, ScaledParts.Match {}
 
   /** Two classes whose forms are equal. */
   public record Merge(int a, int b) implements Step {}
-
-  /** A concat whose parts are G_d tensors scaled by one factor ({@link ScaledParts}). */
-  public record Scaled(ScaledParts.Match match) implements Step {}
 
   @Override
   public String name() {
@@ -57,19 +56,15 @@ public final class LinearForms implements NativeRule<LinearForms.Step> {
     for (Merge m : index.merges) {
       found.match(m);
     }
-    List<ScaledParts.Match> scaled = new ArrayList<>();
-    new ScaledParts(g, table, forms).search(scaled);
-    for (ScaledParts.Match m : scaled) {
-      found.match(new Scaled(m));
-    }
+    new ScaledParts(g, table, forms).search(found);
   }
 
   @Override
   public void apply(EGraph<TypeInfo> g, Step step, Unions unions) {
     if (step instanceof Merge m) {
       unions.union(m.a(), m.b());
-    } else if (step instanceof Scaled s) {
-      unions.union(s.match().cls(), ScaledParts.build(g, s.match()));
+    } else if (step instanceof ScaledParts.Match s) {
+      unions.union(s.cls(), ScaledParts.build(g, s));
     }
   }
 

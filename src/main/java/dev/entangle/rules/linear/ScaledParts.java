@@ -4,8 +4,8 @@ import dev.entangle.core.Op;
 import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
+import dev.entangle.rules.NativeRule;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -19,14 +19,8 @@ import java.util.Map;
  * multiples by one factor is that multiple of the concat.
  */
 final class ScaledParts {
-  /**
-   * The third attribute of the {@code scale} this builds: a derived factor, which no output
-   * relation may rest on (a multiple of one rank's values is how a misscaled result shows).
-   */
-  static final long DERIVED = 1;
-
   /** A concat class and the G_d tensor classes its parts are multiples of, by one factor. */
-  record Match(int cls, long dim, int[] tensors, Rational factor) {}
+  record Match(int cls, long dim, int[] tensors, Rational factor) implements LinearForms.Step {}
 
   private final EGraph<TypeInfo> g;
   private final FormTable table;
@@ -66,15 +60,15 @@ final class ScaledParts {
     return unit == null ? null : new Direction(table.form(unit), first);
   }
 
-  /** The matches among the concat nodes, in class order. */
-  void search(List<Match> out) {
+  /** The matches among the concat nodes, in node order. */
+  void search(NativeRule.Found<LinearForms.Step> out) {
     if (byDirection.isEmpty()) {
       return;
     }
     for (EGraph.Held held : g.nodesWithOp(Op.CONCAT.id())) {
       Match m = match(held.cls(), held.node());
       if (m != null) {
-        out.add(m);
+        out.match(m);
       }
     }
   }
@@ -118,7 +112,7 @@ final class ScaledParts {
     return g.add(
         new ENode(
             Op.SCALE.id(),
-            new long[] {m.factor().num(), m.factor().den(), DERIVED},
+            Op.scaleAttrs(m.factor().num(), m.factor().den(), true),
             new int[] {concat}));
   }
 }

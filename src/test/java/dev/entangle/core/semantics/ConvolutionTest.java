@@ -112,15 +112,15 @@ class ConvolutionTest {
       double[] gw) {
     assertTensor(apply(Op.CONV, attrs, f32(xs, x), f32(ws, w)), F32, ys, y);
     assertTensor(
-        apply(Op.CONV_INPUT_GRAD, withSizes(attrs, xs), f32(ys, gy), f32(ws, w)), F32, xs, gx);
+        apply(Op.CONV_INPUT_GRAD, Convolution.withSizes(attrs, xs), f32(ys, gy), f32(ws, w)),
+        F32,
+        xs,
+        gx);
     assertTensor(
-        apply(Op.CONV_WEIGHT_GRAD, withSizes(attrs, ws), f32(xs, x), f32(ys, gy)), F32, ws, gw);
-  }
-
-  private static long[] withSizes(long[] attrs, long[] shape) {
-    long[] out = Arrays.copyOf(attrs, attrs.length + shape.length - 2);
-    System.arraycopy(shape, 2, out, attrs.length, shape.length - 2);
-    return out;
+        apply(Op.CONV_WEIGHT_GRAD, Convolution.withSizes(attrs, ws), f32(xs, x), f32(ys, gy)),
+        F32,
+        ws,
+        gw);
   }
 
   @Test

@@ -23,5 +23,18 @@ public record CoreRelation(
    *
    * @param text the expression as the file writes it, for reports
    */
-  public record Expect(int gs, CoreTerm gd, String text) {}
+  public record Expect(int gs, CoreTerm gd, String text) {
+    // equals and hashCode are written out: a record's own are made at their first call by an
+    // invokedynamic bootstrap, which costs a small check about a tenth of its checking time
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Expect e && e.gs == gs && e.gd.equals(gd) && e.text.equals(text);
+    }
+
+    @Override
+    public int hashCode() {
+      return (gs * 31 + gd.hashCode()) * 31 + text.hashCode();
+    }
+  }
 }

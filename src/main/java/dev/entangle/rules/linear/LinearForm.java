@@ -51,6 +51,20 @@ public record LinearForm(List<Monomial> monomials, List<Rational> coefficients) 
     return monomials.size();
   }
 
+  // equals and hashCode are written out: a record's own are made at their first call by an
+  // invokedynamic bootstrap, milliseconds of a check's first search
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LinearForm f
+        && monomials.equals(f.monomials)
+        && coefficients.equals(f.coefficients);
+  }
+
+  @Override
+  public int hashCode() {
+    return monomials.hashCode() * 31 + coefficients.hashCode();
+  }
+
   public Monomial monomial(int i) {
     return monomials.get(i);
   }

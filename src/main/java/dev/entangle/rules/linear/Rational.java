@@ -35,6 +35,17 @@ public record Rational(long num, long den) implements Comparable<Rational> {
         : new Rational(num, den);
   }
 
+  // equals and hashCode written out, as LinearForm's are
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Rational r && r.num == num && r.den == den;
+  }
+
+  @Override
+  public int hashCode() {
+    return Long.hashCode(num) * 31 + Long.hashCode(den);
+  }
+
   public static Rational of(long n) {
     return new Rational(n, 1);
   }

@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.IntFunction;
-import java.util.stream.IntStream;
 
 /**
  * An e-graph: e-classes of equivalent e-nodes, closed under congruence, each class carrying an
@@ -266,8 +265,24 @@ public final class EGraph<D> {
   }
 
   /** The canonical class ids, ascending. */
-  public IntStream classIds() {
-    return IntStream.range(0, classes.size()).filter(i -> classes.get(i) != null);
+  public int[] classIds() {
+    int n = 0;
+    for (EClass<D> c : classes) {
+      n += c != null ? 1 : 0;
+    }
+    int[] out = new int[n];
+    n = 0;
+    for (int i = 0; i < classes.size(); i++) {
+      if (classes.get(i) != null) {
+        out[n++] = i;
+      }
+    }
+    return out;
+  }
+
+  /** One more than the largest class id ever made: the length of an array indexed by class id. */
+  public int classIdBound() {
+    return classes.size();
   }
 
   /** The canonical classes holding a node with operator {@code op}, ascending; exact when clean. */

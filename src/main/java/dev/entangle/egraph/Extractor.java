@@ -42,7 +42,7 @@ public final class Extractor {
     terms = new Term[ids];
     Arrays.fill(cost, NONE);
     Arrays.fill(size, NONE);
-    int[] classes = g.classIds().toArray();
+    int[] classes = g.classIds();
     long[][] nodeCosts = new long[ids][];
     for (int c : classes) {
       List<ENode> nodes = g.classNodes(c);

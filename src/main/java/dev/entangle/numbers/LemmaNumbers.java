@@ -105,7 +105,7 @@ public final class LemmaNumbers {
     Result compare(String where, int applied) {
       List<Violation> out = new ArrayList<>();
       int compared = 0;
-      for (int c : g.classIds().toArray()) {
+      for (int c : g.classIds()) {
         Tensor v = value(c);
         if (v == null) {
           continue;

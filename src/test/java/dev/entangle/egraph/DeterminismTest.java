@@ -3,6 +3,7 @@ package dev.entangle.egraph;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -18,7 +19,8 @@ class DeterminismTest {
         Runner.run(
             g, Arith.rules(), new Runner.Limits(4, 1_000_000, Long.MAX_VALUE, 10_000), () -> false);
     Extractor e = new Extractor(g, CostModel.astSize());
-    List<String> extracted = g.classIds().mapToObj(c -> Arith.render(e.extract(c))).toList();
+    List<String> extracted =
+        Arrays.stream(g.classIds()).mapToObj(c -> Arith.render(e.extract(c))).toList();
     return new Outcome(g.dump(Arith::opName) + "a=" + g.find(a) + " b=" + g.find(b), extracted, r);
   }
 

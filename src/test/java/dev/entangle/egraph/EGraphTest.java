@@ -211,7 +211,7 @@ class EGraphTest {
     g.rebuild();
     int root = g.find(a);
     int[] expected = root < b ? new int[] {root, b} : new int[] {b, root};
-    assertArrayEquals(expected, g.classIds().toArray());
+    assertArrayEquals(expected, g.classIds());
     assertEquals(2, g.classCount());
     assertEquals(List.of(ENode.leaf(LEAF, 1), ENode.leaf(LEAF, 3)), g.nodes(c));
   }
@@ -328,7 +328,7 @@ class EGraphTest {
     assertTrue(g.isClean());
     int total = 0;
     Set<ENode> seen = new HashSet<>();
-    int[] classes = g.classIds().toArray();
+    int[] classes = g.classIds();
     assertEquals(g.classCount(), classes.length);
     for (int c : classes) {
       assertEquals(c, g.find(c));

@@ -33,7 +33,7 @@ class RunnerTest {
       new Rewrite<>(
           "double",
           (g, deadline, sink) -> {
-            for (int c : g.classIds().toArray()) {
+            for (int c : g.classIds()) {
               if (!sink.match(c, null)) {
                 return;
               }

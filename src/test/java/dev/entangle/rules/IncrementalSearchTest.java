@@ -80,7 +80,9 @@ class IncrementalSearchTest {
   private static String run(EGraph<TypeInfo> g, boolean incremental, int iterations) {
     int roots = g.classCount();
     List<Integer> before = new ArrayList<>();
-    g.classIds().forEach(before::add);
+    for (int c : g.classIds()) {
+      before.add(c);
+    }
     RunReport r;
     try {
       r =

@@ -114,7 +114,18 @@ public final class BlockMap {
 
   /** The sources read, in order of first appearance. */
   public int[] sources() {
-    return Arrays.stream(cells).mapToInt(Cell::source).distinct().toArray();
+    int[] out = new int[cells.length];
+    int n = 0;
+    for (Cell c : cells) {
+      boolean seen = false;
+      for (int i = 0; i < n && !seen; i++) {
+        seen = out[i] == c.source();
+      }
+      if (!seen) {
+        out[n++] = c.source();
+      }
+    }
+    return Arrays.copyOf(out, n);
   }
 
   /** The source element (source class and flat index) read at output index {@code i}. */
@@ -191,7 +202,7 @@ public final class BlockMap {
     long[] s = shape.clone();
     s[dim] = n;
     long[][] b = bounds.clone();
-    b[dim] = nb.stream().mapToLong(Long::longValue).toArray();
+    b[dim] = Longs.of(nb);
     int[] gridIn = gridSizes();
     int[] gridOut = gridIn.clone();
     gridOut[dim] = from.size();
@@ -239,15 +250,13 @@ public final class BlockMap {
     along.add(s[dim]);
     for (int d = 0; d < r; d++) {
       if (d == dim) {
-        b[d] = along.stream().mapToLong(Long::longValue).toArray();
+        b[d] = Longs.of(along);
       } else {
-        int e = d;
-        b[d] =
-            parts.stream()
-                .flatMapToLong(m -> Arrays.stream(m.bounds[e]))
-                .distinct()
-                .sorted()
-                .toArray();
+        List<long[]> cuts = new ArrayList<>(parts.size());
+        for (BlockMap m : parts) {
+          cuts.add(m.bounds[d]);
+        }
+        b[d] = Longs.union(cuts);
       }
     }
     int[] grid = new int[r];

@@ -6,10 +6,10 @@ import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.rules.NativeRule;
 import dev.entangle.rules.SearchDeadline;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * The layout fragment decided: every class's {@link BlockMap}s are computed ({@link LayoutForms})
@@ -93,15 +93,22 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
     }
   }
 
+  private static final List<Op> LAYOUT_OPS =
+      List.of(Op.EXPAND, Op.RESHAPE, Op.PERMUTE, Op.SLICE, Op.CONCAT);
+
   /** The canonical classes holding a layout node, ascending. */
   private static int[] layoutClasses(EGraph<TypeInfo> g) {
-    TreeSet<Integer> out = new TreeSet<>();
-    for (Op op : List.of(Op.EXPAND, Op.RESHAPE, Op.PERMUTE, Op.SLICE, Op.CONCAT)) {
+    BitSet out = new BitSet();
+    for (Op op : LAYOUT_OPS) {
       for (int c : g.classesWithOp(op.id())) {
-        out.add(g.find(c));
+        out.set(g.find(c));
       }
     }
-    return out.stream().mapToInt(Integer::intValue).toArray();
+    int[] ids = new int[out.cardinality()];
+    for (int c = out.nextSetBit(0), i = 0; c >= 0; c = out.nextSetBit(c + 1)) {
+      ids[i++] = c;
+    }
+    return ids;
   }
 
   /** The source a form reads whole and unchanged (its identity), or -1. */

@@ -59,7 +59,7 @@ final class Reshape {
   }
 
   private static long[] nonUnit(long[] s) {
-    return Arrays.stream(s).filter(v -> v != 1).toArray();
+    return Longs.withoutOnes(s);
   }
 
   private static long rest(long[] f, int from) {
@@ -91,13 +91,13 @@ final class Reshape {
       ra /= f;
       rb /= f;
       if (ra == 1) {
-        fa.add(ca.stream().mapToLong(Long::longValue).toArray());
+        fa.add(Longs.of(ca));
         ca.clear();
         i++;
         ra = i < a.length ? a[i] : 1;
       }
       if (rb == 1) {
-        fb.add(cb.stream().mapToLong(Long::longValue).toArray());
+        fb.add(Longs.of(cb));
         cb.clear();
         j++;
         rb = j < b.length ? b[j] : 1;
@@ -109,7 +109,14 @@ final class Reshape {
   private static BlockMap dropUnitDims(BlockMap m) {
     long[] shape = m.shape();
     int r = shape.length;
-    int[] keep = java.util.stream.IntStream.range(0, r).filter(d -> shape[d] != 1).toArray();
+    int[] keep = new int[r];
+    int kept = 0;
+    for (int d = 0; d < r; d++) {
+      if (shape[d] != 1) {
+        keep[kept++] = d;
+      }
+    }
+    keep = Arrays.copyOf(keep, kept);
     if (keep.length == r) {
       return m;
     }
@@ -165,20 +172,32 @@ final class Reshape {
   private static BlockMap split(BlockMap m, int d, long n1, long n2) {
     long[] shape = m.shape();
     long[] bd = m.bounds(d);
-    boolean onRows = Arrays.stream(bd).allMatch(c -> c % n2 == 0);
+    boolean onRows = true;
+    for (long c : bd) {
+      onRows &= c % n2 == 0;
+    }
     long[] outerB;
     long[] innerB;
     if (onRows) {
-      outerB = Arrays.stream(bd).map(c -> c / n2).toArray();
+      outerB = new long[bd.length];
+      for (int k = 0; k < bd.length; k++) {
+        outerB[k] = bd[k] / n2;
+      }
       innerB = new long[] {0, n2};
     } else {
-      outerB = java.util.stream.LongStream.rangeClosed(0, n1).toArray();
-      innerB =
-          java.util.stream.LongStream.concat(
-                  Arrays.stream(bd).map(c -> c % n2), java.util.stream.LongStream.of(n2))
-              .distinct()
-              .sorted()
-              .toArray();
+      if (n1 > BlockMap.MAX_CELLS) {
+        return null; // a box per row: more boxes than a form may have
+      }
+      outerB = new long[(int) n1 + 1];
+      for (int k = 0; k <= n1; k++) {
+        outerB[k] = k;
+      }
+      long[] inner = new long[bd.length + 1];
+      for (int k = 0; k < bd.length; k++) {
+        inner[k] = bd[k] % n2;
+      }
+      inner[bd.length] = n2;
+      innerB = Longs.sortedDistinct(inner);
     }
     int r = shape.length;
     long[] s = new long[r + 1];
@@ -276,7 +295,7 @@ final class Reshape {
     for (int e = 0, o = 0; e < r; e++, o++) {
       if (e == d) {
         s[o] = na * nb;
-        b[o] = merged.stream().mapToLong(Long::longValue).toArray();
+        b[o] = Longs.of(merged);
         ng[o] = b[o].length - 1;
         e++;
       } else {

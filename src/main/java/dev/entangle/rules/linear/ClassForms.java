@@ -45,7 +45,7 @@ public final class ClassForms {
     this.deadline = deadline;
     this.table = table;
     this.sink = sink;
-    this.state = new int[g.classIds().max().orElse(-1) + 1];
+    this.state = new int[g.classIdBound()];
     Arrays.fill(state, UNSEEN);
   }
 
@@ -57,7 +57,7 @@ public final class ClassForms {
   public static int[] compute(
       EGraph<TypeInfo> g, SearchDeadline deadline, FormTable table, Sink sink) {
     ClassForms forms = new ClassForms(g, deadline, table, sink);
-    for (int c : g.classIds().sorted().toArray()) {
+    for (int c : g.classIds()) {
       forms.form(c, 0);
     }
     return forms.state;

@@ -79,7 +79,7 @@ public final class LinearForms implements NativeRule<LinearForms.Step> {
     Index(EGraph<TypeInfo> g, FormTable table) {
       this.g = g;
       this.table = table;
-      this.joined = new int[g.classIds().max().orElse(-1) + 1];
+      this.joined = new int[g.classIdBound()];
       Arrays.fill(joined, -1);
     }
 

@@ -33,7 +33,7 @@ final class ScaledParts {
     this.g = g;
     this.table = table;
     this.forms = forms;
-    for (int c : g.classIds().sorted().toArray()) {
+    for (int c : g.classIds()) {
       if (g.holds(c, Op.TENSOR.id())) {
         Direction d = direction(c);
         if (d != null) {

@@ -23,18 +23,19 @@ final class VerboseProgress implements CheckListener {
 
   @Override
   public void operatorChecked(int index, int total, CoreOp op, OperatorSummary o) {
+    String effort =
+        String.format(
+            "%d e-nodes, %d G_d values explored (%.0f ms)", o.nodes(), o.explored(), o.millis());
     String detail =
         o.mapped()
-            ? String.format(
-                    "%d e-nodes, %d G_d values explored (%.0f ms)",
-                    o.nodes(), o.explored(), o.millis())
+            ? effort
                 + (o.firstTerm() == null
                     ? ""
                     : "; "
                         + gs.value(o.firstOutput()).name()
                         + " = "
                         + text.relation(o.firstTerm()))
-            : "no clean expression found";
+            : "no clean expression found; " + effort;
     err.printf("[%d/%d] %s: %s%n", index + 1, total, op.name(), op.target() + ": " + detail);
     err.flush();
   }

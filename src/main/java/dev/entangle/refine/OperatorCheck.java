@@ -112,21 +112,6 @@ final class OperatorCheck {
     boolean limited() {
       return limit != null;
     }
-
-    /**
-     * Whether nothing is left to prove: every output is undefined or has a clean expression (over
-     * G_d's outputs when {@code required}), and every expectation holds.
-     */
-    boolean settled(boolean required) {
-      for (Map.Entry<Integer, List<CoreTerm>> e : found.entrySet()) {
-        int o = e.getKey();
-        boolean proved = !e.getValue().isEmpty() && (!required || overOutputs.containsKey(o));
-        if (!proved && !undefined.contains(o)) {
-          return false;
-        }
-      }
-      return violated.isEmpty() && missingInput < 0;
-    }
   }
 
   /** How far past T_rel exploration follows values computed from related tensors alone. */
@@ -226,13 +211,43 @@ final class OperatorCheck {
       expectClass.put(e, e.gd().add(b));
     }
     StopReason limit = explore(termClasses, ctx.saturations.first);
-    Outcome outcome = outcome(outputs, outClass, expects, expectClass, required, limit);
     Saturations.Stage second = ctx.saturations.second;
-    if (second != null && !outcome.settled(required) && continues(limit)) {
+    if (second != null
+        && continues(limit)
+        && !settled(outputs, outClass, expects, expectClass, required)) {
       limit = explore(termClasses, second);
-      outcome = outcome(outputs, outClass, expects, expectClass, required, limit);
     }
-    return outcome;
+    return outcome(outputs, outClass, expects, expectClass, required, limit);
+  }
+
+  /**
+   * Whether nothing is left to prove: every output is undefined or has a clean expression (over
+   * G_d's outputs when {@code required}), and every expectation holds. Asked before the outcome's
+   * terms, hints and learned equalities are built, which a second stage would make again.
+   */
+  private boolean settled(
+      List<Integer> outputs,
+      Map<Integer, Integer> outClass,
+      List<CoreRelation.Expect> expects,
+      Map<CoreRelation.Expect, Integer> expectClass,
+      boolean required) {
+    Extractor clean = new Extractor(g, CleanCost.clean(id -> true));
+    Extractor outputsOnly =
+        required ? new Extractor(g, CleanCost.overOutputs(ctx.gd::available)) : null;
+    for (int o : outputs) {
+      int c = outClass.get(o);
+      boolean proved =
+          clean.bestNode(c) != null && (outputsOnly == null || outputsOnly.bestNode(c) != null);
+      if (!proved && !g.holds(c, Op.UNDEF.id())) {
+        return false;
+      }
+    }
+    for (CoreRelation.Expect e : expects) {
+      if (g.find(expectClass.get(e)) != g.find(outClass.get(e.gs()))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether exploring on may find more after a stage that ended with {@code limit}. */

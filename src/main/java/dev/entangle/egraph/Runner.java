@@ -4,6 +4,7 @@ import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,12 @@ import java.util.function.BooleanSupplier;
  * not see has a changed class within that height below its root. A run that stops with matches
  * found but not applied (a node or time limit, or the cap) marks the whole graph changed, so the
  * next run searches everything.
+ *
+ * <p>Searches over the whole graph ({@link Searcher#wholeGraph}, the decision procedures that
+ * compute a form of every class) wait while the other rewrites find matches: they run in an
+ * iteration where the others find none, or changed nothing, so each of their searches sees the
+ * e-graph the others have settled. A run ends saturated only after an iteration that searched them
+ * too.
  *
  * <p>Limits are checked before each iteration and after each application; searches stop at the
  * deadline ({@link DeadlinePassed}). The e-graph is clean when the run returns.
@@ -116,8 +123,17 @@ public final class Runner {
 
     final boolean incremental;
 
+    /** Whether some rewrite searches the whole graph. */
+    final boolean anyWholeGraph;
+
     int iterations;
     boolean changed;
+
+    /** Whether the last search left out the whole-graph searchers. */
+    boolean wholeGraphWaited;
+
+    /** Whether the next search takes the whole-graph searchers, whatever the others find. */
+    boolean wholeGraphDue;
 
     Run(EGraph<D> g, List<Rewrite<D>> rewrites, Limits limits, boolean incremental) {
       this.g = g;
@@ -126,6 +142,11 @@ public final class Runner {
       this.incremental = incremental;
       this.applied = new int[rewrites.size()];
       this.skip = new int[rewrites.size()];
+      boolean any = false;
+      for (Rewrite<D> r : rewrites) {
+        any |= r.searcher().wholeGraph();
+      }
+      this.anyWholeGraph = any;
     }
 
     /** Whether some rewrite's matches were held back by the cap. */
@@ -178,22 +199,49 @@ public final class Runner {
           }
         }
         if (!changed && g.nodeCount() == before) {
+          if (wholeGraphWaited) {
+            wholeGraphDue = true; // the others' matches changed nothing: search the rest
+            continue;
+          }
           return goal.getAsBoolean() ? StopReason.GOAL_REACHED : StopReason.SATURATED;
         }
+        wholeGraphDue = false;
       }
     }
 
     /**
-     * Searches every rewrite, taking at most the cap of each, from where the last capped search
-     * stopped; returns whether any rewrite had matches left over or started past its first.
+     * Searches every rewrite (the whole-graph ones only when the others find nothing, or when due),
+     * taking at most the cap of each, from where the last capped search stopped; returns whether
+     * any rewrite had matches left over or started past its first. The matches are in rewrite
+     * order.
      */
     private boolean searchCapped(List<Found> found) {
-      boolean capped = false;
-      int cap = limits.matchesPerRule();
       BitSet touched = g.takeTouched();
       // the roots for each (height, reach) asked this iteration
       Map<Integer, BitSet> rootsByDepths = new HashMap<>();
+      boolean capped = searchCapped(found, false, touched, rootsByDepths);
+      wholeGraphWaited = anyWholeGraph && (!found.isEmpty() || capped);
+      if (wholeGraphWaited && !wholeGraphDue) {
+        return capped;
+      }
+      wholeGraphWaited = false;
+      int others = found.size();
+      capped |= searchCapped(found, true, touched, rootsByDepths);
+      if (others > 0 && found.size() > others) {
+        found.sort(Comparator.comparingInt(Found::rewrite)); // stable: each rewrite's own order
+      }
+      return capped;
+    }
+
+    /** {@link #searchCapped(List)} over the whole-graph rewrites, or over the others. */
+    private boolean searchCapped(
+        List<Found> found, boolean wholeGraph, BitSet touched, Map<Integer, BitSet> rootsByDepths) {
+      boolean capped = false;
+      int cap = limits.matchesPerRule();
       for (int r = 0; r < rewrites.size(); r++) {
+        if (rewrites.get(r).searcher().wholeGraph() != wholeGraph) {
+          continue;
+        }
         final int from = skip[r];
         Searcher<D> searcher = rewrites.get(r).searcher();
         CappedSink sink = new CappedSink(r, from, cap, found);

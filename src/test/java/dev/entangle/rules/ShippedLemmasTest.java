@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.AnalysisConflict;
+import dev.entangle.egraph.Rewrite;
 import dev.entangle.egraph.RunReport;
 import dev.entangle.egraph.Runner;
 import java.util.ArrayList;
@@ -92,11 +94,21 @@ class ShippedLemmasTest {
     cases.forEach(ShippedLemmasTest::refuteNegative);
   }
 
+  /**
+   * A positive case is proved with every shipped lemma, its own among those that fired; a decision
+   * procedure's case ({@link dev.entangle.egraph.Searcher#wholeGraph}) with the procedure alone,
+   * since with the others it waits until they have nothing left, and they may prove the case first.
+   */
   private static void provePositive(LemmaCase c) {
     ShippedLemmas.Sides s = ShippedLemmas.build(c);
     RunReport r;
+    int at = SATURATION.names().indexOf(c.lemma());
+    List<Rewrite<TypeInfo>> rewrites = SATURATION.rewrites();
+    if (at >= 0 && rewrites.get(at).searcher().wholeGraph()) {
+      rewrites = List.of(rewrites.get(at));
+    }
     try {
-      r = Runner.run(s.graph(), SATURATION.rewrites(), ShippedLemmas.limits(30), s::equal);
+      r = Runner.run(s.graph(), rewrites, ShippedLemmas.limits(30), s::equal);
     } catch (AnalysisConflict e) {
       fail(c.where() + ": a lemma equated values of different types: " + e.getMessage());
       return;
@@ -112,8 +124,8 @@ class ShippedLemmasTest {
             + s.graph().nodeCount()
             + " nodes; fired "
             + fired(r));
-    int i = SATURATION.names().indexOf(c.lemma());
-    assertTrue(i >= 0, c.where() + ": no shipped lemma named " + c.lemma());
+    assertTrue(at >= 0, c.where() + ": no shipped lemma named " + c.lemma());
+    int i = rewrites.size() == 1 ? 0 : at;
     assertTrue(
         r.applied()[i] > 0, c.where() + ": proved without " + c.lemma() + "; fired " + fired(r));
   }
@@ -136,7 +148,7 @@ class ShippedLemmasTest {
     for (int i = 0; i < r.applied().length; i++) {
       if (r.applied()[i] > 0) {
         sb.append(sb.length() > 1 ? ", " : "")
-            .append(SATURATION.names().get(i))
+            .append(r.names().get(i))
             .append('=')
             .append(r.applied()[i]);
       }

@@ -1,6 +1,7 @@
 package dev.entangle.graph;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.entangle.util.Interruption;
 import dev.entangle.util.WrongSlot;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -79,6 +80,7 @@ final class GraphDecoder {
     Map<String, Integer> indexByName = indexNames(nodesJson);
     List<Node> nodes = new ArrayList<>(nodesJson.size());
     for (int i = 0; i < nodesJson.size(); i++) {
+      Interruption.check();
       nodes.add(node(nodesJson.get(i), i, indexByName, nodes));
     }
     checkOutput(nodes);

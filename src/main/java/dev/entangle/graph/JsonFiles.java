@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.entangle.util.InputException;
 import dev.entangle.util.InputFiles;
+import dev.entangle.util.Interruption;
 import dev.entangle.util.IoReasons;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,7 +46,7 @@ public final class JsonFiles {
     InputFiles.requireReadable(file, what);
     JsonNode root;
     try (InputStream in = Files.newInputStream(file);
-        JsonParser parser = JsonTree.parser(in)) {
+        JsonParser parser = JsonTree.parser(Interruption.watching(in))) {
       root = JsonTree.readValue(parser);
       if (root != null && parser.nextToken() != null) {
         JsonLocation loc = parser.currentTokenLocation();

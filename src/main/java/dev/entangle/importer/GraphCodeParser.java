@@ -1,5 +1,6 @@
 package dev.entangle.importer;
 
+import dev.entangle.util.Interruption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,6 +40,7 @@ final class GraphCodeParser {
 
   private GraphCode run() {
     while (true) {
+      Interruption.check();
       Token t = p.peek();
       if (t.kind() == Token.Kind.END) {
         break;

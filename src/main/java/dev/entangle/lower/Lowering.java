@@ -21,6 +21,7 @@ import dev.entangle.lower.collectives.Collective;
 import dev.entangle.lower.collectives.CollectiveGroups;
 import dev.entangle.lower.collectives.CollectiveLowering;
 import dev.entangle.util.InputException;
+import dev.entangle.util.Interruption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -144,6 +145,7 @@ public final class Lowering {
   /** Lowers every node of one graph; collectives of G_d are handed to {@code later}. */
   private void lowerGraph(Graph g, int graph, Consumer<Runnable> later) {
     for (Node n : g.nodes()) {
+      Interruption.check();
       if (n.op() == NodeOp.OUTPUT) {
         continue;
       }

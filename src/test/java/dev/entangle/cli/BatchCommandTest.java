@@ -158,7 +158,7 @@ class BatchCommandTest {
 
   @Test
   void aCaseStillReadingAtItsLimitIsInconclusiveNamingThePhaseAndTheOthersGoOn()
-      throws IOException {
+      throws IOException, InterruptedException {
     ChainGraph.write(tmp, 200_000); // reading it takes longer than the limit and its grace
     String mlp = EXAMPLES.resolve("mlp-tp2").toString();
     Path manifest = tmp.resolve("m.json");
@@ -189,6 +189,27 @@ class BatchCommandTest {
     assertEquals("inconclusive", error.getAttribute("type"));
     assertNull(JunitXml.child(x(junit).testCase("good"), "failure"), "the other case ran");
     assertNull(JunitXml.child(x(junit).testCase("good"), "error"), "the other case ran");
+    // the case given up on stops reading and lowering too: its thread ends instead of reading on
+    assertTrue(
+        ends("entangle-case-huge", 1_000),
+        "the stopped case's thread still runs a second after the batch ended");
+  }
+
+  /** Whether no live thread has the name, now or within {@code millis}. */
+  private static boolean ends(String thread, long millis) throws InterruptedException {
+    long until = System.nanoTime() + millis * 1_000_000;
+    while (true) {
+      boolean alive =
+          Thread.getAllStackTraces().keySet().stream()
+              .anyMatch(t -> t.isAlive() && t.getName().equals(thread));
+      if (!alive) {
+        return true;
+      }
+      if (System.nanoTime() > until) {
+        return false;
+      }
+      Thread.sleep(10);
+    }
   }
 
   private static JunitXml x(Path junit) {

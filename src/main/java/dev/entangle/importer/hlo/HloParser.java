@@ -1,6 +1,7 @@
 package dev.entangle.importer.hlo;
 
 import dev.entangle.importer.SourceFile;
+import dev.entangle.util.Interruption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -122,6 +123,7 @@ final class HloParser {
     Set<Long> parameters = new HashSet<>();
     HloInstruction root = null;
     while (true) {
+      Interruption.check();
       s.skipSpace(true);
       if (s.atEnd()) {
         throw s.error(start, "the computation `" + name + "` is not closed with `}`", ADVICE);

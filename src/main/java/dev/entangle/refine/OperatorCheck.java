@@ -211,13 +211,29 @@ final class OperatorCheck {
       expectClass.put(e, e.gd().add(b));
     }
     StopReason limit = explore(termClasses, ctx.saturations.first);
+    Extraction x = new Extraction(required);
     Saturations.Stage second = ctx.saturations.second;
     if (second != null
         && continues(limit)
-        && !settled(outputs, outClass, expects, expectClass, required)) {
+        && !settled(x, outputs, outClass, expects, expectClass)) {
       limit = explore(termClasses, second);
+      x = new Extraction(required);
     }
-    return outcome(outputs, outClass, expects, expectClass, required, limit);
+    return outcome(x, outputs, outClass, expects, expectClass, limit);
+  }
+
+  /**
+   * The cheapest clean term of every class, and over G_d's outputs only when the outputs are {@code
+   * required}, at one moment of the e-graph.
+   */
+  private final class Extraction {
+    final Extractor clean;
+    final Extractor outputsOnly;
+
+    Extraction(boolean required) {
+      clean = new Extractor(g, CleanCost.clean(id -> true));
+      outputsOnly = required ? new Extractor(g, CleanCost.overOutputs(ctx.gd::available)) : null;
+    }
   }
 
   /**
@@ -226,18 +242,16 @@ final class OperatorCheck {
    * terms, hints and learned equalities are built, which a second stage would make again.
    */
   private boolean settled(
+      Extraction x,
       List<Integer> outputs,
       Map<Integer, Integer> outClass,
       List<CoreRelation.Expect> expects,
-      Map<CoreRelation.Expect, Integer> expectClass,
-      boolean required) {
-    Extractor clean = new Extractor(g, CleanCost.clean(id -> true));
-    Extractor outputsOnly =
-        required ? new Extractor(g, CleanCost.overOutputs(ctx.gd::available)) : null;
+      Map<CoreRelation.Expect, Integer> expectClass) {
     for (int o : outputs) {
       int c = outClass.get(o);
       boolean proved =
-          clean.bestNode(c) != null && (outputsOnly == null || outputsOnly.bestNode(c) != null);
+          x.clean.bestNode(c) != null
+              && (x.outputsOnly == null || x.outputsOnly.bestNode(c) != null);
       if (!proved && !g.holds(c, Op.UNDEF.id())) {
         return false;
       }
@@ -257,17 +271,16 @@ final class OperatorCheck {
 
   /** What the e-graph shows now: each output's clean expressions, hints, expectations. */
   private Outcome outcome(
+      Extraction x,
       List<Integer> outputs,
       Map<Integer, Integer> outClass,
       List<CoreRelation.Expect> expects,
       Map<CoreRelation.Expect, Integer> expectClass,
-      boolean required,
       StopReason limit) {
-    Extractor clean = new Extractor(g, CleanCost.clean(id -> true));
+    Extractor clean = x.clean;
     Map<Integer, List<CoreTerm>> found = new HashMap<>();
     Map<Integer, CoreTerm> overOutputs = new HashMap<>();
-    Extractor outputsOnly =
-        required ? new Extractor(g, CleanCost.overOutputs(ctx.gd::available)) : null;
+    Extractor outputsOnly = x.outputsOnly;
     Map<Integer, CoreTerm> hints = new HashMap<>();
     Extractor explain = null;
     for (int o : outputs) {
@@ -292,10 +305,8 @@ final class OperatorCheck {
     }
     Set<Integer> undefined = new HashSet<>();
     for (int o : outputs) {
-      for (ENode n : g.nodes(outClass.get(o))) {
-        if (n.op() == Op.UNDEF.id()) {
-          undefined.add(o);
-        }
+      if (g.holds(outClass.get(o), Op.UNDEF.id())) {
+        undefined.add(o);
       }
     }
     Set<Integer> cleanLeaves = new HashSet<>();

@@ -275,6 +275,22 @@ class LlamaCheckTest(CheckerAssertions):
                         "each key/value head is held by two consecutive ranks")
                     self.assert_verdict(os.path.join(out, c.name), "refines")
 
+    def test_tables_every_layer_reads_are_followed_near_each_operator(self):
+        # nine layers: each rotary table has 36 users (four per layer), past GdModel.HOT_USERS, so
+        # exploration looks at its users near the operator only (OperatorCheck.hotUsers)
+        fx_collectives.ensure_registered()
+        good = make_examples.llama(2, 9)
+        bad = make_examples.llama(2, 9, bug_layer=8)
+        residual_adds = [n.name for n in bad.gs.graph.nodes
+                         if n.op == "call_function" and str(n.target) == "aten.add.Tensor"
+                         and (n.meta.get("stack_trace") or "").strip().endswith(
+                             "h = h + layer.mlp(self.gather(layer.post_attention_layernorm(h)))")]
+        self.assertEqual(len(residual_adds), 9, "one residual add per layer's MLP")
+        with tempfile.TemporaryDirectory() as out:
+            make_examples.write([good, bad], out)
+            self.assert_verdict(os.path.join(out, good.name), "refines")
+            self.assert_verdict(os.path.join(out, bad.name), "not-refined", residual_adds[8])
+
     def test_a_layer_without_its_mlp_reduction_fails_at_that_layers_residual_add(self):
         fx_collectives.ensure_registered()
         for sp in (False, True):

@@ -13,6 +13,8 @@ import java.time.Duration;
  * @param jobs how many operators may be checked at once (outcomes are the same for any number)
  * @param replay whether a saturation is replayed from an earlier operator whose e-graph was built
  *     alike rather than searched again (outcomes are the same either way)
+ * @param hotUsers how many users make a G_d value hot, its users then looked at near each operator
+ *     only ({@link GdModel#hot}; outcomes are the same for any number)
  */
 public record CheckOptions(
     Duration timeout,
@@ -21,26 +23,35 @@ public record CheckOptions(
     int exploreLimit,
     int alternatives,
     int jobs,
-    boolean replay) {
+    boolean replay,
+    int hotUsers) {
   public static CheckOptions defaults() {
-    return new CheckOptions(Duration.ofSeconds(600), 200_000, 40, 5_000, 4, 1, true);
+    return new CheckOptions(
+        Duration.ofSeconds(600), 200_000, 40, 5_000, 4, 1, true, GdModel.HOT_USERS);
   }
 
   public CheckOptions withTimeout(Duration t) {
-    return new CheckOptions(t, nodeLimit, iterationLimit, exploreLimit, alternatives, jobs, replay);
+    return new CheckOptions(
+        t, nodeLimit, iterationLimit, exploreLimit, alternatives, jobs, replay, hotUsers);
   }
 
   public CheckOptions withNodeLimit(int n) {
-    return new CheckOptions(timeout, n, iterationLimit, exploreLimit, alternatives, jobs, replay);
+    return new CheckOptions(
+        timeout, n, iterationLimit, exploreLimit, alternatives, jobs, replay, hotUsers);
   }
 
   public CheckOptions withReplay(boolean r) {
     return new CheckOptions(
-        timeout, nodeLimit, iterationLimit, exploreLimit, alternatives, jobs, r);
+        timeout, nodeLimit, iterationLimit, exploreLimit, alternatives, jobs, r, hotUsers);
+  }
+
+  public CheckOptions withHotUsers(int n) {
+    return new CheckOptions(
+        timeout, nodeLimit, iterationLimit, exploreLimit, alternatives, jobs, replay, n);
   }
 
   public CheckOptions withJobs(int n) {
     return new CheckOptions(
-        timeout, nodeLimit, iterationLimit, exploreLimit, alternatives, n, replay);
+        timeout, nodeLimit, iterationLimit, exploreLimit, alternatives, n, replay, hotUsers);
   }
 }

@@ -34,8 +34,25 @@ final class GdModel {
   private final int[][] deps;
   private final int[][] users;
 
+  /**
+   * A value with more users than this is hot: one every layer reads, such as a rotary table that
+   * every layer's attention multiplies by (its copies are one value).
+   */
+  static final int HOT_USERS = 32;
+
+  /** Per hot representative, {@link #directUsers}; null for the others. */
+  private final int[][] directUsers;
+
+  private final int hotUsers;
+
   GdModel(CoreProgram program) {
+    this(program, HOT_USERS);
+  }
+
+  /** The model of {@code program}, where values with more than {@code hotUsers} users are hot. */
+  GdModel(CoreProgram program, int hotUsers) {
     this.program = program;
+    this.hotUsers = hotUsers;
     int n = program.size();
     IdenticalValues.Copies copies = IdenticalValues.of(program);
     rep = copies.rep();
@@ -57,6 +74,40 @@ final class GdModel {
       undefined[v.id()] = v.kind() == ValueKind.UNDEFINED;
       output[v.id()] = v.output();
     }
+    directUsers = new int[n][];
+    for (int v = 0; v < n; v++) {
+      if (rep[v] == v && hot(v)) {
+        directUsers[v] = directUsersOf(v);
+      }
+    }
+  }
+
+  /** Whether the value has more users than make a value hot ({@link #HOT_USERS} by default). */
+  boolean hot(int id) {
+    return users(id).length > hotUsers;
+  }
+
+  /**
+   * The users of a hot value that read no other computed value but hot ones (the rest of what they
+   * read is G_d inputs and constants), ascending.
+   */
+  int[] directUsers(int id) {
+    return directUsers[rep[id]];
+  }
+
+  private int[] directUsersOf(int v) {
+    int[] out = new int[users[v].length];
+    int k = 0;
+    for (int u : users[v]) {
+      boolean direct = true;
+      for (int d : deps[u]) {
+        direct &= d == v || input[d] || constant[d] || hot(d);
+      }
+      if (direct) {
+        out[k++] = u;
+      }
+    }
+    return Arrays.copyOf(out, k);
   }
 
   /**

@@ -18,6 +18,7 @@ import dev.entangle.egraph.Runner;
 import dev.entangle.egraph.StopReason;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -134,13 +135,13 @@ final class OperatorCheck {
   private final Map<Integer, Integer> inputClasses = new LinkedHashMap<>();
   private final OrderedIdSet trel = new OrderedIdSet();
   private final Set<Integer> equalitiesAdded = new HashSet<>();
-  private final BitSet equalitiesLookedUp = new BitSet();
+  private final SparseIds equalitiesLookedUp = new SparseIds();
 
   /** The G_d values brought in, in order, with their distance from T_rel. */
   private final Map<Integer, Integer> broughtIn = new LinkedHashMap<>();
 
   /** The keys of {@link #broughtIn}, for the many lookups that find nothing. */
-  private final BitSet broughtInIds = new BitSet();
+  private final SparseIds broughtInIds = new SparseIds();
 
   /**
    * How many members of T_rel (the first, in order) {@link #bringIn} has looked at the users of.
@@ -148,7 +149,12 @@ final class OperatorCheck {
   private int trelLookedAt;
 
   /** Values {@link #upstreamOfTrel} has found in an earlier call of {@link #bringIn}. */
-  private final BitSet nearBefore = new BitSet();
+  private final SparseIds nearBefore = new SparseIds();
+
+  /** Every value {@link #bringIn} has queued for this operator, in order ({@link #hotUsers}). */
+  private int[] queued = new int[16];
+
+  private int queuedCount;
 
   /** G_s terms already built, by operation id and depth. */
   private final Map<Long, int[]> produced = new HashMap<>();
@@ -561,23 +567,24 @@ final class OperatorCheck {
    */
   private int bringIn() {
     int added = 0;
-    BitSet near = upstreamOfTrel();
+    SparseIds near = upstreamOfTrel();
     ArrayDeque<Integer> work = new ArrayDeque<>();
     List<Integer> trelInOrder = trel.inOrder();
-    work.addAll(trelInOrder.subList(trelLookedAt, trelInOrder.size()));
+    for (int t : trelInOrder.subList(trelLookedAt, trelInOrder.size())) {
+      queue(work, t);
+    }
     trelLookedAt = trelInOrder.size();
-    for (int d = near.nextSetBit(0); d >= 0; d = near.nextSetBit(d + 1)) {
-      if (!nearBefore.get(d)) {
-        nearBefore.set(d);
+    for (int d : near.ascending()) {
+      if (nearBefore.add(d)) {
         if (!trel.has(d) && reads.related(d)) {
-          work.add(d);
+          queue(work, d);
         }
       }
     }
     while (!work.isEmpty() && broughtIn.size() <= ctx.options.exploreLimit()) {
       int t = work.poll();
-      for (int u : ctx.gd.users(t)) {
-        if (broughtInIds.get(u) || ctx.gd.constant[u]) {
+      for (int u : ctx.gd.hot(t) ? hotUsers(t) : ctx.gd.users(t)) {
+        if (broughtInIds.has(u) || ctx.gd.constant[u]) {
           continue;
         }
         int depth = 0;
@@ -589,17 +596,17 @@ final class OperatorCheck {
             break;
           }
           depth = Math.max(depth, dd);
-          explored |= trel.has(d) || broughtInIds.get(d);
+          explored |= trel.has(d) || broughtInIds.has(d);
         }
         // a user only of related values near T_rel is not one of T_rel's or the brought-in's
         if (depth < 0 || depth + 1 > MAX_DEPTH || !explored) {
           continue;
         }
         broughtIn.put(u, depth + 1);
-        broughtInIds.set(u);
+        broughtInIds.add(u);
         g.union(gdTerms.leaf(u), gdTerms.definition(u));
         added++;
-        work.add(u);
+        queue(work, u);
       }
     }
     if (added > 0) {
@@ -608,21 +615,81 @@ final class OperatorCheck {
     return added;
   }
 
+  private void queue(ArrayDeque<Integer> work, int v) {
+    work.add(v);
+    if (queuedCount == queued.length) {
+      queued = Arrays.copyOf(queued, 2 * queuedCount);
+    }
+    queued[queuedCount++] = v;
+  }
+
+  /**
+   * The users of a hot value ({@link GdModel#hot}) that {@link #bringIn} may bring in now,
+   * ascending as {@link GdModel#users} are: those that read no other computed value but hot ones
+   * ({@link GdModel#directUsers}), and those that read a value queued for this operator. Any other
+   * user reads a computed value not in view (every computed value in view is queued: T_rel, the
+   * related values near it, what was brought in), which {@link #bringIn} would refuse; so a table
+   * every layer reads has its few users near the operator looked at, not its users in every layer.
+   * All its users when looking through the queued values' users would take longer.
+   */
+  private int[] hotUsers(int t) {
+    int[] all = ctx.gd.users(t);
+    long cost = 0;
+    for (int i = 0; i < queuedCount; i++) {
+      if (!ctx.gd.hot(queued[i])) {
+        cost += ctx.gd.users(queued[i]).length;
+      }
+    }
+    if (cost >= all.length) {
+      return all;
+    }
+    int[] direct = ctx.gd.directUsers(t);
+    int[] out = Arrays.copyOf(direct, direct.length + (int) cost);
+    int k = direct.length;
+    for (int i = 0; i < queuedCount; i++) {
+      int v = queued[i];
+      if (v == t || ctx.gd.hot(v)) {
+        continue;
+      }
+      for (int u : ctx.gd.users(v)) {
+        if (reads(u, t)) {
+          out[k++] = u;
+        }
+      }
+    }
+    Arrays.sort(out, 0, k);
+    int n = 0;
+    for (int i = 0; i < k; i++) {
+      if (n == 0 || out[n - 1] != out[i]) {
+        out[n++] = out[i];
+      }
+    }
+    return Arrays.copyOf(out, n);
+  }
+
+  private boolean reads(int u, int t) {
+    for (int d : ctx.gd.deps(u)) {
+      if (d == t) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * The G_d values at most {@link #UPSTREAM_STEPS} dependency steps above T_rel: the only related
    * computed values (besides T_rel's own) that exploration may build on; related inputs it may
    * always use. Without this bound a tensor every layer reads (a rotary table) would draw in every
    * earlier layer's related values, and each operator's work would grow with the model's depth.
    */
-  private BitSet upstreamOfTrel() {
-    BitSet near = new BitSet();
+  private SparseIds upstreamOfTrel() {
+    SparseIds near = new SparseIds();
     List<Integer> frontier = new ArrayList<>(trel);
     for (int step = 0; step < UPSTREAM_STEPS && !frontier.isEmpty(); step++) {
       List<Integer> next = new ArrayList<>();
       for (int x : frontier) {
         for (int d : ctx.gd.deps(x)) {
-          if (!near.get(d)) {
-            near.set(d);
+          if (near.add(d)) {
             next.add(d);
           }
         }
@@ -636,13 +703,13 @@ final class OperatorCheck {
    * How many steps a value is from T_rel: 0 in T_rel, constant, or related and either a G_d input
    * or in {@code near}; -1 none of these and not brought in.
    */
-  private int depthOf(int d, BitSet near) {
+  private int depthOf(int d, SparseIds near) {
     if (trel.has(d)
         || ctx.gd.constant[d]
-        || ((near.get(d) || ctx.gd.input(d)) && reads.related(d))) {
+        || ((near.has(d) || ctx.gd.input(d)) && reads.related(d))) {
       return 0;
     }
-    return broughtInIds.get(d) ? broughtIn.get(d) : -1;
+    return broughtInIds.has(d) ? broughtIn.get(d) : -1;
   }
 
   /**
@@ -678,8 +745,7 @@ final class OperatorCheck {
   }
 
   private void lookAt(int leaf, List<Integer> candidates) {
-    if (!equalitiesLookedUp.get(leaf)) {
-      equalitiesLookedUp.set(leaf);
+    if (equalitiesLookedUp.add(leaf)) {
       candidates.addAll(reads.touching(leaf));
     }
   }

@@ -38,7 +38,7 @@ public final class RefinementChecker {
       Numbers numbers,
       long startNanos) {
     long deadline = startNanos + options.timeout().toNanos();
-    GdModel model = new GdModel(gd);
+    GdModel model = new GdModel(gd, options.hotUsers());
     rel = model.representing(rel);
     List<Integer> required = new ArrayList<>(rel.outputs() != null ? rel.outputs() : results(gs));
     Map<Integer, List<CoreRelation.Expect>> expects = new HashMap<>();

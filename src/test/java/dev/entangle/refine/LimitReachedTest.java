@@ -55,7 +55,14 @@ class LimitReachedTest {
     CheckOptions d = CheckOptions.defaults();
     CheckOptions one =
         new CheckOptions(
-            d.timeout(), d.nodeLimit(), d.iterationLimit(), 1, d.alternatives(), 1, d.replay());
+            d.timeout(),
+            d.nodeLimit(),
+            d.iterationLimit(),
+            1,
+            d.alternatives(),
+            1,
+            d.replay(),
+            d.hotUsers());
     CheckResult r = check("gpt-tp4-l2", one);
     assertEquals(new StopReason.ExplorationLimit(1), limitReached(r));
   }

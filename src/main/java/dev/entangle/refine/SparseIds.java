@@ -1,0 +1,90 @@
+package dev.entangle.refine;
+
+import java.util.Arrays;
+
+/**
+ * A set of G_d value ids, few of them among many: an open-addressing hash table whose size follows
+ * the members, not the largest id. An operator's check keeps several such sets (T_rel, what it
+ * brought in, what it looked at); as bit sets each would take a bit per G_d value up to the largest
+ * member, which at a layer deep in a large model is tens of kilobytes per set, per operator.
+ */
+final class SparseIds {
+  private static final int EMPTY = -1;
+
+  private int[] slots = new int[16];
+  private int size;
+
+  SparseIds() {
+    Arrays.fill(slots, EMPTY);
+  }
+
+  /** Whether {@code id} is a member. */
+  boolean has(int id) {
+    int mask = slots.length - 1;
+    for (int i = mix(id) & mask; ; i = (i + 1) & mask) {
+      int s = slots[i];
+      if (s == id) {
+        return true;
+      }
+      if (s == EMPTY) {
+        return false;
+      }
+    }
+  }
+
+  /** Adds {@code id} (not negative); false when it was a member already. */
+  boolean add(int id) {
+    if (id < 0) {
+      throw new IllegalArgumentException("a value id is not negative: " + id);
+    }
+    if (2 * (size + 1) > slots.length) {
+      grow();
+    }
+    int mask = slots.length - 1;
+    for (int i = mix(id) & mask; ; i = (i + 1) & mask) {
+      int s = slots[i];
+      if (s == id) {
+        return false;
+      }
+      if (s == EMPTY) {
+        slots[i] = id;
+        size++;
+        return true;
+      }
+    }
+  }
+
+  int size() {
+    return size;
+  }
+
+  /** The members, ascending. */
+  int[] ascending() {
+    int[] out = new int[size];
+    int k = 0;
+    for (int s : slots) {
+      if (s != EMPTY) {
+        out[k++] = s;
+      }
+    }
+    Arrays.sort(out);
+    return out;
+  }
+
+  private void grow() {
+    int[] old = slots;
+    slots = new int[old.length * 2];
+    Arrays.fill(slots, EMPTY);
+    size = 0;
+    for (int s : old) {
+      if (s != EMPTY) {
+        add(s);
+      }
+    }
+  }
+
+  private static int mix(int id) {
+    int h = id * 0x9E3779B9;
+    return h ^ (h >>> 16);
+  }
+}

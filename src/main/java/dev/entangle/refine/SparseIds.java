@@ -20,16 +20,7 @@ final class SparseIds {
 
   /** Whether {@code id} is a member. */
   boolean has(int id) {
-    int mask = slots.length - 1;
-    for (int i = mix(id) & mask; ; i = (i + 1) & mask) {
-      int s = slots[i];
-      if (s == id) {
-        return true;
-      }
-      if (s == EMPTY) {
-        return false;
-      }
-    }
+    return slots[slot(id)] == id;
   }
 
   /** Adds {@code id} (not negative); false when it was a member already. */
@@ -40,18 +31,23 @@ final class SparseIds {
     if (2 * (size + 1) > slots.length) {
       grow();
     }
-    int mask = slots.length - 1;
-    for (int i = mix(id) & mask; ; i = (i + 1) & mask) {
-      int s = slots[i];
-      if (s == id) {
-        return false;
-      }
-      if (s == EMPTY) {
-        slots[i] = id;
-        size++;
-        return true;
-      }
+    int i = slot(id);
+    if (slots[i] == id) {
+      return false;
     }
+    slots[i] = id;
+    size++;
+    return true;
+  }
+
+  /** Where {@code id} is, or the empty slot where it would go. */
+  private int slot(int id) {
+    int mask = slots.length - 1;
+    int i = mix(id) & mask;
+    while (slots[i] != id && slots[i] != EMPTY) {
+      i = (i + 1) & mask;
+    }
+    return i;
   }
 
   int size() {

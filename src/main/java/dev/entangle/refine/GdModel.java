@@ -165,8 +165,8 @@ final class GdModel {
     return all;
   }
 
-  /** The ascending values of {@code ids} without repeats, leaving out {@code self}. */
-  private static int[] sortedDistinct(int[] ids, int self) {
+  /** The values of {@code ids} (sorted ascending) without repeats, leaving out {@code self}. */
+  static int[] sortedDistinct(int[] ids, int self) {
     int k = 0;
     for (int i = 0; i < ids.length; i++) {
       if (ids[i] != self && (k == 0 || ids[k - 1] != ids[i])) {

@@ -156,6 +156,9 @@ final class OperatorCheck {
 
   private int queuedCount;
 
+  /** How many users the queued values that are not hot have, together. */
+  private long queuedColdUsers;
+
   /** G_s terms already built, by operation id and depth. */
   private final Map<Long, int[]> produced = new HashMap<>();
 
@@ -621,6 +624,9 @@ final class OperatorCheck {
       queued = Arrays.copyOf(queued, 2 * queuedCount);
     }
     queued[queuedCount++] = v;
+    if (!ctx.gd.hot(v)) {
+      queuedColdUsers += ctx.gd.users(v).length;
+    }
   }
 
   /**
@@ -634,17 +640,11 @@ final class OperatorCheck {
    */
   private int[] hotUsers(int t) {
     int[] all = ctx.gd.users(t);
-    long cost = 0;
-    for (int i = 0; i < queuedCount; i++) {
-      if (!ctx.gd.hot(queued[i])) {
-        cost += ctx.gd.users(queued[i]).length;
-      }
-    }
-    if (cost >= all.length) {
+    if (queuedColdUsers >= all.length) {
       return all;
     }
     int[] direct = ctx.gd.directUsers(t);
-    int[] out = Arrays.copyOf(direct, direct.length + (int) cost);
+    int[] out = Arrays.copyOf(direct, direct.length + (int) queuedColdUsers);
     int k = direct.length;
     for (int i = 0; i < queuedCount; i++) {
       int v = queued[i];
@@ -658,13 +658,7 @@ final class OperatorCheck {
       }
     }
     Arrays.sort(out, 0, k);
-    int n = 0;
-    for (int i = 0; i < k; i++) {
-      if (n == 0 || out[n - 1] != out[i]) {
-        out[n++] = out[i];
-      }
-    }
-    return Arrays.copyOf(out, n);
+    return GdModel.sortedDistinct(Arrays.copyOf(out, k), -1);
   }
 
   private boolean reads(int u, int t) {

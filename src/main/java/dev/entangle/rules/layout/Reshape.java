@@ -20,8 +20,8 @@ final class Reshape {
     if (Arrays.equals(in, sizes)) {
       return m;
     }
-    long[] inner = nonUnit(in);
-    long[] outer = nonUnit(sizes);
+    long[] inner = Longs.withoutOnes(in);
+    long[] outer = Longs.withoutOnes(sizes);
     List<long[]> inFactors = new ArrayList<>();
     List<long[]> outFactors = new ArrayList<>();
     if (!factorise(inner, outer, inFactors, outFactors)) {
@@ -56,10 +56,6 @@ final class Reshape {
       n *= v;
     }
     return n;
-  }
-
-  private static long[] nonUnit(long[] s) {
-    return Longs.withoutOnes(s);
   }
 
   private static long rest(long[] f, int from) {

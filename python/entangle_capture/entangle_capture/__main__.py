@@ -38,11 +38,9 @@ def _jax(a):
 def _next_steps(a):
     """The commands that check what was written (entangle's launcher is scripts/entangle)."""
     out = a.output
-    steps = []
     if a.front_end == "jax":
-        steps += [f"entangle import {out}/gs.hlo -o {out}/gs.json", f"entangle import {out}/gd.hlo --ranks {a.world} -o {out}/gd.json"]
-    steps.append(f"entangle check {out}/gs.json {out}/gd.json --rel {out}/ri.json")
-    return steps
+        return [f"entangle check {out}/gs.hlo {out}/gd.hlo --ranks {a.world} --rel {out}/ri.json"]
+    return [f"entangle check {out}/gs.json {out}/gd.json --rel {out}/ri.json"]
 
 
 def main(argv=None):
@@ -59,7 +57,7 @@ def main(argv=None):
     j = sub.add_parser("jax", help="a JAX function with input shardings")
     j.add_argument("function", help="MODULE:FUNCTION taking the device mesh (one axis, 'tp') and returning (fn, example_args, in_specs[, out_specs]), the specs PartitionSpecs")
     j.add_argument("--world", type=int, required=True, help="number of CPU devices")
-    j.add_argument("-o", "--output", required=True, help="folder to write gs.hlo, gd.hlo and ri.json to (then: entangle import gs.hlo -o gs.json; entangle import gd.hlo --ranks N -o gd.json)")
+    j.add_argument("-o", "--output", required=True, help="folder to write gs.hlo, gd.hlo and ri.json to (then: entangle check gs.hlo gd.hlo --ranks N --rel ri.json)")
     for s in (t, j):
         s.add_argument("--debug", action="store_true", help="print the traceback of an error")
     a = p.parse_args(argv)

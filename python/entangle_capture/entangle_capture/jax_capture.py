@@ -4,7 +4,7 @@ The function runs on a one-dimensional mesh of ``world`` CPU devices (axis ``tp`
 ``--xla_force_host_platform_device_count``) and is compiled once; XLA dumps the module just
 before and just after its SPMD partitioning pass.  Before is G_s, the whole program on global
 shapes; after is G_d, the program every device runs on its shards, with the collectives the
-partitioner inserted (``entangle import gd.hlo --ranks N``).  ``ri.json`` comes from the input
+partitioner inserted (``entangle check gs.hlo gd.hlo --ranks N --rel ri.json`` reads both).  ``ri.json`` comes from the input
 shardings: an argument whose PartitionSpec names ``tp`` at dim d is the concatenation of the
 ranks' parameters along d, one that does not name it is replicated.  Tensors are named by the
 parameters' ``op_name`` (the function's argument names).  The output shardings become ``expect``

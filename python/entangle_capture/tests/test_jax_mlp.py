@@ -22,6 +22,16 @@ class JaxMlpTest(CaptureCase):
         report = self.assert_verdict(["jax", f"{M}:build_manual_missing_psum", "--world", "2"], "expectation-violated", "dot_general.0", "xla.dot")
         self.assertIn("sum(", report["output_relation"][0]["gd"])
 
+    def test_row_first_shard_map_program_summing_before_the_gelu_refines_on_2_and_4_devices(self):
+        for world in (2, 4):
+            with self.subTest(world=world):
+                self.assert_verdict(["jax", f"{M}:build_manual_row_first", "--world", str(world)], "refines")
+
+    def test_row_first_shard_map_program_applying_the_gelu_before_its_psum_is_not_refined_at_the_gelu(self):
+        # jax.nn.gelu's tanh form starts with x ** 3, the first operator that sees the partial sums
+        report = self.assert_verdict(["jax", f"{M}:build_manual_gelu_before_psum", "--world", "2"], "not-refined", "integer_pow.0", "xla.multiply")
+        self.assertIn("witness", report["failure"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -22,9 +22,11 @@ class TorchBlocksTest(CaptureCase):
             with self.subTest(world=world):
                 self.assert_verdict(torch_args("attention", world), "refines")
 
-    def test_attention_forward_and_backward_refines_at_2_ranks(self):
-        report = self.assert_verdict(torch_args("attention", 2, train=True), "refines")
-        self.assertEqual(len(report["output_relation"]), 5)
+    def test_attention_forward_and_backward_refines_at_2_and_4_ranks(self):
+        for world in (2, 4):
+            with self.subTest(world=world):
+                report = self.assert_verdict(torch_args("attention", world, train=True), "refines")
+                self.assertEqual(len(report["output_relation"]), 5)
 
     def test_attention_split_by_the_global_head_count_is_not_refined_at_the_scores(self):
         self.assert_verdict(torch_args("attention", 2, build="build_global_heads"), "not-refined", "bmm", "aten.bmm.default")
@@ -53,9 +55,12 @@ class TorchBlocksTest(CaptureCase):
             with self.subTest(world=world):
                 self.assert_verdict(torch_args("vocab_embedding", world), "refines")
 
-    def test_vocabulary_parallel_embedding_forward_and_backward_refines_at_2_ranks(self):
-        report = self.assert_verdict(torch_args("vocab_embedding", 2, train=True), "refines")
-        self.assertEqual(report["output_relation"][1]["gd"], "concat(r0.clone_1, r1.clone_1, dim=0)")
+    def test_vocabulary_parallel_embedding_forward_and_backward_refines_at_2_and_4_ranks(self):
+        for world in (2, 4):
+            with self.subTest(world=world):
+                report = self.assert_verdict(torch_args("vocab_embedding", world, train=True), "refines")
+                shards = ", ".join(f"r{r}.clone_1" for r in range(world))
+                self.assertEqual(report["output_relation"][1]["gd"], f"concat({shards}, dim=0)")
 
     def test_embedding_of_batch_sharded_ids_declared_replicated_is_not_refined_at_the_lookup(self):
         self.assert_verdict(torch_args("vocab_embedding", 2, placements="batch_sharded"), "not-refined", "embedding", "aten.embedding.default")

@@ -2,7 +2,8 @@
 
 ``build`` lets XLA partition ``mlp`` (GSPMD); ``build_manual`` checks a per-device program
 written with shard_map against it, and ``build_manual_missing_psum`` is that program without its
-all-reduce."""
+all-reduce.  ``build_manual_row_first`` shards x by features and w1 by rows instead (the psum
+before the GELU), and ``build_manual_gelu_before_psum`` is that program summing after the GELU."""
 
 import jax
 import jax.numpy as jnp
@@ -44,3 +45,32 @@ def build_manual_missing_psum(mesh):
     """Bug: the per-device MLP returns its partial product without the psum."""
     manual = _shard_map(mlp, mesh, P())
     return mlp, _args(), (P(), P(None, "tp"), P("tp", None)), P(), jax.jit(manual)
+
+
+ROW_FIRST_SPECS = (P(None, "tp"), P("tp", None), P())
+
+
+def _row_first(mesh, body):
+    from jax import shard_map
+
+    return jax.jit(shard_map(body, mesh=mesh, in_specs=ROW_FIRST_SPECS, out_specs=P(), check_vma=False))
+
+
+def build_manual_row_first(mesh):
+    """The MLP with x sharded by features and w1 by rows: each device's partial product is
+    summed (psum) before the GELU, and the replicated w2 is applied on every device."""
+
+    def per_device(x, w1, w2):
+        return jax.nn.gelu(jax.lax.psum(x @ w1, "tp")) @ w2
+
+    return mlp, _args(), ROW_FIRST_SPECS, P(), _row_first(mesh, per_device)
+
+
+def build_manual_gelu_before_psum(mesh):
+    """Bug: the row-first MLP applies the GELU to each device's partial product and sums after
+    it, a nonlinearity before the sum."""
+
+    def per_device(x, w1, w2):
+        return jax.lax.psum(jax.nn.gelu(x @ w1) @ w2, "tp")
+
+    return mlp, _args(), ROW_FIRST_SPECS, P(), _row_first(mesh, per_device)

@@ -1,8 +1,8 @@
 package dev.entangle.batch;
 
+import dev.entangle.check.GraphFiles;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
-import dev.entangle.graph.GraphJson;
 import dev.entangle.importer.GraphCodeImporter;
 import dev.entangle.importer.ImportOptions;
 import dev.entangle.importer.hlo.HloImporter;
@@ -26,16 +26,19 @@ public sealed interface GraphSource {
   /** The files it reads, for messages. */
   List<Path> files();
 
-  /** A graph file or G_d file in the JSON formats. */
-  record JsonFile(Path file) implements GraphSource {
+  /**
+   * A graph file or G_d file in the JSON formats, or an XLA HLO text module (a G_d one run on as
+   * many ranks as its header says), as {@code entangle check} reads them.
+   */
+  record GraphFile(Path file) implements GraphSource {
     @Override
     public Graph graph() {
-      return GraphJson.readGraph(file);
+      return GraphFiles.graph(file);
     }
 
     @Override
     public DistributedGraph distributed() {
-      return GraphJson.readDistributed(file);
+      return GraphFiles.distributed(file, null);
     }
 
     @Override

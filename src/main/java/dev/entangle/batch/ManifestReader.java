@@ -172,7 +172,7 @@ public final class ManifestReader {
     JsonNode v = json.get(key);
     String at = where + ": " + key;
     if (v != null && v.isTextual()) {
-      return new GraphSource.JsonFile(path(v.textValue(), at));
+      return new GraphSource.GraphFile(path(v.textValue(), at));
     }
     if (v == null || !v.isObject()) {
       throw error(

@@ -2,7 +2,6 @@ package dev.entangle.check;
 
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
-import dev.entangle.graph.GraphJson;
 import dev.entangle.relation.RelationFile;
 import dev.entangle.relation.RelationReader;
 import java.io.File;
@@ -23,20 +22,29 @@ public record CheckInputs(Graph gs, DistributedGraph gd, RelationFile relation) 
   static final long PARALLEL_BYTES = 4L << 20;
 
   /**
-   * Reads the three files; the first bad one, in this order, is the error reported. A large G_d is
-   * read while G_s is read on another thread.
+   * Reads the three files, G_d from a G_d file or an HLO module run on as many ranks as it says.
    */
   public static CheckInputs read(Path gs, Path gd, Path relation) {
+    return read(gs, gd, relation, null);
+  }
+
+  /**
+   * Reads the three files; the first bad one, in this order, is the error reported. G_s and G_d are
+   * graph files or XLA HLO text modules; {@code ranks}, for a G_d given as an HLO module, is the
+   * number of ranks it runs on (null: as many as its header says). A large G_d is read while G_s is
+   * read on another thread.
+   */
+  public static CheckInputs read(Path gs, Path gd, Path relation, Integer ranks) {
     Graph g;
     DistributedGraph d;
     if (new File(gd.toString()).length() < PARALLEL_BYTES) {
-      g = GraphJson.readGraph(gs);
-      d = GraphJson.readDistributed(gd);
+      g = GraphFiles.graph(gs);
+      d = GraphFiles.distributed(gd, ranks);
     } else {
       CompletableFuture<Graph> sequential =
-          CompletableFuture.supplyAsync(() -> GraphJson.readGraph(gs));
+          CompletableFuture.supplyAsync(() -> GraphFiles.graph(gs));
       try {
-        d = GraphJson.readDistributed(gd);
+        d = GraphFiles.distributed(gd, ranks);
       } catch (RuntimeException e) {
         join(sequential); // a bad G_s is reported first
         throw e;

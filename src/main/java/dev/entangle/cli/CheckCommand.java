@@ -43,15 +43,30 @@ final class CheckCommand implements Callable<Integer> {
   private final CommandSpec spec = CommandSpec.wrapWithoutInspection(this);
 
   private final PositionalParamSpec gs =
-      positional(CodedOptions.positional(0, Path.class, "GS", "the sequential model's graph file"));
+      positional(
+          CodedOptions.positional(
+              0, Path.class, "GS", "the sequential model's graph file (or XLA HLO text module)"));
 
   private final PositionalParamSpec gd =
       positional(
           CodedOptions.positional(
-              1, Path.class, "GD", "the distributed implementation's file (one graph per rank)"));
+              1,
+              Path.class,
+              "GD",
+              "the distributed implementation's file, one graph per rank (or an SPMD XLA HLO text"
+                  + " module)"));
 
   private final OptionSpec rel =
       option(CodedOptions.required("--rel", Path.class, "RI", "the input relation file"));
+
+  private final OptionSpec ranks =
+      option(
+          CodedOptions.value(
+              List.of("--ranks"),
+              Integer.class,
+              "N",
+              "GD is an SPMD HLO module: the number of ranks it runs on (default: its header's"
+                  + " num_partitions or replica_count)"));
 
   private final OptionSpec json =
       option(
@@ -237,7 +252,8 @@ final class CheckCommand implements Callable<Integer> {
     // The lemmas are read and compiled while the graphs are read and lowered. Errors come in the
     // order of a run in sequence: the inputs', then the lemmas', then the lowering's.
     Background<LoadedLemmas> loading = CheckLemmas.loading(run.lemmaDirs());
-    CheckInputs in = CheckInputs.read(gs.getValue(), gd.getValue(), rel.getValue());
+    CheckInputs in =
+        CheckInputs.read(gs.getValue(), gd.getValue(), rel.getValue(), ranks.getValue());
     RankCount.check(in.gd(), gd.getValue());
     phase = "lowering the graphs";
     Programs programs;

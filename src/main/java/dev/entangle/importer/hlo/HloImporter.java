@@ -4,6 +4,10 @@ import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.importer.SourceFile;
 import dev.entangle.util.InputException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,11 +23,26 @@ import java.util.Map;
 public final class HloImporter {
   private static final String HLO = "an HLO text module (.hlo) as XLA prints it";
 
+  /** How much of a file is read to tell whether it is an HLO module. */
+  private static final int SNIFF_BYTES = 1 << 16;
+
+  /** The most ranks one SPMD module is imported on: each is a copy of the program. */
+  static final int MAX_RANKS = 4096;
+
   private HloImporter() {}
 
-  /** Whether a file's text is an HLO module (it starts with {@code HloModule}). */
+  /**
+   * Whether a file's text is an HLO module (it starts with {@code HloModule}, after blanks and
+   * comments); only the file's first bytes are read. An unreadable file is not one.
+   */
   public static boolean isHlo(Path file) {
-    return HloParser.looksLikeHlo(SourceFile.read(file, HLO).text());
+    byte[] head;
+    try (InputStream in = Files.newInputStream(file)) {
+      head = in.readNBytes(SNIFF_BYTES);
+    } catch (IOException e) {
+      return false;
+    }
+    return HloParser.looksLikeHlo(new String(head, StandardCharsets.UTF_8));
   }
 
   /** A program that runs on one rank (G_s): rank 0 of 1. */
@@ -42,6 +61,14 @@ public final class HloImporter {
       throw new InputException(
           "give one HLO module and --ranks N (N at least 1), or one module per rank.");
     }
+    if (ranks > MAX_RANKS) {
+      throw new InputException(
+          "--ranks "
+              + ranks
+              + ": at most "
+              + MAX_RANKS
+              + " ranks are supported; each rank is a copy of the program.");
+    }
     if (files.size() > 1 && ranks != files.size()) {
       throw new InputException(
           "--ranks "
@@ -51,8 +78,6 @@ public final class HloImporter {
               + " HLO modules: give one SPMD module"
               + " and --ranks N, or one module per rank without --ranks.");
     }
-    Map<String, List<Integer>> groups = new LinkedHashMap<>();
-    List<Graph> graphs = new ArrayList<>();
     List<SourceFile> sources = new ArrayList<>();
     List<HloModule> modules = new ArrayList<>();
     for (Path f : files) {
@@ -60,6 +85,43 @@ public final class HloImporter {
       sources.add(src);
       modules.add(HloParser.parse(src));
     }
+    return build(files, sources, modules, ranks);
+  }
+
+  /**
+   * A G_d of one SPMD module run on {@code ranks} ranks or, when null, on as many devices as its
+   * header says ({@code num_partitions} or {@code replica_count}); a header that names no more than
+   * one device asks for the count.
+   */
+  public static DistributedGraph importSpmd(Path file, Integer ranks) {
+    if (ranks != null) {
+      return importRanks(List.of(file), ranks);
+    }
+    SourceFile src = SourceFile.read(file, HLO);
+    HloModule module = HloParser.parse(src);
+    long devices =
+        Math.max(
+            headerCount(src, module, "replica_count"), headerCount(src, module, "num_partitions"));
+    if (devices < 2) {
+      throw src.error(
+          1,
+          "the module does not say how many ranks it runs on (its header has no num_partitions or"
+              + " replica_count above 1)",
+          "Give the number of ranks with --ranks N.");
+    }
+    if (devices > MAX_RANKS) {
+      throw src.error(
+          1,
+          "the module runs on " + devices + " devices",
+          "At most " + MAX_RANKS + " are supported.");
+    }
+    return build(List.of(file), List.of(src), List.of(module), (int) devices);
+  }
+
+  private static DistributedGraph build(
+      List<Path> files, List<SourceFile> sources, List<HloModule> modules, int ranks) {
+    Map<String, List<Integer>> groups = new LinkedHashMap<>();
+    List<Graph> graphs = new ArrayList<>();
     for (int k = 0; k < modules.size(); k++) {
       checkDevices(sources.get(k), modules.get(k), files.size() == 1 ? ranks : 1);
     }

@@ -1,6 +1,11 @@
 package dev.entangle.graph;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -44,6 +49,49 @@ final class DistributedDecoder {
     for (int k = 0; k < worldSize; k++) {
       ranks.add(GraphDecoder.decode(ranksJson.get(k), rankSource(file, k), false));
     }
+    return new DistributedGraph(worldSize, groups, ranks, file);
+  }
+
+  /**
+   * Decodes the G_d object whose {@code START_OBJECT} the parser has just read, one node at a time
+   * ({@link GraphDecoder#decodeStreaming}); the first problem is an {@link
+   * dev.entangle.util.InputException}, not necessarily the one {@link #decode} reports first.
+   */
+  static DistributedGraph decodeStreaming(JsonParser p, String file) throws IOException {
+    Where where = new Where(file);
+    ObjectNode fields = JsonNodeFactory.instance.objectNode();
+    List<Graph> ranks = null;
+    List<Node> nodes = null;
+    for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
+      JsonToken t = p.nextToken();
+      if (key.equals("ranks") && t == JsonToken.START_ARRAY) {
+        ranks = new ArrayList<>();
+        for (JsonToken r = p.nextToken(); r != JsonToken.END_ARRAY; r = p.nextToken()) {
+          if (r != JsonToken.START_OBJECT) {
+            throw where.error("\"ranks\" must be a non-empty list of graph objects, one per rank.");
+          }
+          ranks.add(GraphDecoder.decodeStreaming(p, rankSource(file, ranks.size()), false));
+        }
+      } else if (key.equals("nodes") && t == JsonToken.START_ARRAY) {
+        nodes = GraphDecoder.streamNodes(p, file);
+      } else {
+        fields.set(key, JsonTree.value(p, t));
+      }
+    }
+    if (fields.has("ranks") || fields.has("nodes")) {
+      throw where.error("\"ranks\" and \"nodes\" must be lists.");
+    }
+    if (ranks == null) {
+      Graph only = GraphDecoder.assemble(fields, nodes, file, true);
+      return new DistributedGraph(1, Map.of(), List.of(only), file);
+    }
+    GraphDecoder.checkFormat(fields, where, true);
+    if (ranks.isEmpty()) {
+      throw where.error("\"ranks\" must be a non-empty list of graph objects, one per rank.");
+    }
+    int worldSize = worldSize(fields.get("world_size"), ranks.size(), where);
+    Map<String, List<Integer>> groups =
+        processGroups(fields.get("process_groups"), worldSize, where);
     return new DistributedGraph(worldSize, groups, ranks, file);
   }
 

@@ -1,8 +1,13 @@
 package dev.entangle.graph;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.entangle.util.Interruption;
 import dev.entangle.util.WrongSlot;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -59,11 +64,7 @@ final class GraphDecoder {
     if (!root.isObject()) {
       throw graphWhere.error("a graph is a JSON object with \"nodes\", not " + kind(root) + ".");
     }
-    checkFormat(root, graphWhere, formatRequired);
-    JsonNode nameJson = root.get("name");
-    if (nameJson != null && !nameJson.isNull() && !nameJson.isTextual()) {
-      throw graphWhere.error("\"name\" must be a string, not " + nameJson + ".");
-    }
+    String name = header(root, formatRequired);
     JsonNode nodesJson = root.get("nodes");
     if (nodesJson == null || nodesJson.isNull()) {
       if (root.has("ranks")) {
@@ -84,34 +85,105 @@ final class GraphDecoder {
       nodes.add(node(nodesJson.get(i), i, indexByName, nodes));
     }
     checkOutput(nodes);
-    return new Graph(
-        nameJson == null || nameJson.isNull() ? null : nameJson.textValue(), source, nodes);
+    return new Graph(name, source, nodes);
+  }
+
+  /** Checks a graph object's {@code format} and {@code name}; the name, or null. */
+  private String header(JsonNode root, boolean formatRequired) {
+    checkFormat(root, graphWhere, formatRequired);
+    JsonNode nameJson = root.get("name");
+    if (nameJson != null && !nameJson.isNull() && !nameJson.isTextual()) {
+      throw graphWhere.error("\"name\" must be a string, not " + nameJson + ".");
+    }
+    return nameJson == null || nameJson.isNull() ? null : nameJson.textValue();
+  }
+
+  /**
+   * Decodes the graph object whose {@code START_OBJECT} the parser has just read, one node at a
+   * time: only one node's tree is held at once. Fields other than {@code nodes} are read as trees.
+   * The first problem is an {@link InputException}, though not necessarily the one {@link #decode}
+   * reports first (a reference to a later node reads here as one to no node): callers read the file
+   * whole again for the message.
+   */
+  static Graph decodeStreaming(JsonParser p, String source, boolean formatRequired)
+      throws IOException {
+    ObjectNode fields = JsonNodeFactory.instance.objectNode();
+    List<Node> nodes = null;
+    for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
+      JsonToken t = p.nextToken();
+      if (key.equals("nodes") && t == JsonToken.START_ARRAY) {
+        nodes = streamNodes(p, source);
+      } else {
+        fields.set(key, JsonTree.value(p, t));
+      }
+    }
+    return assemble(fields, nodes, source, formatRequired);
+  }
+
+  /**
+   * The nodes of a {@code "nodes"} list whose {@code START_ARRAY} the parser has just read, decoded
+   * one at a time (see {@link #decodeStreaming}).
+   */
+  static List<Node> streamNodes(JsonParser p, String source) throws IOException {
+    GraphDecoder d = new GraphDecoder(source);
+    Map<String, Integer> indexByName = new HashMap<>();
+    List<Node> nodes = new ArrayList<>();
+    for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+      Interruption.check();
+      if (t == null) {
+        throw d.graphWhere.error("the file ends inside \"nodes\".");
+      }
+      JsonNode n = JsonTree.value(p, t);
+      int i = nodes.size();
+      d.indexName(n, i, indexByName);
+      nodes.add(d.node(n, i, indexByName, nodes));
+    }
+    return nodes;
+  }
+
+  /**
+   * A graph from its streamed nodes (null when it had no {@code "nodes"} list) and its other
+   * fields, checked as {@link #decode} checks them.
+   */
+  static Graph assemble(
+      ObjectNode fields, List<Node> nodes, String source, boolean formatRequired) {
+    GraphDecoder d = new GraphDecoder(source);
+    String name = d.header(fields, formatRequired);
+    if (nodes == null) {
+      throw d.graphWhere.error("missing \"nodes\"; a graph lists its nodes in \"nodes\": [...].");
+    }
+    d.checkOutput(nodes);
+    return new Graph(name, source, nodes);
   }
 
   /** First pass: every node has a unique name; maps names to positions. */
   private Map<String, Integer> indexNames(JsonNode nodesJson) {
     Map<String, Integer> index = new HashMap<>(nodesJson.size() * 2);
     for (int i = 0; i < nodesJson.size(); i++) {
-      JsonNode n = nodesJson.get(i);
-      Where at = graphWhere.in("nodes[" + i + "]");
-      if (!n.isObject()) {
-        throw at.error("a node must be a JSON object, not " + kind(n) + ".");
-      }
-      JsonNode name = n.get("name");
-      if (name == null || !name.isTextual() || name.textValue().isEmpty()) {
-        throw at.error("the node has no name; every node needs a non-empty string \"name\".");
-      }
-      Integer earlier = index.putIfAbsent(name.textValue(), i);
-      if (earlier != null) {
-        throw nodeWhere(name.textValue(), i)
-            .error(
-                "duplicate name: nodes["
-                    + earlier
-                    + "] has the same name; node names must be unique"
-                    + " in a graph.");
-      }
+      indexName(nodesJson.get(i), i, index);
     }
     return index;
+  }
+
+  /** Node {@code i} is an object with a name no earlier node has; adds the name to the index. */
+  private void indexName(JsonNode n, int i, Map<String, Integer> index) {
+    Where at = graphWhere.in("nodes[" + i + "]");
+    if (!n.isObject()) {
+      throw at.error("a node must be a JSON object, not " + kind(n) + ".");
+    }
+    JsonNode name = n.get("name");
+    if (name == null || !name.isTextual() || name.textValue().isEmpty()) {
+      throw at.error("the node has no name; every node needs a non-empty string \"name\".");
+    }
+    Integer earlier = index.putIfAbsent(name.textValue(), i);
+    if (earlier != null) {
+      throw nodeWhere(name.textValue(), i)
+          .error(
+              "duplicate name: nodes["
+                  + earlier
+                  + "] has the same name; node names must be unique"
+                  + " in a graph.");
+    }
   }
 
   private Node node(JsonNode n, int index, Map<String, Integer> indexByName, List<Node> earlier) {

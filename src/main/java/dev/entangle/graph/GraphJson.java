@@ -2,6 +2,7 @@ package dev.entangle.graph;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.entangle.util.AtomicFiles;
+import dev.entangle.util.InputException;
 import java.nio.file.Path;
 
 /**
@@ -9,16 +10,25 @@ import java.nio.file.Path;
  * Distributed graph files).
  *
  * <p>Reading validates the whole file and reports the first problem as an {@link InputException}
- * naming the file, the rank, the node and the field. Writing produces exactly the contract format,
- * so {@code write(read(x))} round-trips: nodes, arguments, keyword order and meta are kept,
- * integers stay integers and infinities and NaN are written as {@code {"float": ...}}.
+ * naming the file, the rank, the node and the field. A file is read node by node, without a tree of
+ * the whole file (a G_d of hundreds of megabytes would take gigabytes as one); a file with a
+ * problem is read again as a tree, whose decoder says which problem comes first. Writing produces
+ * exactly the contract format, so {@code write(read(x))} round-trips: nodes, arguments, keyword
+ * order and meta are kept, integers stay integers and infinities and NaN are written as {@code
+ * {"float": ...}}.
  */
 public final class GraphJson {
   private GraphJson() {}
 
   /** Reads a graph file: the sequential model G_s, or any single graph. */
   public static Graph readGraph(Path file) {
-    return GraphDecoder.decode(JsonFiles.read(file, "graph file"), file.toString(), true);
+    String source = file.toString();
+    try {
+      return JsonFiles.stream(
+          file, "graph file", p -> GraphDecoder.decodeStreaming(p, source, true));
+    } catch (InputException e) {
+      return GraphDecoder.decode(JsonFiles.read(file, "graph file"), source, true);
+    }
   }
 
   /**
@@ -26,7 +36,12 @@ public final class GraphJson {
    * rank 0).
    */
   public static DistributedGraph readDistributed(Path file) {
-    return DistributedDecoder.decode(JsonFiles.read(file, "G_d file"), file.toString());
+    String source = file.toString();
+    try {
+      return JsonFiles.stream(file, "G_d file", p -> DistributedDecoder.decodeStreaming(p, source));
+    } catch (InputException e) {
+      return DistributedDecoder.decode(JsonFiles.read(file, "G_d file"), source);
+    }
   }
 
   /** The graph as a graph-file JSON object. */

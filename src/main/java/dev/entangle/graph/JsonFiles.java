@@ -3,6 +3,7 @@ package dev.entangle.graph;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -84,6 +85,35 @@ public final class JsonFiles {
               + " is a JSON object (see 'What goes in' in the README).");
     }
     return root;
+  }
+
+  /** Reads a JSON object from a parser at its {@code START_OBJECT}. */
+  @FunctionalInterface
+  interface ObjectReader<T> {
+    T read(JsonParser p) throws IOException;
+  }
+
+  /**
+   * Reads {@code file}, a JSON object and nothing after it, with {@code reader} from the parser at
+   * its {@code START_OBJECT}, without a tree of the whole file. Any problem is an {@link
+   * InputException}, whose message may be less precise than {@link #read}'s: a caller that must
+   * name the problem reads the file with {@link #read} again.
+   */
+  static <T> T stream(Path file, String what, ObjectReader<T> reader) {
+    InputFiles.requireReadable(file, what);
+    try (InputStream in = Files.newInputStream(file);
+        JsonParser parser = JsonTree.parser(Interruption.watching(in))) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new InputException(file + ": a " + what + " is a JSON object.");
+      }
+      T value = reader.read(parser);
+      if (parser.nextToken() != null) {
+        throw new InputException(file + ": more text after the end of the top-level value.");
+      }
+      return value;
+    } catch (IOException e) {
+      throw new InputException(file + ": cannot read the " + what + " (" + reason(e) + ").", e);
+    }
   }
 
   /** A short human reason for an I/O failure, without exception class names. */

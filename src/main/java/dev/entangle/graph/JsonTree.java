@@ -47,7 +47,8 @@ public final class JsonTree {
     return t == null ? null : value(p, t);
   }
 
-  private static JsonNode value(JsonParser p, JsonToken t) throws IOException {
+  /** The JSON value whose first token {@code t} the parser has just read, as a tree. */
+  static JsonNode value(JsonParser p, JsonToken t) throws IOException {
     return switch (t) {
       case START_OBJECT -> object(p);
       case START_ARRAY -> array(p);

@@ -1,17 +1,10 @@
 package dev.entangle.graph;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.entangle.util.InputException;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,39 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StreamingReadTest {
   @TempDir Path dir;
-
-  @Test
-  void everyExampleStreamsToTheGraphsOfTheWholeTree() throws IOException {
-    Path examples = Path.of("examples");
-    Assumptions.assumeTrue(Files.isDirectory(examples), "no examples/ folder in the project");
-    List<Path> graphs;
-    try (Stream<Path> files = Files.walk(examples)) {
-      graphs =
-          files.filter(p -> p.getFileName().toString().matches("g[sd]\\.json")).sorted().toList();
-    }
-    assertFalse(graphs.isEmpty(), "examples/ holds graph files");
-    for (Path file : graphs) {
-      String source = file.toString();
-      DistributedGraph streamed =
-          JsonFiles.stream(file, "G_d file", p -> DistributedDecoder.decodeStreaming(p, source));
-      DistributedGraph tree = DistributedDecoder.decode(JsonFiles.read(file, "G_d file"), source);
-      assertEquals(tree.worldSize(), streamed.worldSize(), source);
-      assertEquals(tree.processGroups(), streamed.processGroups(), source);
-      for (int k = 0; k < tree.worldSize(); k++) {
-        assertEquals(tree.rank(k).nodes(), streamed.rank(k).nodes(), source + " rank " + k);
-        assertEquals(tree.rank(k).name(), streamed.rank(k).name(), source + " rank " + k);
-      }
-      if (file.getFileName().toString().equals("gs.json")) {
-        Graph g =
-            JsonFiles.stream(
-                file, "graph file", p -> GraphDecoder.decodeStreaming(p, source, true));
-        assertEquals(
-            GraphDecoder.decode(JsonFiles.read(file, "graph file"), source, true).nodes(),
-            g.nodes(),
-            source);
-      }
-    }
-  }
 
   @Test
   void aReferenceToALaterNodeIsReportedAsTheTreeDecoderReportsIt() {

@@ -1900,3 +1900,29 @@ class UlyssesAttention(HeadAttention):
 
     def forward(self, q, k, v):
         return self.to_sequence(self.attend(*(self.to_heads(t) for t in (q, k, v))))
+
+
+class PooledCNNRegressionGrad(CNNRegressionGrad):
+    """:class:`CNNRegressionGrad` with a 2x2 average pool (``F.avg_pool2d(h, 2)``) in place of the
+    global one, on SIZE x SIZE images: the linear layer reads every pooled position, and the
+    filters' gradient comes back through ``avg_pool2d_backward``."""
+
+    SIZE = 4
+
+    def __init__(self, in_channels, channels, out_features):
+        super().__init__(in_channels, channels, out_features)
+        self.fc_weight = nn.Parameter(torch.empty(out_features, channels * (self.SIZE // 2) ** 2))
+
+    def forward(self, x, target):
+        with torch.enable_grad():  # tracing runs under no_grad
+            conv_weight = self.conv_weight.detach().requires_grad_(True)
+            fc_weight = self.fc_weight.detach().requires_grad_(True)
+            h = F.relu(F.conv2d(x, conv_weight, padding=1))
+            loss = F.mse_loss(F.linear(F.avg_pool2d(h, 2).flatten(1), fc_weight), target)
+            grad_conv, grad_fc = torch.autograd.grad(loss, (conv_weight, fc_weight))
+        return loss.detach(), grad_conv, grad_fc
+
+
+class DataParallelPooledCNNRegressionGrad(DataParallelCNNRegressionGrad, PooledCNNRegressionGrad):
+    """:class:`DataParallelCNNRegressionGrad` over :class:`PooledCNNRegressionGrad`: rank k on
+    samples k, the loss and gradients all-reduced with ``avg`` (or the filters' left unreduced)."""

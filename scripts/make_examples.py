@@ -944,27 +944,32 @@ def cnn_out_channels(name, n, view_gathered=False):
         operator=node_name(gs, "aten._reshape_alias.default"))
 
 
-def data_parallel_cnn_grads(name, n, reduce_conv_grad=True):
+def data_parallel_cnn_grads(name, n, reduce_conv_grad=True, pooled=False):
+    """The CNN's training step under data parallelism; ``pooled`` pools 2x2 (avg_pool2d) instead of
+    globally."""
     batch, channels, hidden, out, size = 4, 2, 3, 2, 4
     outputs = ("loss", "grad_conv", "grad_fc")
-    gs = tag_outputs(trace(m.CNNRegressionGrad(channels, hidden, out), x=t(batch, channels, size, size),
+    model, dp_model = ((m.PooledCNNRegressionGrad, m.DataParallelPooledCNNRegressionGrad) if pooled
+                       else (m.CNNRegressionGrad, m.DataParallelCNNRegressionGrad))
+    gs = tag_outputs(trace(model(channels, hidden, out), x=t(batch, channels, size, size),
                            target=t(batch, out)), *outputs)
     gd = [tag_outputs(g, *outputs) for g in
-          trace_ranks(n, lambda r: m.DataParallelCNNRegressionGrad(channels, hidden, out, r, n,
-                                                                   reduce_conv_grad),
+          trace_ranks(n, lambda r: dp_model(channels, hidden, out, r, n, reduce_conv_grad),
                       lambda r: dict(x=t(batch // n, channels, size, size), target=t(batch // n, out)))]
     relations = [shard("x", 0), shard("target", 0), replicate("conv_weight"), replicate("fc_weight")]
     expect = [relate(o, f"r{k}.{o}") for o in outputs for k in range(n)]
+    pool = "2x2 average pooling (avg_pool2d)" if pooled else "global average pooling"
     if reduce_conv_grad:
         return Case(
             name, f"data parallelism over {n} ranks for a small CNN, forward and backward in one"
-            " graph: conv3x3, relu, global average pooling and a linear layer under F.mse_loss,"
+            f" graph: conv3x3, relu, {pool} and a linear layer under F.mse_loss,"
             " the gradients of the filters (through the pool's and relu's gradients and"
             " convolution_backward) and of the linear weight, all-reduced with avg", gs, gd,
             relations, "refines", "the loss and gradients equal every rank's averages, as expected",
             expect=expect)
+    family = "dp-cnn-avgpool-grads" if pooled else "dp-cnn-grads"
     return Case(
-        name, f"dp-cnn-grads over {n} ranks leaving the filters' gradient unreduced", gs, gd,
+        name, f"{family} over {n} ranks leaving the filters' gradient unreduced", gs, gd,
         relations, "not-refined", "each rank keeps the filters' gradient of its own samples",
         operator=node_name(gs, "aten.convolution_backward.default"), expect=expect)
 
@@ -1171,6 +1176,10 @@ def all_cases():
         data_parallel_cnn_grads("dp-cnn-grads-dp2", 2),
         data_parallel_cnn_grads("dp-cnn-grads-dp4", 4),
         data_parallel_cnn_grads("bug-dp-cnn-grads-unreduced", 2, reduce_conv_grad=False),
+        data_parallel_cnn_grads("dp-cnn-avgpool-grads-dp2", 2, pooled=True),
+        data_parallel_cnn_grads("dp-cnn-avgpool-grads-dp4", 4, pooled=True),
+        data_parallel_cnn_grads("bug-dp-cnn-avgpool-grads-unreduced", 2, reduce_conv_grad=False,
+                                pooled=True),
         swiglu("swiglu-tp2", 2),
         swiglu("bug-swiglu-reduce-before-down", 2, reduce_before_down=True),
         sp_rmsnorm("sp-rmsnorm-tp2", 2),
@@ -1305,6 +1314,8 @@ GD_LOCATIONS = {
         "partial = F.conv2d(x, self.weight, self.bias, padding=1)", 0),
     "bug-conv-in-channels-relu-before-allreduce": ("partial = F.relu(partial)", 0),
     "bug-dp-cnn-grads-unreduced": ("loss, grad_conv, grad_fc = super().forward(x, target)", 0),
+    "bug-dp-cnn-avgpool-grads-unreduced": (
+        "loss, grad_conv, grad_fc = super().forward(x, target)", 0),
     "bug-cnn-out-channels-viewed": (
         "return dist.all_gather(features, self.world_size, GROUP).view(features.shape[0], -1)", 0),
     "bug-conv-out-channels-interleaved": (

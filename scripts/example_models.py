@@ -1926,3 +1926,75 @@ class PooledCNNRegressionGrad(CNNRegressionGrad):
 class DataParallelPooledCNNRegressionGrad(DataParallelCNNRegressionGrad, PooledCNNRegressionGrad):
     """:class:`DataParallelCNNRegressionGrad` over :class:`PooledCNNRegressionGrad`: rank k on
     samples k, the loss and gradients all-reduced with ``avg`` (or the filters' left unreduced)."""
+
+
+class FusedSwiGLU(nn.Module):
+    """``down(silu(gate) * up)`` with gate and up one fused projection, ``[gate; up] = gate_up(x)``
+    (the rows of gate's weight, then up's), split in halves along the features."""
+
+    def __init__(self, hidden, ffn):
+        super().__init__()
+        self.gate_up = Linear(hidden, 2 * ffn, bias=False)
+        self.down = Linear(ffn, hidden, bias=False)
+
+    def forward(self, x):
+        gate, up = self.gate_up(x).chunk(2, dim=-1)
+        return self.down(F.silu(gate) * up)
+
+
+class ParallelFusedSwiGLU(FusedSwiGLU):
+    """:class:`FusedSwiGLU` over the ranks as vLLM's merged column-parallel layer and Megatron's
+    fused fc1 store it: rank k's fused weight is the k-th block of gate's rows, then the k-th block
+    of up's, so each rank's own halves are its gate and up; down row-parallel, all-reduced."""
+
+    def __init__(self, hidden, ffn, rank, world_size):
+        super().__init__(hidden, ffn)
+        part, _ = _shard(ffn, rank, world_size, "ffn")
+        self.gate_up = Linear(hidden, 2 * part, bias=False)
+        self.down = Linear(part, hidden, bias=False)
+
+    def forward(self, x):
+        gate, up = self.gate_up(x).chunk(2, dim=-1)
+        return dist.all_reduce(self.down(F.silu(gate) * up), "sum", GROUP)
+
+
+class FusedQKVAttention(GroupedQueryAttention):
+    """:class:`GroupedQueryAttention` with q, k and v one fused projection, ``[q; k; v] =
+    qkv_proj(x)`` (the rows of q's weight, then k's, then v's), split by their widths."""
+
+    def __init__(self, hidden, heads, kv_heads, head_dim, qkv_rows=None):
+        nn.Module.__init__(self)
+        self.heads, self.kv_heads, self.head_dim, self.kv_layout = heads, kv_heads, head_dim, "grouped"
+        self.qkv_proj = Linear(hidden, qkv_rows or (heads + 2 * kv_heads) * head_dim, bias=False)
+        self.o_proj = Linear(heads * head_dim, hidden)
+
+    def attend(self, x, heads, kv_heads):
+        d = self.head_dim
+        self.qkv = self.qkv_proj(x).split([heads * d, kv_heads * d, kv_heads * d], dim=-1)
+        return super().attend(x, heads, kv_heads)
+
+    def q_proj(self, x):
+        return self.qkv[0]
+
+    def k_proj(self, x):
+        return self.qkv[1]
+
+    def v_proj(self, x):
+        return self.qkv[2]
+
+
+class ParallelFusedQKVAttention(FusedQKVAttention):
+    """:class:`FusedQKVAttention` over the ranks as vLLM's QKVParallelLinear stores it: rank k's
+    fused weight is its block of q's rows, then of k's, then of v's; each rank splits its output
+    by its own widths; output projection row-parallel with an all-reduce, then the bias."""
+
+    def __init__(self, hidden, heads, kv_heads, head_dim, rank, world_size):
+        _shard(kv_heads, rank, world_size, "kv_heads")
+        rows = (heads + 2 * kv_heads) * head_dim // world_size
+        super().__init__(hidden, heads, kv_heads, head_dim, rows)
+        self.o_proj = RowParallelLinear(heads * head_dim, hidden, rank, world_size)
+        self.world_size = world_size
+
+    def forward(self, x):
+        n = self.world_size
+        return self.o_proj(self.attend(x, self.heads // n, self.kv_heads // n))

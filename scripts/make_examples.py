@@ -649,6 +649,51 @@ def swiglu(name, n, reduce_before_down=False):
         operator=node_name(gs, "aten.mm.default", 2))
 
 
+def fused_swiglu(name, n, plain_shards=False):
+    batch, seq, hidden, ffn = 2, 3, 8, 12
+    gs = trace(m.FusedSwiGLU(hidden, ffn), x=t(batch, seq, hidden))
+    gd = trace_ranks(n, lambda r: m.ParallelFusedSwiGLU(hidden, ffn, r, n),
+                     lambda r: dict(x=t(batch, seq, hidden)))
+    part = ffn // n
+    stored = ", ".join(f"r{k}.gate_up.weight" for k in range(n))
+    fused = (f"reshape(transpose(reshape(concat({stored}, dim=0), [{n}, 2, {part}, {hidden}]), 0, 1),"
+             f" [{2 * ffn}, {hidden}])")
+    if not plain_shards:
+        relations = [replicate("x"), relate("gate_up.weight", fused), shard("down.weight", 1)]
+        return Case(
+            name, f"a SwiGLU MLP with gate and up fused in one projection over TP={n}, as vLLM's"
+            " merged column-parallel layer stores it: rank k's fused weight is the k-th block of"
+            " gate's rows, then of up's; each rank splits its output in halves, down row-parallel,"
+            " all-reduce", gs, gd, relations, "refines", "y equals the all-reduce on any rank")
+    relations = [replicate("x"), shard("gate_up.weight", 0), shard("down.weight", 1)]
+    return Case(
+        name, f"fused-swiglu at TP={n} with the fused weight loaded as plain row shards of [gate; up]"
+        " (rank 0 all of gate's rows, rank 1 all of up's) while each rank splits its output in"
+        " halves as if it held its blocks of both", gs, gd, relations, "not-refined",
+        "a rank's halves are two blocks of gate (or of up), not its gate and its up",
+        operator=node_name(gs, "aten.silu.default"))
+
+
+def fused_qkv(name, n):
+    seq, hidden, heads, kv_heads, head_dim = 4, 8, 4, 2, 2
+    gs = trace(m.FusedQKVAttention(hidden, heads, kv_heads, head_dim), x=t(seq, hidden))
+    gd = trace_ranks(n, lambda r: m.ParallelFusedQKVAttention(hidden, heads, kv_heads, head_dim, r, n),
+                     lambda r: dict(x=t(seq, hidden)))
+    widths = [heads * head_dim // n, kv_heads * head_dim // n, kv_heads * head_dim // n]
+    parts = []
+    for i, wd in enumerate(widths):  # part i of every rank, in rank order
+        start = sum(widths[:i])
+        parts += [f"slice(r{k}.qkv_proj.weight, 0, {start}, {start + wd})" for k in range(n)]
+    relations = [replicate("x"), relate("qkv_proj.weight", f"concat({', '.join(parts)}, dim=0)"),
+                 shard("o_proj.weight", 1), replicate("o_proj.bias")]
+    return Case(
+        name, f"causal grouped-query attention ({heads} query, {kv_heads} key/value heads) with q, k"
+        f" and v fused in one projection over TP={n}, as vLLM's QKVParallelLinear stores it: rank k's"
+        " fused weight is its block of q's rows, then of k's, then of v's; each rank splits by its"
+        " widths, output projection row-parallel, all-reduce", gs, gd, relations, "refines",
+        "the heads' contexts concatenate; the output is the all-reduce plus the bias")
+
+
 def sp_rmsnorm(name, n, gather_batch_first=False):
     seq, batch, hidden, ffn = 8, 2, 6, 8
     gs = trace(m.RMSNormMLP(hidden, ffn), x=t(seq, batch, hidden))
@@ -1182,6 +1227,10 @@ def all_cases():
                                 pooled=True),
         swiglu("swiglu-tp2", 2),
         swiglu("bug-swiglu-reduce-before-down", 2, reduce_before_down=True),
+        fused_swiglu("fused-swiglu-tp2", 2),
+        fused_swiglu("fused-swiglu-tp4", 4),
+        fused_swiglu("bug-fused-swiglu-plain-shards", 2, plain_shards=True),
+        fused_qkv("fused-qkv-gqa-tp2", 2),
         sp_rmsnorm("sp-rmsnorm-tp2", 2),
         sp_rmsnorm("bug-sp-rmsnorm-gather-batch-first", 2, gather_batch_first=True),
         gqa("gqa-causal-tp2", 2),
@@ -1257,8 +1306,8 @@ def check_relations(case, gs, ranks):
 
 
 def _expr_shape(expr, ranks):
-    """The shape of a relation expression made of rK.NAME, concat(..., dim=D), transpose(e, A, B)
-    and reshape(e, [...])."""
+    """The shape of a relation expression made of rK.NAME, concat(..., dim=D), transpose(e, A, B),
+    reshape(e, [...]) and slice(e, DIM, START, END)."""
     expr = expr.strip()
     ref = re.fullmatch(r"r(\d+)\.([A-Za-z_][A-Za-z0-9_.]*)", expr)
     if ref:
@@ -1293,6 +1342,12 @@ def _expr_shape(expr, ranks):
         a, b = int(args[1]), int(args[2])
         shape[a], shape[b] = shape[b], shape[a]
         return shape
+    if call.group(1) == "slice":
+        shape = _expr_shape(args[0], ranks)
+        dim, begin, end = int(args[1]), int(args[2]), int(args[3])
+        assert 0 <= begin < end <= shape[dim], f"slice [{begin}, {end}) of a dim of {shape[dim]}"
+        shape[dim] = end - begin
+        return shape
     raise AssertionError(f"the relation expression {expr!r} uses {call.group(1)}, which this check does not read")
 
 
@@ -1314,6 +1369,7 @@ GD_LOCATIONS = {
         "partial = F.conv2d(x, self.weight, self.bias, padding=1)", 0),
     "bug-conv-in-channels-relu-before-allreduce": ("partial = F.relu(partial)", 0),
     "bug-dp-cnn-grads-unreduced": ("loss, grad_conv, grad_fc = super().forward(x, target)", 0),
+    "bug-fused-swiglu-plain-shards": ("gate, up = self.gate_up(x).chunk(2, dim=-1)", 1),
     "bug-dp-cnn-avgpool-grads-unreduced": (
         "loss, grad_conv, grad_fc = super().forward(x, target)", 0),
     "bug-cnn-out-channels-viewed": (

@@ -33,11 +33,14 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
    */
   public record Tiled(int cls, Blocks form) implements Match {}
 
-  /** A clean form over G_d tensors: a class holding one, or a concat of such forms. */
-  public sealed interface Piece permits Whole, Blocks {}
+  /** A clean form over G_d tensors: a class holding one, a range of one, or a concat of forms. */
+  public sealed interface Piece permits Whole, Part, Blocks {}
 
   /** A class holding a G_d tensor. */
   public record Whole(int cls) implements Piece {}
+
+  /** Elements {@code start} to {@code end} along {@code dim} of the G_d tensor of class cls. */
+  public record Part(int cls, int dim, long start, long end) implements Piece {}
 
   /** The concat along {@code dim} of {@code parts}. */
   public record Blocks(int dim, List<Piece> parts) implements Piece {}

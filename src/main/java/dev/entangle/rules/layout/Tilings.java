@@ -5,6 +5,7 @@ import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.rules.layout.BlockMapUnions.Blocks;
+import dev.entangle.rules.layout.BlockMapUnions.Part;
 import dev.entangle.rules.layout.BlockMapUnions.Piece;
 import dev.entangle.rules.layout.BlockMapUnions.Tiled;
 import dev.entangle.rules.layout.BlockMapUnions.Whole;
@@ -19,7 +20,8 @@ import java.util.TreeSet;
  * Finds, for a class's block map, G_d tensors whose maps are consecutive slabs of it along one dim,
  * or slabs tiled so along another dim (a grid of blocks, as a two-dimensional mesh lays out its
  * shards): the first such tiling, dims in order, at each offset the largest slab that is a G_d
- * tensor's map or so tiled; none when that form is already in the class.
+ * tensor's map or so tiled, else the box there when it is a range of one G_d tensor (a slice); none
+ * when that form is already in the class.
  */
 final class Tilings {
   /** Most pieces of one tiling. */
@@ -87,6 +89,10 @@ final class Tilings {
           break;
         }
       }
+      if (piece == null) { // the box at this offset, as a range of one G_d tensor
+        size = nextBound(m.bounds(d), at) - at;
+        piece = size > most ? null : part(m.slice(d, at, at + size, 1), d, dtype);
+      }
       if (piece == null || pieces.size() == MOST_PIECES) {
         return null;
       }
@@ -114,6 +120,46 @@ final class Tilings {
     return null;
   }
 
+  /** The first cut point after {@code at}. */
+  private static long nextBound(long[] bounds, long at) {
+    for (long b : bounds) {
+      if (b > at) {
+        return b;
+      }
+    }
+    return bounds[bounds.length - 1];
+  }
+
+  /**
+   * A slab that is a range along {@code d} of one G_d tensor of the dtype, all of it along every
+   * other dim (a rank's rows of a fused weight whose blocks interleave across the ranks); or null.
+   */
+  private Part part(BlockMap slab, int d, int dtype) {
+    if (slab == null || slab.cellCount() != 1) {
+      return null;
+    }
+    Cell cell = slab.cell(0);
+    int source = cell.source();
+    TypeInfo t = g.data(source);
+    if (!holdsTensor(g, source) || t == null || t.isTuple() || t.dtype() != dtype) {
+      return null;
+    }
+    long[] shape = t.shape();
+    if (shape.length != slab.rank() || cell.stride(d) == 0) {
+      return null;
+    }
+    long start = cell.base() / cell.stride(d);
+    long end = start + slab.shape()[d];
+    BlockMap whole = BlockMap.identity(source, shape);
+    if (start < 0
+        || end > shape[d]
+        || whole == null
+        || !slab.equals(whole.slice(d, start, end, 1))) {
+      return null;
+    }
+    return new Part(g.find(source), d, start, end);
+  }
+
   /** Whether some box repeats elements along a dim (a stride 0 over more than one element). */
   private static boolean broadcasts(BlockMap m) {
     int[] grid = m.gridSizes();
@@ -139,6 +185,9 @@ final class Tilings {
     if (p instanceof Whole w) {
       return w.cls();
     }
+    if (p instanceof Part r) {
+      return g.add(sliceNode(r, r.cls()));
+    }
     Blocks b = (Blocks) p;
     int[] parts = new int[b.parts().size()];
     for (int i = 0; i < parts.length; i++) {
@@ -152,6 +201,9 @@ final class Tilings {
     if (p instanceof Whole w) {
       return g.find(w.cls());
     }
+    if (p instanceof Part r) {
+      return g.lookup(sliceNode(r, g.find(r.cls())));
+    }
     Blocks b = (Blocks) p;
     int[] parts = new int[b.parts().size()];
     for (int i = 0; i < parts.length; i++) {
@@ -161,5 +213,9 @@ final class Tilings {
       }
     }
     return g.lookup(new ENode(Op.CONCAT.id(), new long[] {b.dim()}, parts));
+  }
+
+  private static ENode sliceNode(Part r, int cls) {
+    return new ENode(Op.SLICE.id(), new long[] {r.dim(), r.start(), r.end(), 1}, new int[] {cls});
   }
 }

@@ -1945,16 +1945,20 @@ class FusedSwiGLU(nn.Module):
 class ParallelFusedSwiGLU(FusedSwiGLU):
     """:class:`FusedSwiGLU` over the ranks as vLLM's merged column-parallel layer and Megatron's
     fused fc1 store it: rank k's fused weight is the k-th block of gate's rows, then the k-th block
-    of up's, so each rank's own halves are its gate and up; down row-parallel, all-reduced."""
+    of up's, so each rank's own halves are its gate and up; down row-parallel, all-reduced.
+    ``swapped=True`` takes the halves in the other order (a mistake: the SiLU gates up's rows)."""
 
-    def __init__(self, hidden, ffn, rank, world_size):
+    def __init__(self, hidden, ffn, rank, world_size, swapped=False):
         super().__init__(hidden, ffn)
         part, _ = _shard(ffn, rank, world_size, "ffn")
         self.gate_up = Linear(hidden, 2 * part, bias=False)
         self.down = Linear(part, hidden, bias=False)
+        self.swapped = swapped
 
     def forward(self, x):
         gate, up = self.gate_up(x).chunk(2, dim=-1)
+        if self.swapped:
+            gate, up = up, gate
         return dist.all_reduce(self.down(F.silu(gate) * up), "sum", GROUP)
 
 

@@ -649,29 +649,26 @@ def swiglu(name, n, reduce_before_down=False):
         operator=node_name(gs, "aten.mm.default", 2))
 
 
-def fused_swiglu(name, n, plain_shards=False):
+def fused_swiglu(name, n, swapped=False):
     batch, seq, hidden, ffn = 2, 3, 8, 12
     gs = trace(m.FusedSwiGLU(hidden, ffn), x=t(batch, seq, hidden))
-    gd = trace_ranks(n, lambda r: m.ParallelFusedSwiGLU(hidden, ffn, r, n),
+    gd = trace_ranks(n, lambda r: m.ParallelFusedSwiGLU(hidden, ffn, r, n, swapped),
                      lambda r: dict(x=t(batch, seq, hidden)))
     part = ffn // n
-    stored = ", ".join(f"r{k}.gate_up.weight" for k in range(n))
-    fused = (f"reshape(transpose(reshape(concat({stored}, dim=0), [{n}, 2, {part}, {hidden}]), 0, 1),"
-             f" [{2 * ffn}, {hidden}])")
-    if not plain_shards:
-        relations = [replicate("x"), relate("gate_up.weight", fused), shard("down.weight", 1)]
+    halves = [", ".join(f"slice(r{k}.gate_up.weight, 0, {h * part}, {(h + 1) * part})" for k in range(n))
+              for h in range(2)]
+    fused = f"concat(concat({halves[0]}, dim=0), concat({halves[1]}, dim=0), dim=0)"
+    relations = [replicate("x"), relate("gate_up.weight", fused), shard("down.weight", 1)]
+    if not swapped:
         return Case(
             name, f"a SwiGLU MLP with gate and up fused in one projection over TP={n}, as vLLM's"
             " merged column-parallel layer stores it: rank k's fused weight is the k-th block of"
             " gate's rows, then of up's; each rank splits its output in halves, down row-parallel,"
             " all-reduce", gs, gd, relations, "refines", "y equals the all-reduce on any rank")
-    relations = [replicate("x"), shard("gate_up.weight", 0), shard("down.weight", 1)]
     return Case(
-        name, f"fused-swiglu at TP={n} with the fused weight loaded as plain row shards of [gate; up]"
-        " (rank 0 all of gate's rows, rank 1 all of up's) while each rank splits its output in"
-        " halves as if it held its blocks of both", gs, gd, relations, "not-refined",
-        "a rank's halves are two blocks of gate (or of up), not its gate and its up",
-        operator=node_name(gs, "aten.silu.default"))
+        name, f"fused-swiglu at TP={n} taking each rank's halves in the other order: the SiLU gates"
+        " up's rows and multiplies gate's", gs, gd, relations, "not-refined",
+        "silu(up) * gate is not silu(gate) * up", operator=node_name(gs, "aten.silu.default"))
 
 
 def fused_qkv(name, n):
@@ -683,7 +680,8 @@ def fused_qkv(name, n):
     parts = []
     for i, wd in enumerate(widths):  # part i of every rank, in rank order
         start = sum(widths[:i])
-        parts += [f"slice(r{k}.qkv_proj.weight, 0, {start}, {start + wd})" for k in range(n)]
+        ranks = ", ".join(f"slice(r{k}.qkv_proj.weight, 0, {start}, {start + wd})" for k in range(n))
+        parts.append(f"concat({ranks}, dim=0)")
     relations = [replicate("x"), relate("qkv_proj.weight", f"concat({', '.join(parts)}, dim=0)"),
                  shard("o_proj.weight", 1), replicate("o_proj.bias")]
     return Case(
@@ -1229,7 +1227,7 @@ def all_cases():
         swiglu("bug-swiglu-reduce-before-down", 2, reduce_before_down=True),
         fused_swiglu("fused-swiglu-tp2", 2),
         fused_swiglu("fused-swiglu-tp4", 4),
-        fused_swiglu("bug-fused-swiglu-plain-shards", 2, plain_shards=True),
+        fused_swiglu("bug-fused-swiglu-swapped-halves", 2, swapped=True),
         fused_qkv("fused-qkv-gqa-tp2", 2),
         sp_rmsnorm("sp-rmsnorm-tp2", 2),
         sp_rmsnorm("bug-sp-rmsnorm-gather-batch-first", 2, gather_batch_first=True),
@@ -1369,7 +1367,8 @@ GD_LOCATIONS = {
         "partial = F.conv2d(x, self.weight, self.bias, padding=1)", 0),
     "bug-conv-in-channels-relu-before-allreduce": ("partial = F.relu(partial)", 0),
     "bug-dp-cnn-grads-unreduced": ("loss, grad_conv, grad_fc = super().forward(x, target)", 0),
-    "bug-fused-swiglu-plain-shards": ("gate, up = self.gate_up(x).chunk(2, dim=-1)", 1),
+    "bug-fused-swiglu-swapped-halves": (
+        'return dist.all_reduce(self.down(F.silu(gate) * up), "sum", GROUP)', 0),
     "bug-dp-cnn-avgpool-grads-unreduced": (
         "loss, grad_conv, grad_fc = super().forward(x, target)", 0),
     "bug-cnn-out-channels-viewed": (

@@ -1315,9 +1315,12 @@ class CNNRegressionGrad(nn.Module):
             conv_weight = self.conv_weight.detach().requires_grad_(True)
             fc_weight = self.fc_weight.detach().requires_grad_(True)
             h = F.relu(F.conv2d(x, conv_weight, padding=1))
-            loss = F.mse_loss(F.linear(F.adaptive_avg_pool2d(h, 1).flatten(1), fc_weight), target)
+            loss = F.mse_loss(F.linear(self.pool(h).flatten(1), fc_weight), target)
             grad_conv, grad_fc = torch.autograd.grad(loss, (conv_weight, fc_weight))
         return loss.detach(), grad_conv, grad_fc
+
+    def pool(self, h):
+        return F.adaptive_avg_pool2d(h, 1)
 
 
 class DataParallelCNNRegressionGrad(CNNRegressionGrad):
@@ -1913,14 +1916,8 @@ class PooledCNNRegressionGrad(CNNRegressionGrad):
         super().__init__(in_channels, channels, out_features)
         self.fc_weight = nn.Parameter(torch.empty(out_features, channels * (self.SIZE // 2) ** 2))
 
-    def forward(self, x, target):
-        with torch.enable_grad():  # tracing runs under no_grad
-            conv_weight = self.conv_weight.detach().requires_grad_(True)
-            fc_weight = self.fc_weight.detach().requires_grad_(True)
-            h = F.relu(F.conv2d(x, conv_weight, padding=1))
-            loss = F.mse_loss(F.linear(F.avg_pool2d(h, 2).flatten(1), fc_weight), target)
-            grad_conv, grad_fc = torch.autograd.grad(loss, (conv_weight, fc_weight))
-        return loss.detach(), grad_conv, grad_fc
+    def pool(self, h):
+        return F.avg_pool2d(h, 2)
 
 
 class DataParallelPooledCNNRegressionGrad(DataParallelCNNRegressionGrad, PooledCNNRegressionGrad):

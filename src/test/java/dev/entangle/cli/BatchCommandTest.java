@@ -100,6 +100,24 @@ class BatchCommandTest {
   }
 
   @Test
+  void aGraphPathMayBeAnHloModuleReadAsCheckReadsIt() throws IOException {
+    Path hlo = EXAMPLES.resolve("hlo-linear-tp2");
+    Path manifest = tmp.resolve("hlo.json");
+    Files.writeString(
+        manifest,
+        "{\"format\": \"entangle-batch/1\", \"cases\": [{\"name\": \"hlo\", \"gs\": \""
+            + hlo.resolve("gs.hlo").toAbsolutePath()
+            + "\", \"gd\": \""
+            + hlo.resolve("gd.json").toAbsolutePath()
+            + "\", \"rel\": \""
+            + hlo.resolve("ri.json").toAbsolutePath()
+            + "\", \"expect\": \"refines\"}]}");
+    CliRun run = CliRun.run("batch", manifest, "--no-numbers");
+    assertEquals(0, run.exitCode(), run::transcript);
+    assertTrue(run.out().contains("1 cases, 1 met their expectation"), run::transcript);
+  }
+
+  @Test
   void aCaseThatCannotRunIsAnErrorAndTheOthersStillRun() throws IOException {
     Path broken = tmp.resolve("broken.json");
     Files.writeString(broken, "{\"format\": \"entangle-fx/1\", \"nodes\": [}");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -59,6 +60,7 @@ final class DistributedDecoder {
    */
   static DistributedGraph decodeStreaming(JsonParser p, String file) throws IOException {
     Where where = new Where(file);
+    Map<String, String> pool = new HashMap<>(); // names and stack traces the ranks repeat
     ObjectNode fields = JsonNodeFactory.instance.objectNode();
     List<Graph> ranks = null;
     List<Node> nodes = null;
@@ -70,12 +72,12 @@ final class DistributedDecoder {
           if (r != JsonToken.START_OBJECT) {
             throw where.error("\"ranks\" must be a non-empty list of graph objects, one per rank.");
           }
-          ranks.add(GraphDecoder.decodeStreaming(p, rankSource(file, ranks.size()), false));
+          ranks.add(GraphDecoder.decodeStreaming(p, rankSource(file, ranks.size()), false, pool));
         }
       } else if (key.equals("nodes") && t == JsonToken.START_ARRAY) {
-        nodes = GraphDecoder.streamNodes(p, file);
+        nodes = GraphDecoder.streamNodes(p, file, pool);
       } else {
-        fields.set(key, JsonTree.value(p, t));
+        fields.set(key, JsonTree.value(p, t, pool));
       }
     }
     if (fields.has("ranks") || fields.has("nodes")) {

@@ -107,14 +107,21 @@ final class GraphDecoder {
    */
   static Graph decodeStreaming(JsonParser p, String source, boolean formatRequired)
       throws IOException {
+    return decodeStreaming(p, source, formatRequired, new HashMap<>());
+  }
+
+  /** {@link #decodeStreaming}, its strings kept once in {@code pool} (see {@link JsonTree}). */
+  static Graph decodeStreaming(
+      JsonParser p, String source, boolean formatRequired, Map<String, String> pool)
+      throws IOException {
     ObjectNode fields = JsonNodeFactory.instance.objectNode();
     List<Node> nodes = null;
     for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
       JsonToken t = p.nextToken();
       if (key.equals("nodes") && t == JsonToken.START_ARRAY) {
-        nodes = streamNodes(p, source);
+        nodes = streamNodes(p, source, pool);
       } else {
-        fields.set(key, JsonTree.value(p, t));
+        fields.set(key, JsonTree.value(p, t, pool));
       }
     }
     return assemble(fields, nodes, source, formatRequired);
@@ -122,9 +129,10 @@ final class GraphDecoder {
 
   /**
    * The nodes of a {@code "nodes"} list whose {@code START_ARRAY} the parser has just read, decoded
-   * one at a time (see {@link #decodeStreaming}).
+   * one at a time (see {@link #decodeStreaming}), their strings kept once in {@code pool}.
    */
-  static List<Node> streamNodes(JsonParser p, String source) throws IOException {
+  static List<Node> streamNodes(JsonParser p, String source, Map<String, String> pool)
+      throws IOException {
     GraphDecoder d = new GraphDecoder(source);
     Map<String, Integer> indexByName = new HashMap<>();
     List<Node> nodes = new ArrayList<>();
@@ -133,7 +141,7 @@ final class GraphDecoder {
       if (t == null) {
         throw d.graphWhere.error("the file ends inside \"nodes\".");
       }
-      JsonNode n = JsonTree.value(p, t);
+      JsonNode n = JsonTree.value(p, t, pool);
       int i = nodes.size();
       d.indexName(n, i, indexByName);
       nodes.add(d.node(n, i, indexByName, nodes));

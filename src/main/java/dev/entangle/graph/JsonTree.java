@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.util.Map;
 
 /**
  * Jackson trees read from and written to JSON text with the streaming API alone. A check reads and
@@ -49,10 +50,19 @@ public final class JsonTree {
 
   /** The JSON value whose first token {@code t} the parser has just read, as a tree. */
   static JsonNode value(JsonParser p, JsonToken t) throws IOException {
+    return value(p, t, null);
+  }
+
+  /**
+   * The JSON value whose first token {@code t} the parser has just read, as a tree whose strings
+   * are {@code pool}'s (null: no pool): a string met again is the instance met first, so that a
+   * graph read value by value keeps one copy of the names and stack traces its ranks repeat.
+   */
+  static JsonNode value(JsonParser p, JsonToken t, Map<String, String> pool) throws IOException {
     return switch (t) {
-      case START_OBJECT -> object(p);
-      case START_ARRAY -> array(p);
-      case VALUE_STRING -> NODES.textNode(p.getText());
+      case START_OBJECT -> object(p, pool);
+      case START_ARRAY -> array(p, pool);
+      case VALUE_STRING -> NODES.textNode(pooled(p.getText(), pool));
       case VALUE_NUMBER_INT ->
           switch (p.getNumberType()) {
             case INT -> NODES.numberNode(p.getIntValue());
@@ -67,18 +77,26 @@ public final class JsonTree {
     };
   }
 
-  private static ObjectNode object(JsonParser p) throws IOException {
+  private static String pooled(String s, Map<String, String> pool) {
+    if (pool == null) {
+      return s;
+    }
+    String first = pool.putIfAbsent(s, s);
+    return first == null ? s : first;
+  }
+
+  private static ObjectNode object(JsonParser p, Map<String, String> pool) throws IOException {
     ObjectNode o = NODES.objectNode();
     for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
-      o.set(key, value(p, p.nextToken()));
+      o.set(key, value(p, p.nextToken(), pool));
     }
     return o;
   }
 
-  private static ArrayNode array(JsonParser p) throws IOException {
+  private static ArrayNode array(JsonParser p, Map<String, String> pool) throws IOException {
     ArrayNode a = NODES.arrayNode();
     for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-      a.add(value(p, t));
+      a.add(value(p, t, pool));
     }
     return a;
   }

@@ -649,15 +649,24 @@ def swiglu(name, n, reduce_before_down=False):
         operator=node_name(gs, "aten.mm.default", 2))
 
 
+def fused_rows(weight, n, widths):
+    """The relation of a fused weight whose ranks each hold their rows of every part, part by part
+    (widths: each part's rows on one rank): the concat, part by part, of every rank's slice of it,
+    as draft-relation writes it."""
+    parts = []
+    for i, width in enumerate(widths):
+        start = sum(widths[:i])
+        ranks = ", ".join(f"slice(r{k}.{weight}, 0, {start}, {start + width})" for k in range(n))
+        parts.append(f"concat({ranks}, dim=0)")
+    return f"concat({', '.join(parts)}, dim=0)"
+
+
 def fused_swiglu(name, n, swapped=False):
     batch, seq, hidden, ffn = 2, 3, 8, 12
     gs = trace(m.FusedSwiGLU(hidden, ffn), x=t(batch, seq, hidden))
     gd = trace_ranks(n, lambda r: m.ParallelFusedSwiGLU(hidden, ffn, r, n, swapped),
                      lambda r: dict(x=t(batch, seq, hidden)))
-    part = ffn // n
-    halves = [", ".join(f"slice(r{k}.gate_up.weight, 0, {h * part}, {(h + 1) * part})" for k in range(n))
-              for h in range(2)]
-    fused = f"concat(concat({halves[0]}, dim=0), concat({halves[1]}, dim=0), dim=0)"
+    fused = fused_rows("gate_up.weight", n, [ffn // n, ffn // n])
     relations = [replicate("x"), relate("gate_up.weight", fused), shard("down.weight", 1)]
     if not swapped:
         return Case(
@@ -677,12 +686,7 @@ def fused_qkv(name, n):
     gd = trace_ranks(n, lambda r: m.ParallelFusedQKVAttention(hidden, heads, kv_heads, head_dim, r, n),
                      lambda r: dict(x=t(seq, hidden)))
     widths = [heads * head_dim // n, kv_heads * head_dim // n, kv_heads * head_dim // n]
-    parts = []
-    for i, wd in enumerate(widths):  # part i of every rank, in rank order
-        start = sum(widths[:i])
-        ranks = ", ".join(f"slice(r{k}.qkv_proj.weight, 0, {start}, {start + wd})" for k in range(n))
-        parts.append(f"concat({ranks}, dim=0)")
-    relations = [replicate("x"), relate("qkv_proj.weight", f"concat({', '.join(parts)}, dim=0)"),
+    relations = [replicate("x"), relate("qkv_proj.weight", fused_rows("qkv_proj.weight", n, widths)),
                  shard("o_proj.weight", 1), replicate("o_proj.bias")]
     return Case(
         name, f"causal grouped-query attention ({heads} query, {kv_heads} key/value heads) with q, k"

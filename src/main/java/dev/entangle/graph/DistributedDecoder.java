@@ -19,6 +19,9 @@ import java.util.Set;
  * plain graph file becomes a one-rank G_d.
  */
 final class DistributedDecoder {
+  private static final String RANKS_LIST =
+      "\"ranks\" must be a non-empty list of graph objects, one per rank.";
+
   private DistributedDecoder() {}
 
   static DistributedGraph decode(JsonNode root, String file) {
@@ -42,7 +45,7 @@ final class DistributedDecoder {
     }
     JsonNode ranksJson = root.get("ranks");
     if (!ranksJson.isArray() || ranksJson.isEmpty()) {
-      throw where.error("\"ranks\" must be a non-empty list of graph objects, one per rank.");
+      throw where.error(RANKS_LIST);
     }
     int worldSize = worldSize(root.get("world_size"), ranksJson.size(), where);
     Map<String, List<Integer>> groups = processGroups(root.get("process_groups"), worldSize, where);
@@ -70,7 +73,7 @@ final class DistributedDecoder {
         ranks = new ArrayList<>();
         for (JsonToken r = p.nextToken(); r != JsonToken.END_ARRAY; r = p.nextToken()) {
           if (r != JsonToken.START_OBJECT) {
-            throw where.error("\"ranks\" must be a non-empty list of graph objects, one per rank.");
+            throw where.error(RANKS_LIST);
           }
           ranks.add(GraphDecoder.decodeStreaming(p, rankSource(file, ranks.size()), false, pool));
         }
@@ -89,7 +92,7 @@ final class DistributedDecoder {
     }
     GraphDecoder.checkFormat(fields, where, true);
     if (ranks.isEmpty()) {
-      throw where.error("\"ranks\" must be a non-empty list of graph objects, one per rank.");
+      throw where.error(RANKS_LIST);
     }
     int worldSize = worldSize(fields.get("world_size"), ranks.size(), where);
     Map<String, List<Integer>> groups =

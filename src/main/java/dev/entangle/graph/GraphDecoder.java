@@ -22,6 +22,8 @@ import java.util.Map;
 final class GraphDecoder {
   static final String FORMAT = "entangle-fx/1";
   private static final String GETITEM = "getitem";
+  private static final String NO_NODES =
+      "missing \"nodes\"; a graph lists its nodes in \"nodes\": [...].";
 
   private final Where graphWhere;
   private final String source;
@@ -72,7 +74,7 @@ final class GraphDecoder {
             "missing \"nodes\": this is a G_d file (it has \"ranks\"), but a"
                 + " single graph is expected here; give the sequential model's graph file.");
       }
-      throw graphWhere.error("missing \"nodes\"; a graph lists its nodes in \"nodes\": [...].");
+      throw graphWhere.error(NO_NODES);
     }
     if (!nodesJson.isArray()) {
       throw graphWhere.error(
@@ -158,7 +160,7 @@ final class GraphDecoder {
     GraphDecoder d = new GraphDecoder(source);
     String name = d.header(fields, formatRequired);
     if (nodes == null) {
-      throw d.graphWhere.error("missing \"nodes\"; a graph lists its nodes in \"nodes\": [...].");
+      throw d.graphWhere.error(NO_NODES);
     }
     d.checkOutput(nodes);
     return new Graph(name, source, nodes);

@@ -99,9 +99,7 @@ public final class HloImporter {
     }
     SourceFile src = SourceFile.read(file, HLO);
     HloModule module = HloParser.parse(src);
-    long devices =
-        Math.max(
-            headerCount(src, module, "replica_count"), headerCount(src, module, "num_partitions"));
+    long devices = devices(src, module);
     if (devices < 2) {
       throw src.error(
           1,
@@ -142,6 +140,26 @@ public final class HloImporter {
    * each module runs on.
    */
   private static void checkDevices(SourceFile src, HloModule module, int ranks) {
+    long devices = devices(src, module);
+    if (devices > 1 && devices != ranks) {
+      throw src.error(
+          1,
+          "the module runs on "
+              + devices
+              + " devices but is imported as "
+              + ranks
+              + " rank"
+              + (ranks == 1 ? "" : "s"),
+          "Import it with --ranks " + devices + ".");
+    }
+  }
+
+  /**
+   * The devices the header says the module runs on ({@code replica_count} or {@code
+   * num_partitions}; 1 when it names neither). Both above 1 is refused: replica-group ids are ranks
+   * only when one of them is 1.
+   */
+  private static long devices(SourceFile src, HloModule module) {
     long replicas = headerCount(src, module, "replica_count");
     long partitions = headerCount(src, module, "num_partitions");
     if (replicas > 1 && partitions > 1) {
@@ -155,18 +173,7 @@ public final class HloImporter {
           "The importer reads programs of one partition per replica or one replica per partition,"
               + " where replica-group ids are ranks.");
     }
-    long devices = Math.max(replicas, partitions);
-    if (devices > 1 && devices != ranks) {
-      throw src.error(
-          1,
-          "the module runs on "
-              + devices
-              + " devices but is imported as "
-              + ranks
-              + " rank"
-              + (ranks == 1 ? "" : "s"),
-          "Import it with --ranks " + devices + ".");
-    }
+    return Math.max(replicas, partitions);
   }
 
   private static long headerCount(SourceFile src, HloModule module, String key) {

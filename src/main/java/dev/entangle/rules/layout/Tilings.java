@@ -145,16 +145,18 @@ final class Tilings {
       return null;
     }
     long[] shape = t.shape();
-    if (shape.length != slab.rank() || cell.stride(d) == 0) {
+    BlockMap whole = BlockMap.identity(source, shape);
+    if (shape.length != slab.rank() || whole == null) {
       return null;
     }
-    long start = cell.base() / cell.stride(d);
+    // the start from the source's own step along d (a box one element wide has stride 0 there)
+    long rowStride = 1;
+    for (int e = d + 1; e < shape.length; e++) {
+      rowStride *= shape[e];
+    }
+    long start = cell.base() / rowStride;
     long end = start + slab.shape()[d];
-    BlockMap whole = BlockMap.identity(source, shape);
-    if (start < 0
-        || end > shape[d]
-        || whole == null
-        || !slab.equals(whole.slice(d, start, end, 1))) {
+    if (start < 0 || end > shape[d] || !slab.equals(whole.slice(d, start, end, 1))) {
       return null;
     }
     return new Part(g.find(source), d, start, end);

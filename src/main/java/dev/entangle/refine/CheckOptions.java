@@ -15,6 +15,10 @@ import java.time.Duration;
  *     alike rather than searched again (outcomes are the same either way)
  * @param hotUsers how many users make a G_d value hot, its users then looked at near each operator
  *     only ({@link GdModel#hot}; outcomes are the same for any number)
+ * @param chainsGoOn whether a deferred chain's next operation is checked in the e-graph of the
+ *     chain's last one ({@link OperatorCheck#continueWith}) rather than in a fresh one (verdicts
+ *     are the same either way; the e-graph that goes on holds more, and may offer other clean
+ *     expressions)
  */
 public record CheckOptions(
     Duration timeout,
@@ -24,34 +28,72 @@ public record CheckOptions(
     int alternatives,
     int jobs,
     boolean replay,
-    int hotUsers) {
+    int hotUsers,
+    boolean chainsGoOn) {
   public static CheckOptions defaults() {
     return new CheckOptions(
-        Duration.ofSeconds(600), 200_000, 40, 5_000, 4, 1, true, GdModel.HOT_USERS);
+        Duration.ofSeconds(600), 200_000, 40, 5_000, 4, 1, true, GdModel.HOT_USERS, true);
   }
 
   public CheckOptions withTimeout(Duration t) {
     return new CheckOptions(
-        t, nodeLimit, iterationLimit, exploreLimit, alternatives, jobs, replay, hotUsers);
+        t,
+        nodeLimit,
+        iterationLimit,
+        exploreLimit,
+        alternatives,
+        jobs,
+        replay,
+        hotUsers,
+        chainsGoOn);
   }
 
   public CheckOptions withNodeLimit(int n) {
     return new CheckOptions(
-        timeout, n, iterationLimit, exploreLimit, alternatives, jobs, replay, hotUsers);
+        timeout, n, iterationLimit, exploreLimit, alternatives, jobs, replay, hotUsers, chainsGoOn);
   }
 
   public CheckOptions withReplay(boolean r) {
     return new CheckOptions(
-        timeout, nodeLimit, iterationLimit, exploreLimit, alternatives, jobs, r, hotUsers);
+        timeout,
+        nodeLimit,
+        iterationLimit,
+        exploreLimit,
+        alternatives,
+        jobs,
+        r,
+        hotUsers,
+        chainsGoOn);
   }
 
   public CheckOptions withHotUsers(int n) {
     return new CheckOptions(
-        timeout, nodeLimit, iterationLimit, exploreLimit, alternatives, jobs, replay, n);
+        timeout,
+        nodeLimit,
+        iterationLimit,
+        exploreLimit,
+        alternatives,
+        jobs,
+        replay,
+        n,
+        chainsGoOn);
   }
 
   public CheckOptions withJobs(int n) {
     return new CheckOptions(
-        timeout, nodeLimit, iterationLimit, exploreLimit, alternatives, n, replay, hotUsers);
+        timeout,
+        nodeLimit,
+        iterationLimit,
+        exploreLimit,
+        alternatives,
+        n,
+        replay,
+        hotUsers,
+        chainsGoOn);
+  }
+
+  public CheckOptions withChainsGoingOn(boolean on) {
+    return new CheckOptions(
+        timeout, nodeLimit, iterationLimit, exploreLimit, alternatives, jobs, replay, hotUsers, on);
   }
 }

@@ -44,6 +44,13 @@ final class CheckRun {
   private final Map<Integer, CoreOp> chainRoot = new HashMap<>();
   private final Map<Integer, Integer> chainLength = new HashMap<>();
   private final Map<Integer, OperatorCheck.Outcome> failedAt = new HashMap<>();
+
+  /**
+   * Per open deferred chain (by its root's id), the check of its last operation, whose e-graph the
+   * chain's next operation goes on in ({@link #chainCheck}).
+   */
+  private final Map<Integer, OperatorCheck> chainChecks = new HashMap<>();
+
   private final List<CoreRelation.Expect> violated = new ArrayList<>();
   private final List<Assumption> assumptions = new ArrayList<>();
 
@@ -157,7 +164,7 @@ final class CheckRun {
         continue;
       }
       speculation.ahead(i);
-      Speculation.Taken taken = speculation.check(i);
+      Speculation.Taken taken = speculation.check(i, chainCheck(op));
       OperatorCheck.Outcome out = taken.outcome();
       double millis = taken.millis();
       EqualityLearner.keep(ctx, out.learned(), op);
@@ -168,7 +175,7 @@ final class CheckRun {
             op,
             new CheckListener.OperatorSummary(
                 false, out.nodes(), out.explored().size(), millis, -1, null));
-        if (out.limited() || out.missingInput() >= 0 || !defer(op, outs, out)) {
+        if (out.limited() || out.missingInput() >= 0 || !defer(op, outs, out, taken.check())) {
           CoreOp root = rootOf(op);
           OperatorCheck.Outcome rootOut = failedAt.getOrDefault(root.id(), out);
           int chainEnd = root == op ? -1 : op.id();
@@ -183,6 +190,7 @@ final class CheckRun {
         continue;
       }
       mapped(op, outs, out);
+      chainChecks.values().remove(taken.check()); // a chain that mapped is not gone on in
       int first = -1;
       CoreTerm firstTerm = null;
       for (int o : outs) {
@@ -358,6 +366,7 @@ final class CheckRun {
       ctx.deferred.remove(v);
     }
     failedAt.remove(root.id());
+    chainChecks.remove(root.id());
   }
 
   /**
@@ -478,7 +487,8 @@ final class CheckRun {
    * a chain of G_s operations that only maps as a whole (a vocabulary shard's shifted targets, say)
    * is checked as a chain. Refused past {@link #MAX_CHAIN} operations.
    */
-  private boolean defer(CoreOp op, List<Integer> outs, OperatorCheck.Outcome out) {
+  private boolean defer(
+      CoreOp op, List<Integer> outs, OperatorCheck.Outcome out, OperatorCheck check) {
     int length = 1;
     CoreOp root = rootOf(op);
     for (int in : op.reads()) {
@@ -492,12 +502,36 @@ final class CheckRun {
     if (root == op) {
       failedAt.put(op.id(), out);
     }
+    if (check.continuable()) {
+      chainChecks.put(root.id(), check);
+    } else {
+      chainChecks.remove(root.id());
+    }
     for (int o : outs) {
       ctx.deferred.add(o);
       chainRoot.put(o, root);
       chainLength.put(o, length);
     }
     return true;
+  }
+
+  /**
+   * The check an operation goes on from: when it reads deferred values of an open chain, the check
+   * of that chain's last operation (of the first such chain, in the order of its reads, where two
+   * chains meet: the other's terms are built into that e-graph); else null (a fresh e-graph).
+   */
+  private OperatorCheck chainCheck(CoreOp op) {
+    if (!ctx.options.chainsGoOn()) {
+      return null;
+    }
+    for (int in : op.reads()) {
+      CoreOp r = chainRoot.get(in);
+      OperatorCheck c = r == null ? null : chainChecks.get(r.id());
+      if (c != null) {
+        return c;
+      }
+    }
+    return null;
   }
 
   private CoreOp rootOf(CoreOp op) {

@@ -124,18 +124,25 @@ final class OperatorCheck {
   /** How many producers above v's inputs its e-graph includes (context for lemmas). */
   static final int CONTEXT_DEPTH = 1;
 
+  /**
+   * A chain goes on in an e-graph ({@link #continuable}) while it holds at most this share of the
+   * node and exploration limits.
+   */
+  static final int CONTINUE_SHARE = 8;
+
   private final Context ctx;
-  private final StateReads reads;
-  private final CheckListener listener;
-  private final int[] fired;
-  private final CoreOp op;
+  // the four below change when a later operation of a deferred chain goes on here (continueWith)
+  private StateReads reads;
+  private CheckListener listener;
+  private int[] fired;
+  private CoreOp op;
   private final EGraph<TypeInfo> g;
   private final EGraphBuilder b;
   private final GdTerms gdTerms;
   private final Map<Integer, Integer> inputClasses = new LinkedHashMap<>();
   private final OrderedIdSet trel = new OrderedIdSet();
   private final Set<Integer> equalitiesAdded = new HashSet<>();
-  private final SparseIds equalitiesLookedUp = new SparseIds();
+  private SparseIds equalitiesLookedUp = new SparseIds();
 
   /** The G_d values brought in, in order, with their distance from T_rel. */
   private final Map<Integer, Integer> broughtIn = new LinkedHashMap<>();
@@ -149,7 +156,7 @@ final class OperatorCheck {
   private int trelLookedAt;
 
   /** Values {@link #upstreamOfTrel} has found in an earlier call of {@link #bringIn}. */
-  private final SparseIds nearBefore = new SparseIds();
+  private SparseIds nearBefore = new SparseIds();
 
   /** Every value {@link #bringIn} has queued for this operator, in order ({@link #hotUsers}). */
   private int[] queued = new int[16];
@@ -183,6 +190,37 @@ final class OperatorCheck {
     }
     this.b = new EGraphBuilder(g);
     this.gdTerms = new GdTerms(ctx.gd, b);
+  }
+
+  /**
+   * Whether a later operation of the same deferred chain may be checked on this e-graph ({@link
+   * #continueWith}): it is well within the node and exploration limits, so that going on here
+   * cannot reach a limit that a fresh e-graph of the chain would not.
+   */
+  boolean continuable() {
+    return g.nodeCount() <= ctx.options.nodeLimit() / CONTINUE_SHARE
+        && broughtIn.size() <= ctx.options.exploreLimit() / CONTINUE_SHARE;
+  }
+
+  /**
+   * Makes this the check of {@code next}, an operation that reads the outputs of a deferred chain
+   * this check's operation belongs to, on the e-graph as this check left it: it already holds the
+   * chain's terms, saturated, and the G_d values brought in for them, so the lemmas search only
+   * what {@code next} adds (the runner's incremental search) instead of deriving the chain again on
+   * a fresh e-graph. Everything the e-graph holds stays equal to its class, so what is extracted is
+   * a certificate as before. What R relates and the equalities learned may have grown since:
+   * exploration looks at all of T_rel and its neighbourhood again. Reads the context directly and
+   * reports to the context's listener from now on (the walk's thread goes on here).
+   */
+  OperatorCheck continueWith(CoreOp next) {
+    this.op = next;
+    this.reads = StateReads.direct(ctx);
+    this.listener = ctx.listener;
+    this.fired = ctx.fired;
+    this.trelLookedAt = 0;
+    this.nearBefore = new SparseIds();
+    this.equalitiesLookedUp = new SparseIds();
+    return this;
   }
 
   private static final class MissingRelation extends RuntimeException {

@@ -28,8 +28,11 @@ final class Speculation implements AutoCloseable {
   /** What one operator's check is asked: its outputs, their expectations, whether required. */
   record Task(List<Integer> outputs, List<CoreRelation.Expect> expects, boolean required) {}
 
-  /** An outcome and how long its check took. */
-  record Taken(OperatorCheck.Outcome outcome, double millis) {}
+  /**
+   * An outcome, how long its check took, and the check itself (a deferred chain may go on in its
+   * e-graph: {@link OperatorCheck#continueWith}).
+   */
+  record Taken(OperatorCheck.Outcome outcome, double millis, OperatorCheck check) {}
 
   /** How far past the walk's position operators are considered for checking ahead. */
   static final int WINDOW = 64;
@@ -41,6 +44,7 @@ final class Speculation implements AutoCloseable {
   private static final long STACK_BYTES = 16L << 20;
 
   private record Ahead(
+      OperatorCheck check,
       OperatorCheck.Outcome outcome,
       StateReads.Recording reads,
       List<Saturation> saturations,
@@ -68,9 +72,22 @@ final class Speculation implements AutoCloseable {
     this.pool = workers > 0 ? Executors.newFixedThreadPool(workers, threads()) : null;
   }
 
-  /** The outcome of the operator at walk index {@code i}: taken from ahead, or checked now. */
-  Taken check(int i) {
+  /**
+   * The outcome of the operator at walk index {@code i}: taken from ahead, or checked now; on the
+   * e-graph of {@code chain} when not null ({@link OperatorCheck#continueWith}), where a check
+   * ahead, made on a fresh e-graph, is not taken (the outcome must not depend on the jobs).
+   */
+  Taken check(int i, OperatorCheck chain) {
     Future<Ahead> f = ahead.remove(i);
+    if (chain != null) {
+      if (f != null) {
+        f.cancel(false);
+      }
+      long start = System.nanoTime();
+      OperatorCheck check = chain.continueWith(ops.get(i));
+      OperatorCheck.Outcome out = run(i, check);
+      return new Taken(out, (System.nanoTime() - start) / 1e6, check);
+    }
     if (f != null) {
       Ahead a = done(f);
       if (a != null && a.reads().stillTrue()) {
@@ -80,12 +97,13 @@ final class Speculation implements AutoCloseable {
         for (int k = 0; k < ctx.fired.length; k++) {
           ctx.fired[k] += a.fired()[k];
         }
-        return new Taken(a.outcome(), a.millis());
+        return new Taken(a.outcome(), a.millis(), a.check());
       }
     }
     long start = System.nanoTime();
-    OperatorCheck.Outcome out = run(i, new OperatorCheck(ctx, ops.get(i)));
-    return new Taken(out, (System.nanoTime() - start) / 1e6);
+    OperatorCheck check = new OperatorCheck(ctx, ops.get(i));
+    OperatorCheck.Outcome out = run(i, check);
+    return new Taken(out, (System.nanoTime() - start) / 1e6, check);
   }
 
   /** Runs a check of the operator at walk index {@code i} on its task. */
@@ -135,16 +153,19 @@ final class Speculation implements AutoCloseable {
           }
         };
     int[] fired = new int[ctx.fired.length];
-    OperatorCheck.Outcome out = run(i, new OperatorCheck(ctx, ops.get(i), reads, buffer, fired));
-    return new Ahead(out, reads, saturations, fired, (System.nanoTime() - start) / 1e6);
+    OperatorCheck check = new OperatorCheck(ctx, ops.get(i), reads, buffer, fired);
+    OperatorCheck.Outcome out = run(i, check);
+    return new Ahead(check, out, reads, saturations, fired, (System.nanoTime() - start) / 1e6);
   }
 
-  /** Whether R relates every value the operator reads (else its check would wait on one). */
+  /**
+   * Whether R relates every value the operator reads (else its check would wait on one), and none
+   * is deferred (the walk checks a deferred chain's next operation in the chain's e-graph).
+   */
   private boolean ready(CoreOp op) {
     for (int v : op.reads()) {
-      if (!ctx.relation.containsKey(v)
-          && !ctx.deferred.contains(v)
-          && !ctx.gs.program.value(v).kind().inlined()) {
+      if (ctx.deferred.contains(v)
+          || !ctx.relation.containsKey(v) && !ctx.gs.program.value(v).kind().inlined()) {
         return false;
       }
     }

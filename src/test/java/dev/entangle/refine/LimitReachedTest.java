@@ -62,7 +62,8 @@ class LimitReachedTest {
             d.alternatives(),
             1,
             d.replay(),
-            d.hotUsers());
+            d.hotUsers(),
+            d.chainsGoOn());
     CheckResult r = check("gpt-tp4-l2", one);
     assertEquals(new StopReason.ExplorationLimit(1), limitReached(r));
   }

@@ -5,7 +5,8 @@ import dev.entangle.core.semantics.Layout;
 
 /**
  * Where each element of a view comes from: for an output of a slice, permute or a concat's part,
- * the row-major position it reads, found by running the layout kernel on the positions themselves.
+ * the row-major position it reads: a slice's computed from its own elements, a permute's by running
+ * the layout kernel on the positions themselves.
  */
 public final class IndexMaps {
   private IndexMaps() {}
@@ -28,11 +29,33 @@ public final class IndexMaps {
   }
 
   /**
-   * For each element of {@code slice[dim, start, end, step]} of a tensor of shape {@code in}, its
-   * position there.
+   * For each element of {@code slice[dim, start, end, step]} (with {@code 0 <= start <= end <=
+   * in[dim]} and {@code step >= 1}, as {@link Layout#slice} takes it) of a tensor of shape {@code
+   * in}, its position there. Computed from the slice's own elements: a slice of a large table costs
+   * its size, not the table's.
    */
   public static int[] slice(long[] in, int dim, long start, long end, long step) {
-    return ints(Layout.slice(iota(in), new long[] {dim, start, end, step}));
+    long[] outShape = in.clone();
+    outShape[dim] = end == start ? 0 : (end - start + step - 1) / step;
+    int[] out = new int[Tensor.checkedNumel(outShape)];
+    long outer = 1;
+    for (int i = 0; i < dim; i++) {
+      outer *= in[i];
+    }
+    long inner = 1;
+    for (int i = dim + 1; i < in.length; i++) {
+      inner *= in[i];
+    }
+    int p = 0;
+    for (long o = 0; o < outer && p < out.length; o++) {
+      for (long k = 0; k < outShape[dim]; k++) {
+        long first = (o * in[dim] + start + k * step) * inner;
+        for (long j = 0; j < inner; j++) {
+          out[p++] = (int) (first + j);
+        }
+      }
+    }
+    return out;
   }
 
   /**

@@ -31,8 +31,10 @@ import java.util.List;
 
 /**
  * The checker's numbers: {@link #draws} independent random inputs (seeds {@code seed}, {@code seed
- * + 1}, ...) drawn from the input relation, G_s and G_d evaluated on each, the first time a proof
- * fails. A candidate found on the first draw must hold on every other draw to count.
+ * + 1}, ...) drawn from the input relation, G_s and G_d evaluated on each: the first draw the first
+ * time a proof fails, each other the first time a candidate found on the first draw must hold on it
+ * to count. A value that no clean form equals on the first draw is shown by that draw alone, so a
+ * bug's numbers cost one evaluation of the models, not one per draw.
  */
 public final class NumericOracle implements Numbers {
   /**
@@ -62,7 +64,11 @@ public final class NumericOracle implements Numbers {
   private final CoreProgram gsp;
   private final CoreProgram gdp;
   private final Settings settings;
-  private List<Draw> draws;
+
+  /** The draws evaluated so far, in order of their seeds. */
+  private final List<Draw> draws = new ArrayList<>();
+
+  private InputSampler sampler;
   private Evidence.NotRun unavailable;
 
   /** One draw: its inputs' seed, the values of G_s and of G_d. */
@@ -141,7 +147,12 @@ public final class NumericOracle implements Numbers {
    * draw it fails.
    */
   private Evidence holdsOnEveryDraw(int gsValue, CoreTerm term) {
-    for (Draw d : draws) {
+    for (int k = 0; k < settings.draws(); k++) {
+      Evidence.NotRun why = drawUpTo(k);
+      if (why != null) {
+        return why;
+      }
+      Draw d = draws.get(k);
       Tensor target = gsTensor(d, gsValue);
       if (target == null) {
         return notComputed(d, gsValue);
@@ -157,7 +168,7 @@ public final class NumericOracle implements Numbers {
         return witness(gsValue, d.seed(), target, term, diff, null, 1);
       }
     }
-    return new Evidence.Candidate(gsValue, term, draws.size(), settings.seed());
+    return new Evidence.Candidate(gsValue, term, settings.draws(), settings.seed());
   }
 
   private Evidence witness(
@@ -241,10 +252,11 @@ public final class NumericOracle implements Numbers {
   }
 
   /**
-   * Draws and evaluates, once; false (with {@link #unavailable} set) when the numbers cannot run.
+   * Draws and evaluates the first draw, once; false (with {@link #unavailable} set) when the
+   * numbers cannot run.
    */
   private boolean ready() {
-    if (draws != null) {
+    if (!draws.isEmpty()) {
       return true;
     }
     if (unavailable != null) {
@@ -273,11 +285,21 @@ public final class NumericOracle implements Numbers {
                   + " the numbers may hold");
       return false;
     }
-    List<Draw> out = new ArrayList<>();
+    unavailable = drawUpTo(0);
+    return unavailable == null;
+  }
+
+  /**
+   * Draws and evaluates every draw up to index {@code k} not evaluated yet; null when they are all
+   * evaluated, else why the numbers cannot run.
+   */
+  private Evidence.NotRun drawUpTo(int k) {
     try {
-      InputSampler sampler = new InputSampler(gs, gd, relation, gsp, gdp);
-      for (int k = 0; k < settings.draws(); k++) {
-        long seed = settings.seed() + k;
+      if (sampler == null) {
+        sampler = new InputSampler(gs, gd, relation, gsp, gdp);
+      }
+      while (draws.size() <= k) {
+        long seed = settings.seed() + draws.size();
         WorkBudget budget = new WorkBudget(settings.work(), settings.elements());
         SampledInputs in = sampler.sample(seed, budget);
         GraphEvaluator evaluator = new GraphEvaluator(gdp.table(), budget);
@@ -285,26 +307,20 @@ public final class NumericOracle implements Numbers {
         Evaluation d = evaluator.evaluate(gdp, in.gd()::get);
         if (s.stopped().isPresent() || d.stopped().isPresent()) {
           Evaluation.Stop stop = s.stopped().orElseGet(() -> d.stopped().get());
-          unavailable =
-              new Evidence.NotRun(
-                  "the model does not fit the numeric budget (--numeric-budget): "
-                      + stop.reason()
-                      + ", at "
-                      + stop.at());
-          return false;
+          return new Evidence.NotRun(
+              "the model does not fit the numeric budget (--numeric-budget): "
+                  + stop.reason()
+                  + ", at "
+                  + stop.at());
         }
-        out.add(new Draw(seed, s, d, budget));
+        draws.add(new Draw(seed, s, d, budget));
       }
+      return null;
     } catch (EvalException | SamplingException | InputException | IllegalArgumentException e) {
-      unavailable =
-          new Evidence.NotRun(
-              e instanceof BudgetExhausted
-                  ? "the model does not fit the numeric budget (--numeric-budget): "
-                      + e.getMessage()
-                  : "inputs could not be drawn from the relation: " + e.getMessage());
-      return false;
+      return new Evidence.NotRun(
+          e instanceof BudgetExhausted
+              ? "the model does not fit the numeric budget (--numeric-budget): " + e.getMessage()
+              : "inputs could not be drawn from the relation: " + e.getMessage());
     }
-    draws = out;
-    return true;
   }
 }

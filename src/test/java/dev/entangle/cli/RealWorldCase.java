@@ -44,6 +44,27 @@ public record RealWorldCase(String name, Path dir, JsonNode expected) {
     return all().stream().flatMap(perCase);
   }
 
+  /** A test body over one case imported into a folder of its own. */
+  @FunctionalInterface
+  public interface ImportedTest {
+    void run(String name, Imported in) throws Exception;
+  }
+
+  /**
+   * One dynamic test per case ({@link #tests}), which imports the case into a new folder under
+   * {@code tmp} and runs {@code body} on it.
+   */
+  public static Stream<DynamicTest> importedTests(Path tmp, ImportedTest body) {
+    return tests(
+        c ->
+            Stream.of(
+                DynamicTest.dynamicTest(
+                    c.name(),
+                    () ->
+                        body.run(
+                            c.name(), c.importInto(Files.createTempDirectory(tmp, c.name()))))));
+  }
+
   /** Skips the calling test, saying why, when the real-world folder is absent. */
   public static void assumePresent() {
     assumeTrue(
@@ -108,7 +129,6 @@ public record RealWorldCase(String name, Path dir, JsonNode expected) {
     return parse(side).options();
   }
 
-  /** {@code entangle import} of one side, writing {@code out}. */
   /** The case's graphs imported into a folder, and its relation file. */
   public record Imported(Path gs, Path gd, Path ri) {}
 
@@ -126,6 +146,7 @@ public record RealWorldCase(String name, Path dir, JsonNode expected) {
     return new Imported(gs, gd, dir.resolve("ri.json"));
   }
 
+  /** {@code entangle import} of one side, writing {@code out}. */
   public CliRun runImport(String side, Path out) {
     List<Object> args = new ArrayList<>();
     args.add("import");

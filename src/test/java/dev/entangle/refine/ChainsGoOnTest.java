@@ -63,16 +63,7 @@ class ChainsGoOnTest {
   @Tag("realworld")
   @TestFactory
   Stream<DynamicTest> theRealWorldCasesKeepTheirOutcomes() {
-    return RealWorldCase.tests(
-        c ->
-            Stream.of(
-                DynamicTest.dynamicTest(
-                    c.name(),
-                    () -> {
-                      RealWorldCase.Imported in =
-                          c.importInto(Files.createTempDirectory(tmp, c.name()));
-                      same(c.name(), in.gs(), in.gd(), in.ri());
-                    })));
+    return RealWorldCase.importedTests(tmp, (name, in) -> same(name, in.gs(), in.gd(), in.ri()));
   }
 
   private static void same(String name, Path gs, Path gd, Path ri) {

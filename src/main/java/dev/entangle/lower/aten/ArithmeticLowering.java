@@ -209,6 +209,13 @@ final class ArithmeticLowering {
                 : base.equals("aten.ones_like") ? 1 : c.number(1, "fill_value", null);
         return c.filled(v, dt >= 0 ? dt : c.type(x).dtype(), c.shape(x));
       }
+      case "aten.fill" -> {
+        int x = c.tensor(0, "self");
+        if (c.isTensor(1, "value")) {
+          return null; // fill.Tensor: rare in traced graphs
+        }
+        return c.filled(c.number(1, "value", null), c.type(x).dtype(), c.shape(x));
+      }
       case "aten.scalar_tensor" -> {
         return c.scalar(
             c.number(0, "s", null), c.outDtype >= 0 ? c.outDtype : Dtype.FLOAT32.code());

@@ -1,5 +1,6 @@
 package dev.entangle.lower.aten;
 
+import dev.entangle.core.Dtype;
 import dev.entangle.core.Op;
 import dev.entangle.graph.Arg;
 import dev.entangle.lower.LoweringException;
@@ -9,7 +10,8 @@ import java.util.List;
 
 /**
  * Calls that rearrange elements: views and reshapes, transposes and permutes, expand, concat,
- * slices, selects, splits and constant padding. Returns null for calls it does not handle.
+ * slices, selects, splits, constant padding, repeats, flips and index_select. Returns null for
+ * calls it does not handle.
  */
 public final class LayoutLowering {
 
@@ -131,6 +133,30 @@ public final class LayoutLowering {
         int d = c.dim(c.integer(1, "dim", 0L), rank);
         int[] kids = kept.stream().mapToInt(Integer::intValue).toArray();
         return one(kids.length == 1 ? kids[0] : c.b.add(Op.CONCAT, new long[] {d}, kids));
+      }
+      case "aten.repeat" -> {
+        return one(repeat(c, c.tensor(0, "self"), c.ints(1, "repeats")));
+      }
+      case "aten.index_select" -> {
+        int x = c.tensor(0, "self");
+        long[] s = c.shape(x);
+        if (s.length == 0) {
+          return null; // a 0-d tensor's one element: rare, kept opaque
+        }
+        return one(
+            selectAlong(c, x, c.dim(c.integer(1, "dim", null), s.length), c.tensor(2, "index")));
+      }
+      case "aten.flip" -> {
+        int x = c.tensor(0, "self");
+        long[] s = c.shape(x);
+        for (long d : c.ints(1, "dims")) {
+          int k = c.dim(d, s.length);
+          if (s.length > 0 && s[k] > 1) {
+            int reversed = c.b.add(Op.ARANGE, new long[] {s[k] - 1, -1, -1, Dtype.INT64.code()});
+            x = selectAlong(c, x, k, reversed);
+          }
+        }
+        return one(x);
       }
       case "aten.slice" -> {
         int x = c.tensor(0, "self");
@@ -355,6 +381,72 @@ public final class LayoutLowering {
 
   private static int[] one(int h) {
     return new int[] {h};
+  }
+
+  /**
+   * {@code x.repeat(repeats)} as torch decomposes it: x (with leading dims of 1 for the extra
+   * repeats) viewed with a dim of 1 before each of its dims, expanded there to the repeat count,
+   * and the pairs merged, so that each dim holds its repeats of the whole one after another.
+   */
+  static int repeat(Call c, int x, long[] repeats) {
+    long[] s = c.shape(x);
+    int n = repeats.length;
+    if (n < s.length) {
+      throw new LoweringException(
+          "repeat takes at least one count per dim: "
+              + n
+              + " counts for a "
+              + s.length
+              + "-d tensor");
+    }
+    long[] split = new long[2 * n];
+    long[] tiled = new long[2 * n];
+    long[] out = new long[n];
+    for (int i = 0; i < n; i++) {
+      if (repeats[i] < 0) {
+        throw new LoweringException("repeat counts must not be negative, got " + repeats[i]);
+      }
+      long size = i < n - s.length ? 1 : s[i - (n - s.length)];
+      split[2 * i] = 1;
+      split[2 * i + 1] = size;
+      tiled[2 * i] = repeats[i];
+      tiled[2 * i + 1] = size;
+      out[i] = repeats[i] * size;
+    }
+    return c.reshape(c.expandTo(c.reshape(x, split), tiled), out);
+  }
+
+  /**
+   * The entries {@code ids} (integers, at most 1-d) of x along dim d, in their order (torch's
+   * index_select): the dim moved to the front, the rest flattened into rows of a table, the rows
+   * looked up ({@link Op#EMBEDDING}), and the layout put back.
+   */
+  static int selectAlong(Call c, int x, int d, int ids) {
+    long[] s = c.shape(x);
+    if (c.type(ids).rank() > 1) {
+      throw new LoweringException(
+          "index_select takes a 0-d or 1-d index, got one of shape "
+              + Arrays.toString(c.shape(ids)));
+    }
+    long k = c.type(ids).numel();
+    long[] front = new long[s.length];
+    long[] inverse = new long[s.length];
+    long[] frontShape = new long[s.length];
+    front[0] = d;
+    for (int i = 0, j = 1; i < s.length; i++) {
+      if (i != d) {
+        front[j++] = i;
+      }
+    }
+    long rest = 1;
+    for (int i = 0; i < s.length; i++) {
+      inverse[(int) front[i]] = i;
+      frontShape[i] = i == 0 ? k : s[(int) front[i]];
+      rest *= i == 0 ? 1 : s[(int) front[i]];
+    }
+    int table = c.reshape(permute(c, x, front), new long[] {s[d], rest});
+    int rows = c.b.add(Op.EMBEDDING, new long[0], table, c.reshape(ids, new long[] {k}));
+    return permute(c, c.reshape(rows, frontShape), inverse);
   }
 
   public static long[] swap(int n, int d0, int d1) {

@@ -74,6 +74,36 @@ final class ReductionLowering {
         long d = c.dim(c.integer(1, "dim", null), c.type(x).rank());
         return one(c.b.add(Op.ARGMAX, new long[] {c.bool(2, "keepdim", false) ? 1 : 0, d}, x));
       }
+      case "aten.var" -> {
+        return one(variance(c));
+      }
+      case "aten.argmin" -> {
+        // the first minimum is the first maximum of the negation
+        int x = c.tensor(0, "self");
+        if (!c.has(1, "dim")) {
+          return null;
+        }
+        long d = c.dim(c.integer(1, "dim", null), c.type(x).rank());
+        int negated = c.b.add(Op.NEG, new long[0], x);
+        return one(
+            c.b.add(Op.ARGMAX, new long[] {c.bool(2, "keepdim", false) ? 1 : 0, d}, negated));
+      }
+      case "aten.any" -> {
+        return one(any(c));
+      }
+      case "aten.cumsum" -> {
+        int x = c.cast(c.tensor(0, "self"), c.dtypeArg(2, "dtype"));
+        if (c.outDtype >= 0) {
+          x = c.cast(x, c.outDtype); // a cumsum of bools or small integers counts in int64
+        }
+        if (c.type(x).rank() == 0) {
+          return one(x);
+        }
+        return one(cumsum(c, x, c.dim(c.integer(1, "dim", null), c.type(x).rank())));
+      }
+      case "aten._native_batch_norm_legit_no_training" -> {
+        return batchNormInference(c);
+      }
       case "aten._softmax", "aten.softmax", "aten._log_softmax", "aten.log_softmax" -> {
         int x = c.tensor(0, "self");
         long d = c.dim(c.integer(1, "dim", null), c.type(x).rank());
@@ -123,6 +153,174 @@ final class ReductionLowering {
 
   private static int[] one(int h) {
     return new int[] {h};
+  }
+
+  /**
+   * {@code var} as torch decomposes it: the sum of squared deviations from the mean over the dims,
+   * divided by their count less the correction. Overloads: {@code var(self, unbiased)}, {@code
+   * var.dim(self, dim, unbiased, keepdim)} and {@code var.correction(self, dim, *, correction,
+   * keepdim)}; unbiased is a correction of 1, and the correction is 1 when none is given.
+   */
+  private static int variance(Call c) {
+    int x = c.tensor(0, "self");
+    int rank = c.type(x).rank();
+    double correction = 1;
+    boolean keep = false;
+    long[] dims = allDims(rank);
+    if (c.arg(1, null) instanceof Arg.BoolArg unbiased) {
+      correction = unbiased.value() ? 1 : 0;
+    } else {
+      Arg dimArg = c.arg(1, "dim");
+      if (!(dimArg == null
+          || dimArg instanceof Arg.NoneArg
+          || (dimArg instanceof Arg.ListArg l && l.items().isEmpty()))) {
+        dims =
+            AtenNormalizer.dims(
+                dimArg instanceof Arg.ListArg
+                    ? c.ints(1, "dim")
+                    : new long[] {c.integer(1, "dim", null)},
+                rank,
+                c);
+      }
+      if (c.arg(2, null) instanceof Arg.BoolArg unbiased) {
+        correction = unbiased.value() ? 1 : 0;
+        keep = c.bool(3, "keepdim", false);
+      } else {
+        correction =
+            c.has(-1, "correction")
+                ? c.number(-1, "correction", null)
+                : c.bool(-1, "unbiased", true) ? 1 : 0;
+        keep = c.bool(-1, "keepdim", false);
+      }
+    }
+    long[] shape = c.shape(x);
+    long count = 1;
+    for (long d : dims) {
+      count *= shape[(int) d];
+    }
+    int deviation =
+        c.b.add(Op.SUB, new long[0], x, c.expandTo(reduce(c, Op.RMEAN, x, dims, true), shape));
+    int squares =
+        reduce(c, Op.RSUM, c.b.add(Op.MUL, new long[0], deviation, deviation), dims, keep);
+    double factor = 1.0 / (count - correction);
+    return c.b.add(
+        Op.MUL, new long[0], squares, c.filled(factor, c.type(squares).dtype(), c.shape(squares)));
+  }
+
+  /**
+   * {@code any} over all dims, one ({@code any.dim}) or several ({@code any.dims}): whether some
+   * element is nonzero, as the largest of the elements' {@code != 0}.
+   */
+  private static int any(Call c) {
+    int x = c.tensor(0, "self");
+    int rank = c.type(x).rank();
+    long[] dims = allDims(rank);
+    boolean keep = false;
+    if (c.has(1, "dim")) {
+      dims =
+          AtenNormalizer.dims(
+              c.arg(1, "dim") instanceof Arg.ListArg
+                  ? c.ints(1, "dim")
+                  : new long[] {c.integer(1, "dim", null)},
+              rank,
+              c);
+      keep = c.bool(2, "keepdim", false);
+    }
+    int nonzero = c.b.add(Op.NE, new long[0], x, c.filled(0, c.type(x).dtype(), c.shape(x)));
+    int counted = c.cast(nonzero, Dtype.FLOAT32.code());
+    return c.cast(reduce(c, Op.RAMAX, counted, dims, keep), Dtype.BOOL.code());
+  }
+
+  /**
+   * The running sums of x along dim d: with d moved last and the other dims flattened into rows,
+   * the rows times the upper triangular matrix of ones ({@code [i, j]} is 1 where {@code i <= j}),
+   * and the layout put back.
+   */
+  private static int cumsum(Call c, int x, int d) {
+    long[] s = c.shape(x);
+    int rank = s.length;
+    long n = s[d];
+    long[] last = new long[rank];
+    long[] inverse = new long[rank];
+    long[] lastShape = new long[rank];
+    for (int i = 0, j = 0; i < rank; i++) {
+      if (i != d) {
+        last[j++] = i;
+      }
+    }
+    last[rank - 1] = d;
+    long rows = 1;
+    for (int i = 0; i < rank; i++) {
+      inverse[(int) last[i]] = i;
+      lastShape[i] = s[(int) last[i]];
+      rows *= i == rank - 1 ? 1 : s[(int) last[i]];
+    }
+    int dtype = c.type(x).dtype();
+    int index = c.b.add(Op.ARANGE, new long[] {0, n, 1, Dtype.INT64.code()});
+    long[] square = {n, n};
+    int upper =
+        c.cast(
+            c.b.add(
+                Op.LE,
+                new long[0],
+                c.expandTo(c.reshape(index, new long[] {n, 1}), square),
+                c.expandTo(c.reshape(index, new long[] {1, n}), square)),
+            dtype);
+    int moved = x;
+    if (d != rank - 1) {
+      moved = c.b.add(Op.PERMUTE, last, x);
+    }
+    int sums = c.b.add(Op.MATMUL, new long[0], c.reshape(moved, new long[] {rows, n}), upper);
+    int back = c.reshape(sums, lastShape);
+    return d == rank - 1 ? back : c.b.add(Op.PERMUTE, inverse, back);
+  }
+
+  /**
+   * Batch norm in inference: {@code (x - running_mean) * rsqrt(running_var + eps) * weight + bias}
+   * per channel (dim 1), with the two statistics outputs, empty in inference, as empty tensors.
+   * Arguments: (input, weight, bias, running_mean, running_var, momentum, eps).
+   */
+  private static int[] batchNormInference(Call c) {
+    int x = c.tensor(0, "input");
+    long[] shape = c.shape(x);
+    if (shape.length < 2) {
+      throw new LoweringException(
+          "batch norm takes an input of at least 2 dims (batch, channels, ...), got "
+              + Arrays.toString(shape));
+    }
+    int dtype = c.type(x).dtype();
+    long[] channel = new long[shape.length];
+    Arrays.fill(channel, 1);
+    channel[1] = shape[1];
+    double eps = c.number(6, "eps", 1e-5);
+    int mean = c.expandTo(c.reshape(c.cast(c.tensor(3, "running_mean"), dtype), channel), shape);
+    int var = c.reshape(c.cast(c.tensor(4, "running_var"), dtype), channel);
+    int rstd =
+        c.b.add(
+            Op.RSQRT,
+            new long[0],
+            c.b.add(Op.ADD, new long[0], var, c.filled(eps, dtype, channel)));
+    int y =
+        c.b.add(
+            Op.MUL, new long[0], c.b.add(Op.SUB, new long[0], x, mean), c.expandTo(rstd, shape));
+    if (c.has(1, "weight")) {
+      y =
+          c.b.add(
+              Op.MUL,
+              new long[0],
+              y,
+              c.expandTo(c.reshape(c.cast(c.tensor(1, "weight"), dtype), channel), shape));
+    }
+    if (c.has(2, "bias")) {
+      y =
+          c.b.add(
+              Op.ADD,
+              new long[0],
+              y,
+              c.expandTo(c.reshape(c.cast(c.tensor(2, "bias"), dtype), channel), shape));
+    }
+    int empty = c.filled(0, dtype, new long[] {0});
+    return new int[] {y, empty, empty};
   }
 
   static long[] allDims(int rank) {

@@ -1,0 +1,282 @@
+package dev.entangle.eval;
+
+import static dev.entangle.eval.Graphs.ref;
+import static dev.entangle.eval.Graphs.type;
+import static dev.entangle.eval.Tensors.f32;
+import static dev.entangle.eval.Tensors.i64;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import dev.entangle.core.OpTable;
+import dev.entangle.core.numeric.Tensor;
+import dev.entangle.graph.Graph;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code repeat}, {@code index_select}, {@code flip}, {@code var}, {@code argmin}, {@code any},
+ * {@code fill}, {@code cumsum} and inference batch norm lowered to the core language (views,
+ * expands, table lookups, reductions, a product with a triangle of ones), on numbers, against
+ * values PyTorch computed (float64 on small integers): repeats with extra leading dims, a selection
+ * along an inner and the last dim with repeated ids, a flip of two dims, and the variance over one
+ * dim, over two with no correction kept as dims of 1, and over every element.
+ */
+class IndexingLayoutLoweringTest {
+  private static final long[] X_SHAPE = {2, 3, 4};
+  private static final double[] X = {
+    0, 1, -3, -1, -3, -1, 2, -2, 3, -3, 3, -4, -2, -2, -4, 0, -1, 2, 4, 4, -4, 1, 2, -3
+  };
+
+  private static Evaluation evaluate(Graph g) {
+    return new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
+        .evaluate(
+            g,
+            Map.of(
+                "x", f32(X_SHAPE, X),
+                "x64", Tensor.of(Tensors.F64, X_SHAPE, X),
+                "ids", i64(new long[] {4}, 3, 0, 3, 1),
+                "rows", i64(new long[] {2}, 2, 0)));
+  }
+
+  private static void assertValues(double[] want, Evaluation e, String node) {
+    Tensor t = e.tensor(-1, node).orElseThrow();
+    assertArrayEquals(want, t.values(), 1e-12, node);
+  }
+
+  private static Graphs inputs() {
+    return new Graphs()
+        .input("x", "float32", X_SHAPE)
+        .input("x64", "float64", X_SHAPE)
+        .input("ids", "int64", 4)
+        .input("rows", "int64", 2);
+  }
+
+  @Test
+  void repeatTilesWholeCopiesAndAddsLeadingDims() {
+    Graph g =
+        inputs()
+            .call(
+                "r4",
+                "aten.repeat.default",
+                type("float32", 2, 2, 3, 8),
+                ref("x"),
+                new long[] {2, 1, 1, 2})
+            .call(
+                "r3",
+                "aten.repeat.default",
+                type("float32", 2, 6, 4),
+                ref("x"),
+                new long[] {1, 2, 1})
+            .build("r4", "r3");
+    Evaluation e = evaluate(g);
+    assertValues(
+        new double[] {
+          0, 1, -3, -1, 0, 1, -3, -1, -3, -1, 2, -2, -3, -1, 2, -2, 3, -3, 3, -4, 3, -3, 3, -4, -2,
+          -2, -4, 0, -2, -2, -4, 0, -1, 2, 4, 4, -1, 2, 4, 4, -4, 1, 2, -3, -4, 1, 2, -3, 0, 1, -3,
+          -1, 0, 1, -3, -1, -3, -1, 2, -2, -3, -1, 2, -2, 3, -3, 3, -4, 3, -3, 3, -4, -2, -2, -4, 0,
+          -2, -2, -4, 0, -1, 2, 4, 4, -1, 2, 4, 4, -4, 1, 2, -3, -4, 1, 2, -3
+        },
+        e,
+        "r4");
+    assertValues(
+        new double[] {
+          0, 1, -3, -1, -3, -1, 2, -2, 3, -3, 3, -4, 0, 1, -3, -1, -3, -1, 2, -2, 3, -3, 3, -4, -2,
+          -2, -4, 0, -1, 2, 4, 4, -4, 1, 2, -3, -2, -2, -4, 0, -1, 2, 4, 4, -4, 1, 2, -3
+        },
+        e,
+        "r3");
+  }
+
+  @Test
+  void indexSelectTakesEntriesAlongADimInTheirOrder() {
+    Graph g =
+        inputs()
+            .call(
+                "last",
+                "aten.index_select.default",
+                type("float32", 2, 3, 4),
+                ref("x"),
+                2,
+                ref("ids"))
+            .call(
+                "inner",
+                "aten.index_select.default",
+                type("float32", 2, 2, 4),
+                ref("x"),
+                1,
+                ref("rows"))
+            .build("last", "inner");
+    Evaluation e = evaluate(g);
+    assertValues(
+        new double[] {
+          -1, 0, -1, 1, -2, -3, -2, -1, -4, 3, -4, -3, 0, -2, 0, -2, 4, -1, 4, 2, -3, -4, -3, 1
+        },
+        e,
+        "last");
+    assertValues(
+        new double[] {3, -3, 3, -4, 0, 1, -3, -1, -4, 1, 2, -3, -2, -2, -4, 0}, e, "inner");
+  }
+
+  @Test
+  void flipReversesEachDimGiven() {
+    Graph g =
+        inputs()
+            .call("f", "aten.flip.default", type("float32", 2, 3, 4), ref("x"), new long[] {0, -1})
+            .build("f");
+    assertValues(
+        new double[] {
+          0, -4, -2, -2, 4, 4, 2, -1, -3, 2, 1, -4, -1, -3, 1, 0, -2, 2, -1, -3, -4, 3, -3, 3
+        },
+        evaluate(g),
+        "f");
+  }
+
+  @Test
+  void varianceDividesBySizeLessTheCorrection() {
+    Graph g =
+        inputs()
+            .call(
+                "v1",
+                "aten.var.dim",
+                type("float64", 2, 4),
+                ref("x64"),
+                new long[] {1},
+                true,
+                false)
+            .kwargs("correction", 0, "keepdim", true)
+            .call(
+                "v02",
+                "aten.var.correction",
+                type("float64", 1, 3, 1),
+                ref("x64"),
+                new long[] {0, 2})
+            .call("all", "aten.var.default", type("float64"), ref("x64"))
+            .build("v1", "v02", "all");
+    Evaluation e = evaluate(g);
+    assertValues(
+        new double[] {
+          9.0,
+          4.0,
+          10.333333333333332,
+          2.333333333333333,
+          2.333333333333333,
+          4.333333333333333,
+          17.333333333333332,
+          12.333333333333332
+        },
+        e,
+        "v1");
+    assertValues(new double[] {2.484375, 6.484375, 8.734375}, e, "v02");
+    assertValues(new double[] {6.867753623188406}, e, "all");
+  }
+
+  @Test
+  void argminAnyAndFillFollowTorch() {
+    Graph g =
+        inputs()
+            .call("amin", "aten.argmin.default", type("int64", 2, 3), ref("x"), 2)
+            .call("amin1", "aten.argmin.default", type("int64", 2, 1, 4), ref("x"), 1, true)
+            .call("pos", "aten.gt.Scalar", type("bool", 2, 3, 4), ref("x"), 0)
+            .call("anyAll", "aten.any.default", type("bool"), ref("pos"))
+            .call("any1", "aten.any.dim", type("bool", 2, 4), ref("pos"), 1)
+            .call("anyX", "aten.any.dims", type("bool", 2, 3), ref("x"), new long[] {2})
+            .call("filled", "aten.fill.Scalar", type("float32", 2, 3, 4), ref("x"), 2.5)
+            .build("amin", "amin1", "anyAll", "any1", "anyX", "filled");
+    Evaluation e = evaluate(g);
+    assertValues(new double[] {2, 0, 3, 2, 0, 0}, e, "amin");
+    assertValues(new double[] {1, 2, 0, 2, 2, 0, 0, 2}, e, "amin1");
+    assertValues(new double[] {1}, e, "anyAll");
+    assertValues(new double[] {1, 1, 1, 0, 0, 1, 1, 1}, e, "any1");
+    assertValues(new double[] {1, 1, 1, 1, 1, 1}, e, "anyX");
+    double[] twoAndAHalf = new double[24];
+    Arrays.fill(twoAndAHalf, 2.5);
+    assertValues(twoAndAHalf, e, "filled");
+  }
+
+  @Test
+  void cumsumRunsAlongTheDimAndCountsBoolsInInt64() {
+    Graph g =
+        inputs()
+            .call("c1", "aten.cumsum.default", type("float32", 2, 3, 4), ref("x"), 1)
+            .call("pos", "aten.gt.Scalar", type("bool", 2, 3, 4), ref("x"), 0)
+            .call("c2", "aten.cumsum.default", type("int64", 2, 3, 4), ref("pos"), -1)
+            .build("c1", "c2");
+    Evaluation e = evaluate(g);
+    assertValues(
+        new double[] {
+          0, 1, -3, -1, -3, 0, -1, -3, 0, -3, 2, -7, -2, -2, -4, 0, -3, 0, 0, 4, -7, 1, 2, 1
+        },
+        e,
+        "c1");
+    assertValues(
+        new double[] {0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 2, 2, 0, 0, 0, 0, 0, 1, 2, 3, 0, 1, 2, 2},
+        e,
+        "c2");
+  }
+
+  @Test
+  void batchNormInInferenceUsesTheRunningStatistics() {
+    double[] xb = {-4, 1, 1, -1, 0, 4, 2, -3, 0, 0, 2, 1, 4, 3, 4, -4, 0, -4, 1, -4, 3, 2, 3, 4};
+    Graph g =
+        new Graphs()
+            .input("x", "float64", 2, 3, 2, 2)
+            .input("w", "float64", 3)
+            .input("b", "float64", 3)
+            .input("rm", "float64", 3)
+            .input("rv", "float64", 3)
+            .tuple(
+                "bn",
+                "aten._native_batch_norm_legit_no_training.default",
+                List.of(type("float64", 2, 3, 2, 2), type("float64", 0), type("float64", 0)),
+                ref("x"),
+                ref("w"),
+                ref("b"),
+                ref("rm"),
+                ref("rv"),
+                0.1,
+                1e-5)
+            .item("y", "bn", 0, type("float64", 2, 3, 2, 2))
+            .build("y");
+    long[] c = {3};
+    Evaluation e =
+        new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
+            .evaluate(
+                g,
+                Map.of(
+                    "x", Tensor.of(Tensors.F64, new long[] {2, 3, 2, 2}, xb),
+                    "w", Tensor.of(Tensors.F64, c, 2, 1, -1),
+                    "b", Tensor.of(Tensors.F64, c, 0.5, 0, 1),
+                    "rm", Tensor.of(Tensors.F64, c, 1, -1, 0.5),
+                    "rv", Tensor.of(Tensors.F64, c, 4, 1, 0.25)));
+    assertValues(
+        new double[] {
+          -4.499993750011718,
+          0.5,
+          0.5,
+          -1.4999975000046875,
+          0.9999950000374997,
+          4.999975000187499,
+          2.999985000112499,
+          -1.9999900000749995,
+          1.99998000059998,
+          1.99998000059998,
+          -1.9999400017999398,
+          1.9999400020065394e-05,
+          3.4999962500070314,
+          2.4999975000046875,
+          3.4999962500070314,
+          -4.499993750011718,
+          0.9999950000374997,
+          -2.999985000112499,
+          1.9999900000749995,
+          -2.999985000112499,
+          -3.9999000029998997,
+          -1.9999400017999398,
+          -3.9999000029998997,
+          -5.99986000419986
+        },
+        e,
+        "y");
+  }
+}

@@ -15,12 +15,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code repeat}, {@code index_select}, {@code flip}, {@code var}, {@code argmin}, {@code any},
- * {@code fill}, {@code cumsum} and inference batch norm lowered to the core language (views,
- * expands, table lookups, reductions, a product with a triangle of ones), on numbers, against
- * values PyTorch computed (float64 on small integers): repeats with extra leading dims, a selection
- * along an inner and the last dim with repeated ids, a flip of two dims, and the variance over one
- * dim, over two with no correction kept as dims of 1, and over every element.
+ * {@code repeat}, {@code index_select}, {@code gather}, {@code flip}, {@code var}, {@code argmin},
+ * {@code any}, {@code fill}, {@code cumsum} and inference batch norm lowered to the core language
+ * (views, expands, table lookups, reductions, a product with a triangle of ones), on numbers,
+ * against values PyTorch computed (float64 on small integers): repeats with extra leading dims, a
+ * selection along an inner and the last dim with repeated ids, a flip of two dims, and the variance
+ * over one dim, over two with no correction kept as dims of 1, and over every element.
  */
 class IndexingLayoutLoweringTest {
   private static final long[] X_SHAPE = {2, 3, 4};
@@ -278,5 +278,29 @@ class IndexingLayoutLoweringTest {
         },
         e,
         "y");
+  }
+
+  @Test
+  void gatherPicksAlongADimWithAnIndexNoLargerThanTheInput() {
+    Graph g =
+        inputs()
+            .input("i1", "int64", 2, 1, 4)
+            .input("i2", "int64", 2, 2, 2)
+            .call("g1", "aten.gather.default", type("float32", 2, 1, 4), ref("x"), 1, ref("i1"))
+            .call("g2", "aten.gather.default", type("float32", 2, 2, 2), ref("x"), 2, ref("i2"))
+            .build("g1", "g2");
+    Evaluation e =
+        new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
+            .evaluate(
+                g,
+                Map.of(
+                    "x", f32(X_SHAPE, X),
+                    "x64", Tensor.of(Tensors.F64, X_SHAPE, X),
+                    "ids", i64(new long[] {4}, 3, 0, 3, 1),
+                    "rows", i64(new long[] {2}, 2, 0),
+                    "i1", i64(new long[] {2, 1, 4}, 2, 0, 1, 2, 1, 1, 0, 2),
+                    "i2", i64(new long[] {2, 2, 2}, 3, 0, 1, 1, 0, 2, 3, 3)));
+    assertValues(new double[] {3, 1, 2, -4, -1, 2, -4, -3}, e, "g1");
+    assertValues(new double[] {-1, 0, -1, -1, -2, -4, 4, 4}, e, "g2");
   }
 }

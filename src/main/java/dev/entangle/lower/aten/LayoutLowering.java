@@ -146,6 +146,14 @@ public final class LayoutLowering {
         return one(
             selectAlong(c, x, c.dim(c.integer(1, "dim", null), s.length), c.tensor(2, "index")));
       }
+      case "aten.gather" -> {
+        int x = c.tensor(0, "self");
+        if (c.type(x).rank() == 0 || c.bool(3, "sparse_grad", false)) {
+          return null;
+        }
+        return one(
+            gather(c, x, c.dim(c.integer(1, "dim", null), c.type(x).rank()), c.tensor(2, "index")));
+      }
       case "aten.flip" -> {
         int x = c.tensor(0, "self");
         long[] s = c.shape(x);
@@ -414,6 +422,55 @@ public final class LayoutLowering {
       out[i] = repeats[i] * size;
     }
     return c.reshape(c.expandTo(c.reshape(x, split), tiled), out);
+  }
+
+  /**
+   * torch's {@code gather(x, d, ids)}: {@code out[..i.., j, ..k..] = x[..i.., ids[..i.., j, ..k..],
+   * ..k..]} along dim d, with ids of x's rank, no larger than x in the other dims. With d moved
+   * last in both, x cut to the ids' sizes in the other dims and repeated for each of the ids'
+   * entries along d, each entry picks its element of x's last dim ({@link Op#PICK}); the layout is
+   * put back.
+   */
+  static int gather(Call c, int x, int d, int ids) {
+    long[] s = c.shape(x);
+    long[] t = c.shape(ids);
+    if (t.length != s.length) {
+      throw new LoweringException(
+          "gather takes an index of the input's rank: input "
+              + Arrays.toString(s)
+              + ", index "
+              + Arrays.toString(t));
+    }
+    int rank = s.length;
+    long[] last = new long[rank];
+    long[] inverse = new long[rank];
+    for (int i = 0, j = 0; i < rank; i++) {
+      if (i != d) {
+        if (t[i] > s[i]) {
+          throw new LoweringException(
+              "gather's index is larger than the input in dim " + i + ": " + t[i] + " > " + s[i]);
+        }
+        last[j++] = i;
+      }
+    }
+    last[rank - 1] = d;
+    for (int i = 0; i < rank; i++) {
+      inverse[(int) last[i]] = i;
+    }
+    int table = permute(c, x, last);
+    int picks = permute(c, ids, last);
+    long[] rows = c.shape(picks); // [t..., k]
+    for (int i = 0; i < rank - 1; i++) {
+      table = slice(c, table, i, 0, rows[i], 1);
+    }
+    long n = s[d];
+    long[] single = Arrays.copyOf(rows, rank + 1);
+    single[rank - 1] = 1;
+    single[rank] = n;
+    long[] repeated = single.clone();
+    repeated[rank - 1] = rows[rank - 1];
+    int spread = c.expandTo(c.reshape(table, single), repeated);
+    return permute(c, c.b.add(Op.PICK, new long[0], spread, picks), inverse);
   }
 
   /**

@@ -15,12 +15,13 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code repeat}, {@code index_select}, {@code gather}, {@code flip}, {@code var}, {@code argmin},
- * {@code any}, {@code fill}, {@code cumsum} and inference batch norm lowered to the core language
- * (views, expands, table lookups, reductions, a product with a triangle of ones), on numbers,
- * against values PyTorch computed (float64 on small integers): repeats with extra leading dims, a
- * selection along an inner and the last dim with repeated ids, a flip of two dims, and the variance
- * over one dim, over two with no correction kept as dims of 1, and over every element.
+ * {@code repeat}, {@code index_select}, {@code gather}, {@code scatter_add}, {@code flip}, {@code
+ * var}, {@code argmin}, {@code any}, {@code fill}, {@code cumsum}, group norm and inference batch
+ * norm lowered to the core language (views, expands, table lookups, reductions, a product with a
+ * triangle of ones), on numbers, against values PyTorch computed (float64 on small integers):
+ * repeats with extra leading dims, a selection along an inner and the last dim with repeated ids, a
+ * flip of two dims, and the variance over one dim, over two with no correction kept as dims of 1,
+ * and over every element.
  */
 class IndexingLayoutLoweringTest {
   private static final long[] X_SHAPE = {2, 3, 4};
@@ -302,5 +303,129 @@ class IndexingLayoutLoweringTest {
                     "i2", i64(new long[] {2, 2, 2}, 3, 0, 1, 1, 0, 2, 3, 3)));
     assertValues(new double[] {3, 1, 2, -4, -1, 2, -4, -3}, e, "g1");
     assertValues(new double[] {-1, 0, -1, -1, -2, -4, 4, 4}, e, "g2");
+  }
+
+  @Test
+  void groupNormNormalizesEachSamplesGroupAndScalesPerChannel() {
+    double[] x = {4, -1, 3, -1, 4, 3, -3, -2, 2, -3, -3, -1, 4, 4, -4, 2, 2, 2, 1, 0, -1, 2, 2, -4};
+    Graph g =
+        new Graphs()
+            .input("x", "float64", 2, 4, 3)
+            .input("w", "float64", 4)
+            .input("b", "float64", 4)
+            .tuple(
+                "gn",
+                "aten.native_group_norm.default",
+                List.of(type("float64", 2, 4, 3), type("float64", 2, 2), type("float64", 2, 2)),
+                ref("x"),
+                ref("w"),
+                ref("b"),
+                2,
+                4,
+                3,
+                2,
+                1e-5)
+            .item("y", "gn", 0, type("float64", 2, 4, 3))
+            .item("mean", "gn", 1, type("float64", 2, 2))
+            .item("rstd", "gn", 2, type("float64", 2, 2))
+            .build("y", "mean", "rstd");
+    long[] c = {4};
+    Evaluation e =
+        new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
+            .evaluate(
+                g,
+                Map.of(
+                    "x", Tensor.of(Tensors.F64, new long[] {2, 4, 3}, x),
+                    "w", Tensor.of(Tensors.F64, c, 2, 1, -1, 0.5),
+                    "b", Tensor.of(Tensors.F64, c, 0.5, 0, 1, -2)));
+    assertValues(
+        new double[] {
+          2.351638215648078,
+          -2.2774573234721167,
+          1.425819107824039,
+          -1.3887286617360584,
+          0.925819107824039,
+          0.4629095539120195,
+          1.7427802001191361,
+          1.185695050029784,
+          -1.042645550327624,
+          -2.371390100059568,
+          -2.371390100059568,
+          -1.814304949970216,
+          2.2364850820673547,
+          2.2364850820673547,
+          -3.7171780564492893,
+          0.12403464871909675,
+          0.12403464871909675,
+          0.12403464871909675,
+          0.5196160928735424,
+          1.0,
+          1.4803839071264577,
+          -1.5196160928735423,
+          -1.5196160928735423,
+          -2.9607678142529155
+        },
+        e,
+        "y");
+    assertValues(new double[] {2.0, -1.6666666666666665, 1.6666666666666665, 0}, e, "mean");
+    assertValues(
+        new double[] {
+          0.4629095539120195, 0.557085150089352, 0.37210394615729026, 0.4803839071264576
+        },
+        e,
+        "rstd");
+  }
+
+  @Test
+  void scatterAddAddsEachSourceEntryWhereItsIndexPoints() {
+    Graph g =
+        inputs()
+            .input("i1", "int64", 2, 1, 4)
+            .input("s1", "float32", 2, 1, 4)
+            .input("i2", "int64", 1, 2, 2)
+            .input("s2", "float32", 2, 2, 3)
+            .call(
+                "a1",
+                "aten.scatter_add.default",
+                type("float32", 2, 3, 4),
+                ref("x"),
+                1,
+                ref("i1"),
+                ref("s1"))
+            .call(
+                "a2",
+                "aten.scatter_add.default",
+                type("float32", 2, 3, 4),
+                ref("x"),
+                2,
+                ref("i2"),
+                ref("s2"))
+            .build("a1", "a2");
+    Evaluation e =
+        new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
+            .evaluate(
+                g,
+                Map.of(
+                    "x", f32(X_SHAPE, X),
+                    "x64", Tensor.of(Tensors.F64, X_SHAPE, X),
+                    "ids", i64(new long[] {4}, 3, 0, 3, 1),
+                    "rows", i64(new long[] {2}, 2, 0),
+                    "i1", i64(new long[] {2, 1, 4}, 2, 0, 1, 2, 1, 1, 0, 2),
+                    "s1", f32(new long[] {2, 1, 4}, 1, 2, 3, 4, 5, 6, 7, 8),
+                    "i2", i64(new long[] {1, 2, 2}, 3, 3, 1, 0),
+                    "s2",
+                        f32(new long[] {2, 2, 3}, 10, 20, 99, 30, 40, 99, 99, 99, 99, 99, 99, 99)));
+    assertValues(
+        new double[] {
+          0, 3, -3, -1, -3, -1, 5, -2, 4, -3, 3, 0, -2, -2, 3, 0, 4, 8, 4, 4, -4, 1, 2, 5
+        },
+        e,
+        "a1");
+    assertValues(
+        new double[] {
+          0, 1, -3, 29, 37, 29, 2, -2, 3, -3, 3, -4, -2, -2, -4, 0, -1, 2, 4, 4, -4, 1, 2, -3
+        },
+        e,
+        "a2");
   }
 }

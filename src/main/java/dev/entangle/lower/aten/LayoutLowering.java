@@ -154,6 +154,14 @@ public final class LayoutLowering {
         return one(
             gather(c, x, c.dim(c.integer(1, "dim", null), c.type(x).rank()), c.tensor(2, "index")));
       }
+      case "aten.scatter_add" -> {
+        int x = c.tensor(0, "self");
+        if (c.type(x).rank() == 0) {
+          return null;
+        }
+        int d = c.dim(c.integer(1, "dim", null), c.type(x).rank());
+        return one(scatterAdd(c, x, d, c.tensor(2, "index"), c.tensor(3, "src")));
+      }
       case "aten.flip" -> {
         int x = c.tensor(0, "self");
         long[] s = c.shape(x);
@@ -471,6 +479,95 @@ public final class LayoutLowering {
     repeated[rank - 1] = rows[rank - 1];
     int spread = c.expandTo(c.reshape(table, single), repeated);
     return permute(c, c.b.add(Op.PICK, new long[0], spread, picks), inverse);
+  }
+
+  /**
+   * torch's {@code scatter_add(x, d, ids, src)}: x plus, for each entry of ids, src's entry at the
+   * same place added at the position it names along d. With d moved last, each entry's share is a
+   * one-hot row over x's dim d times its src value; the shares of a row are summed by a product
+   * ([1, k] by [k, n] per row), padded with zeros where ids is smaller than x, and added to x.
+   */
+  static int scatterAdd(Call c, int x, int d, int ids, int src) {
+    long[] s = c.shape(x);
+    long[] t = c.shape(ids);
+    long[] u = c.shape(src);
+    int rank = s.length;
+    if (t.length != rank || u.length != rank) {
+      throw new LoweringException(
+          "scatter_add takes an index and a source of the input's rank: input "
+              + Arrays.toString(s)
+              + ", index "
+              + Arrays.toString(t)
+              + ", source "
+              + Arrays.toString(u));
+    }
+    for (int i = 0; i < rank; i++) {
+      if (t[i] > u[i] || (i != d && t[i] > s[i])) {
+        throw new LoweringException(
+            "scatter_add's index "
+                + Arrays.toString(t)
+                + " is larger than its source "
+                + Arrays.toString(u)
+                + " or, off dim "
+                + d
+                + ", than its input "
+                + Arrays.toString(s));
+      }
+    }
+    int dtype = c.type(x).dtype();
+    for (int i = 0; i < rank; i++) {
+      src = slice(c, src, i, 0, t[i], 1); // the source's block the index covers
+    }
+    long[] last = new long[rank];
+    long[] inverse = new long[rank];
+    for (int i = 0, j = 0; i < rank; i++) {
+      if (i != d) {
+        last[j++] = i;
+      }
+    }
+    last[rank - 1] = d;
+    for (int i = 0; i < rank; i++) {
+      inverse[(int) last[i]] = i;
+    }
+    int at = permute(c, ids, last);
+    int values = permute(c, c.cast(src, dtype), last);
+    long[] rows = c.shape(at); // [t..., k]
+    long n = s[d];
+    long k = rows[rank - 1];
+    long count = c.type(at).numel() / Math.max(1, k);
+    long[] hot = Arrays.copyOf(rows, rank + 1);
+    hot[rank] = n;
+    long[] column = Arrays.copyOf(rows, rank + 1);
+    column[rank] = 1;
+    long[] across = new long[rank + 1];
+    Arrays.fill(across, 1);
+    across[rank] = n;
+    int positions = c.b.add(Op.ARANGE, new long[] {0, n, 1, c.type(ids).dtype()});
+    int oneHot =
+        c.cast(
+            c.b.add(
+                Op.EQ,
+                new long[0],
+                c.expandTo(c.reshape(at, column), hot),
+                c.expandTo(c.reshape(positions, across), hot)),
+            dtype);
+    int sums =
+        c.b.add(
+            Op.MATMUL,
+            new long[0],
+            c.reshape(values, new long[] {count, 1, k}),
+            c.reshape(oneHot, new long[] {count, k, n}));
+    long[] block = rows.clone();
+    block[rank - 1] = n;
+    int added = c.reshape(sums, block);
+    long[] moved = new long[rank];
+    for (int i = 0; i < rank; i++) {
+      moved[i] = s[(int) last[i]];
+      if (i < rank - 1) {
+        added = c.pad(added, i, 0, moved[i] - block[i], 0);
+      }
+    }
+    return permute(c, c.b.add(Op.ADD, new long[0], permute(c, x, last), added), inverse);
   }
 
   /**

@@ -101,6 +101,9 @@ final class ReductionLowering {
         }
         return one(cumsum(c, x, c.dim(c.integer(1, "dim", null), c.type(x).rank())));
       }
+      case "aten.native_group_norm" -> {
+        return groupNorm(c);
+      }
       case "aten._native_batch_norm_legit_no_training" -> {
         return batchNormInference(c);
       }
@@ -273,6 +276,55 @@ final class ReductionLowering {
     int sums = c.b.add(Op.MATMUL, new long[0], c.reshape(moved, new long[] {rows, n}), upper);
     int back = c.reshape(sums, lastShape);
     return d == rank - 1 ? back : c.b.add(Op.PERMUTE, inverse, back);
+  }
+
+  /**
+   * Group norm as torch decomposes it: the channels (dim 1) split into {@code group} groups, each
+   * sample's group normalized over its channels and positions as a layer norm over one flattened
+   * dim, then scaled and shifted per channel; the mean and rstd per sample and group are the other
+   * outputs. Arguments: (input, weight, bias, N, C, HxW, group, eps).
+   */
+  private static int[] groupNorm(Call c) {
+    int x = c.tensor(0, "input");
+    long[] shape = c.shape(x);
+    long groups = c.integer(6, "group", null);
+    if (shape.length < 2 || groups < 1 || shape[1] % groups != 0) {
+      throw new LoweringException(
+          "group norm of an input of shape "
+              + Arrays.toString(shape)
+              + " in "
+              + groups
+              + " groups: the channels (dim 1) must split evenly");
+    }
+    long n = shape[0];
+    long perGroup = c.type(x).numel() / Math.max(1, n * groups);
+    long epsBits = Double.doubleToLongBits(c.number(7, "eps", 1e-5));
+    int grouped = c.reshape(x, new long[] {n, groups, perGroup});
+    int y = c.reshape(c.b.add(Op.LN_NORMALIZE, new long[] {1, epsBits}, grouped), shape);
+    long[] channel = new long[shape.length];
+    Arrays.fill(channel, 1);
+    channel[1] = shape[1];
+    int dtype = c.type(x).dtype();
+    if (c.has(1, "weight")) {
+      y =
+          c.b.add(
+              Op.MUL,
+              new long[0],
+              y,
+              c.expandTo(c.reshape(c.cast(c.tensor(1, "weight"), dtype), channel), shape));
+    }
+    if (c.has(2, "bias")) {
+      y =
+          c.b.add(
+              Op.ADD,
+              new long[0],
+              y,
+              c.expandTo(c.reshape(c.cast(c.tensor(2, "bias"), dtype), channel), shape));
+    }
+    long[] stats = {n, groups};
+    int mean = c.reshape(c.b.add(Op.LN_MEAN, new long[] {1}, grouped), stats);
+    int rstd = c.reshape(c.b.add(Op.LN_RSTD, new long[] {1, epsBits}, grouped), stats);
+    return new int[] {y, mean, rstd};
   }
 
   /**

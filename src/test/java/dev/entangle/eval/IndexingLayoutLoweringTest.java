@@ -15,13 +15,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code repeat}, {@code index_select}, {@code gather}, {@code scatter_add}, {@code flip}, {@code
- * var}, {@code argmin}, {@code any}, {@code fill}, {@code cumsum}, group norm and inference batch
- * norm lowered to the core language (views, expands, table lookups, reductions, a product with a
- * triangle of ones), on numbers, against values PyTorch computed (float64 on small integers):
- * repeats with extra leading dims, a selection along an inner and the last dim with repeated ids, a
- * flip of two dims, and the variance over one dim, over two with no correction kept as dims of 1,
- * and over every element.
+ * {@code repeat}, {@code index_select}, {@code gather}, {@code scatter_add}, {@code
+ * select_scatter}, reflection and replication padding, nearest upsampling by whole factors, {@code
+ * flip}, {@code var}, {@code argmin}, {@code any}, {@code fill}, {@code cumsum}, group norm and
+ * inference batch norm lowered to the core language (views, expands, table lookups, reductions, a
+ * product with a triangle of ones), on numbers, against values PyTorch computed (float64 on small
+ * integers): repeats with extra leading dims, a selection along an inner and the last dim with
+ * repeated ids, a flip of two dims, and the variance over one dim, over two with no correction kept
+ * as dims of 1, and over every element.
  */
 class IndexingLayoutLoweringTest {
   private static final long[] X_SHAPE = {2, 3, 4};
@@ -427,5 +428,106 @@ class IndexingLayoutLoweringTest {
         },
         e,
         "a2");
+  }
+
+  @Test
+  void selectScatterReflectionAndReplicationPadsAndNearestUpsamplingFollowTorch() {
+    Graph g =
+        inputs()
+            .input("row", "float32", 2, 4)
+            .input("y", "float32", 1, 1, 2, 3)
+            .call(
+                "ss",
+                "aten.select_scatter.default",
+                type("float32", 2, 3, 4),
+                ref("x"),
+                ref("row"),
+                1,
+                -1)
+            .call(
+                "x4",
+                "aten.view.default",
+                type("float32", 1, 2, 3, 4),
+                ref("x"),
+                new long[] {1, 2, 3, 4})
+            .call(
+                "refl2",
+                "aten.reflection_pad2d.default",
+                type("float32", 1, 2, 6, 7),
+                ref("x4"),
+                new long[] {2, 1, 1, 2})
+            .call(
+                "repl2",
+                "aten.replication_pad2d.default",
+                type("float32", 1, 2, 4, 7),
+                ref("x4"),
+                new long[] {1, 2, 0, 1})
+            .call(
+                "refl1",
+                "aten.reflection_pad1d.default",
+                type("float32", 2, 3, 8),
+                ref("x"),
+                new long[] {3, 1})
+            .call(
+                "up",
+                "aten.upsample_nearest2d.vec",
+                type("float32", 1, 1, 4, 6),
+                ref("y"),
+                null,
+                List.of(2.0, 2.0))
+            .call(
+                "padded",
+                "aten.pad.default",
+                type("float32", 2, 3, 8),
+                ref("x"),
+                new long[] {3, 1},
+                "reflect")
+            .build("ss", "refl2", "repl2", "refl1", "up", "padded");
+    Evaluation e =
+        new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
+            .evaluate(
+                g,
+                Map.of(
+                    "x", f32(X_SHAPE, X),
+                    "x64", Tensor.of(Tensors.F64, X_SHAPE, X),
+                    "ids", i64(new long[] {4}, 3, 0, 3, 1),
+                    "rows", i64(new long[] {2}, 2, 0),
+                    "row", f32(new long[] {2, 4}, 10, 20, 30, 40, 50, 60, 70, 80),
+                    "y", f32(new long[] {1, 1, 2, 3}, -4, 1, 1, -1, 0, 4)));
+    assertValues(
+        new double[] {
+          0, 1, -3, -1, -3, -1, 2, -2, 10, 20, 30, 40, -2, -2, -4, 0, -1, 2, 4, 4, 50, 60, 70, 80
+        },
+        e,
+        "ss");
+    assertValues(
+        new double[] {
+          2, -1, -3, -1, 2, -2, 2, -3, 1, 0, 1, -3, -1, -3, 2, -1, -3, -1, 2, -2, 2, 3, -3, 3, -3,
+          3, -4, 3, 2, -1, -3, -1, 2, -2, 2, -3, 1, 0, 1, -3, -1, -3, 4, 2, -1, 2, 4, 4, 4, -4, -2,
+          -2, -2, -4, 0, -4, 4, 2, -1, 2, 4, 4, 4, 2, 1, -4, 1, 2, -3, 2, 4, 2, -1, 2, 4, 4, 4, -4,
+          -2, -2, -2, -4, 0, -4
+        },
+        e,
+        "refl2");
+    assertValues(
+        new double[] {
+          0, 0, 1, -3, -1, -1, -1, -3, -3, -1, 2, -2, -2, -2, 3, 3, -3, 3, -4, -4, -4, 3, 3, -3, 3,
+          -4, -4, -4, -2, -2, -2, -4, 0, 0, 0, -1, -1, 2, 4, 4, 4, 4, -4, -4, 1, 2, -3, -3, -3, -4,
+          -4, 1, 2, -3, -3, -3
+        },
+        e,
+        "repl2");
+    double[] reflected = {
+      -1, -3, 1, 0, 1, -3, -1, -3, -2, 2, -1, -3, -1, 2, -2, 2, -4, 3, -3, 3, -3, 3, -4, 3, 0, -4,
+      -2, -2, -2, -4, 0, -4, 4, 4, 2, -1, 2, 4, 4, 4, -3, 2, 1, -4, 1, 2, -3, 2
+    };
+    assertValues(reflected, e, "refl1");
+    assertValues(reflected, e, "padded");
+    assertValues(
+        new double[] {
+          -4, -4, 1, 1, 1, 1, -4, -4, 1, 1, 1, 1, -1, -1, 0, 0, 4, 4, -1, -1, 0, 0, 4, 4
+        },
+        e,
+        "up");
   }
 }

@@ -239,6 +239,32 @@ public final class LayoutLowering {
       case "aten.slice_scatter" -> {
         return sliceScatter(c);
       }
+      case "aten.select_scatter" -> {
+        // select_scatter(x, src, dim, index): the slice [index, index + 1) replaced by src
+        int x = c.tensor(0, "self");
+        long[] s = c.shape(x);
+        int d = c.dim(c.integer(2, "dim", null), s.length);
+        long i = c.integer(3, "index", null);
+        if (i < -s[d] || i >= s[d]) {
+          throw new LoweringException(
+              "select_scatter index " + i + " out of range for dim " + d + " of size " + s[d]);
+        }
+        long at = i < 0 ? i + s[d] : i;
+        int src = c.reshape(c.tensor(1, "src"), withSize(s, d, 1));
+        return one(splice(c, d, s[d], at, at + 1, src, (from, to) -> slice(c, x, d, from, to, 1)));
+      }
+      case "aten.reflection_pad1d",
+          "aten.reflection_pad2d",
+          "aten.reflection_pad3d",
+          "aten.replication_pad1d",
+          "aten.replication_pad2d",
+          "aten.replication_pad3d" -> {
+        return one(edgePad(c, base.startsWith("aten.reflection"), "padding"));
+      }
+      case "aten.upsample_nearest1d", "aten.upsample_nearest2d", "aten.upsample_nearest3d" -> {
+        int[] up = nearestUpsample(c);
+        return up == null ? null : one(up[0]);
+      }
       case "aten.slice_backward" -> {
         return sliceBackward(c);
       }
@@ -247,8 +273,12 @@ public final class LayoutLowering {
       }
       case "aten.pad" -> {
         Arg mode = c.arg(2, "mode");
-        if (mode != null && !(mode instanceof Arg.StrArg m && m.value().equals("constant"))) {
-          return null; // reflect, replicate and circular padding stay opaque
+        if (mode instanceof Arg.StrArg m && !m.value().equals("constant")) {
+          return switch (m.value()) {
+            case "reflect" -> one(edgePad(c, true, "pad"));
+            case "replicate" -> one(edgePad(c, false, "pad"));
+            default -> null; // circular padding stays opaque
+          };
         }
         return one(constantPad(c, c.number(3, "value", 0.0)));
       }
@@ -345,6 +375,135 @@ public final class LayoutLowering {
     }
     int[] kids = parts.stream().mapToInt(Integer::intValue).toArray();
     return kids.length == 1 ? kids[0] : c.b.add(Op.CONCAT, new long[] {d}, kids);
+  }
+
+  /**
+   * Reflection or replication padding: {@code pad} holds (before, after) counts for the last dim,
+   * then the one before it; each dim gains, before and after, the entries next to its edge in
+   * reverse order without the edge itself (reflection) or the edge entry repeated (replication).
+   */
+  private static int edgePad(Call c, boolean reflect, String padKey) {
+    int h = c.tensor(0, "self");
+    long[] pad = c.ints(1, padKey);
+    int rank = c.type(h).rank();
+    if (pad.length % 2 != 0 || pad.length > 2 * rank) {
+      throw new LoweringException(
+          "padding " + Arrays.toString(pad) + " does not fit a " + rank + "-d tensor");
+    }
+    for (int i = 0; i < pad.length / 2; i++) {
+      int d = rank - 1 - i;
+      long n = c.shape(h)[d];
+      long before = pad[2 * i];
+      long after = pad[2 * i + 1];
+      if (before < 0 || after < 0 || (reflect ? Math.max(before, after) >= n : n == 0)) {
+        throw new LoweringException(
+            (reflect ? "reflection" : "replication")
+                + " padding "
+                + Arrays.toString(pad)
+                + " does not fit dim "
+                + d
+                + " of size "
+                + n
+                + (reflect ? " (each count must be smaller than the size)" : ""));
+      }
+      List<Integer> parts = new ArrayList<>(3);
+      if (before > 0) {
+        parts.add(edge(c, h, d, reflect ? 1 : 0, before, reflect));
+      }
+      parts.add(h);
+      if (after > 0) {
+        parts.add(edge(c, h, d, reflect ? n - 1 - after : n - 1, after, reflect));
+      }
+      int[] kids = parts.stream().mapToInt(Integer::intValue).toArray();
+      h = kids.length == 1 ? h : c.b.add(Op.CONCAT, new long[] {d}, kids);
+    }
+    return h;
+  }
+
+  /**
+   * A padding block of {@code count} entries along d from {@code from}: those entries reversed
+   * (reflection), or the one entry there repeated (replication).
+   */
+  private static int edge(Call c, int h, int d, long from, long count, boolean reflect) {
+    if (!reflect) {
+      int one = slice(c, h, d, from, from + 1, 1);
+      return c.expandTo(one, withSize(c.shape(h), d, count));
+    }
+    int block = slice(c, h, d, from, from + count, 1);
+    if (count == 1) {
+      return block;
+    }
+    int reversed = c.b.add(Op.ARANGE, new long[] {count - 1, -1, -1, Dtype.INT64.code()});
+    return selectAlong(c, block, d, reversed);
+  }
+
+  /**
+   * Nearest upsampling by whole factors: each of the last k dims (k = 1 to 3) grows from n to a
+   * multiple m * n, each entry repeated m times in place (a dim of 1 after it, expanded, merged).
+   * Output sizes that are not whole multiples, or scales given that disagree with them, give null
+   * (kept opaque). Arguments: (input, output_size, scales...).
+   */
+  private static int[] nearestUpsample(Call c) {
+    int x = c.tensor(0, "input");
+    long[] s = c.shape(x);
+    // the .vec overload gives (input, output_size or None, scale_factors), the others (input,
+    // output_size, one scale per dim or None)
+    Arg factors = c.arg(2, "scale_factors");
+    double[] scales;
+    long[] out;
+    if (factors instanceof Arg.ListArg l) {
+      scales = new double[l.items().size()];
+      for (int i = 0; i < scales.length; i++) {
+        if (!(l.items().get(i) instanceof Arg.FloatArg f)) {
+          return null;
+        }
+        scales[i] = f.value();
+      }
+    } else {
+      scales = null;
+    }
+    if (c.has(1, "output_size")) {
+      out = c.ints(1, "output_size");
+    } else if (scales != null) {
+      out = new long[scales.length];
+      for (int i = 0; i < out.length && scales.length <= s.length; i++) {
+        out[i] = (long) Math.floor(s[s.length - scales.length + i] * scales[i]);
+      }
+    } else {
+      return null;
+    }
+    int k = out.length;
+    if (k == 0 || k > s.length || (scales != null && scales.length != k)) {
+      return null;
+    }
+    for (int i = 0; i < k; i++) {
+      long n = s[s.length - k + i];
+      if (n == 0 || out[i] % n != 0) {
+        return null;
+      }
+      double scale =
+          scales != null ? scales[i] : c.has(2 + i, null) ? c.number(2 + i, null, null) : 0;
+      if (scale != 0 && scale != (double) (out[i] / n)) {
+        return null; // torch reads positions through the given scale: not a whole repeat
+      }
+    }
+    int lead = s.length - k;
+    long[] split = new long[lead + 2 * k];
+    long[] spread = new long[lead + 2 * k];
+    long[] merged = s.clone();
+    for (int i = 0; i < lead; i++) {
+      split[i] = s[i];
+      spread[i] = s[i];
+    }
+    for (int i = 0; i < k; i++) {
+      long n = s[lead + i];
+      split[lead + 2 * i] = n;
+      split[lead + 2 * i + 1] = 1;
+      spread[lead + 2 * i] = n;
+      spread[lead + 2 * i + 1] = out[i] / n;
+      merged[lead + i] = out[i];
+    }
+    return new int[] {c.reshape(c.expandTo(c.reshape(x, split), spread), merged)};
   }
 
   /**

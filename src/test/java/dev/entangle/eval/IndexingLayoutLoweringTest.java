@@ -15,14 +15,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code repeat}, {@code index_select}, {@code gather}, {@code scatter_add}, {@code
- * select_scatter}, reflection and replication padding, nearest upsampling by whole factors, {@code
- * flip}, {@code var}, {@code argmin}, {@code any}, {@code fill}, {@code cumsum}, group norm and
- * inference batch norm lowered to the core language (views, expands, table lookups, reductions, a
- * product with a triangle of ones), on numbers, against values PyTorch computed (float64 on small
- * integers): repeats with extra leading dims, a selection along an inner and the last dim with
- * repeated ids, a flip of two dims, and the variance over one dim, over two with no correction kept
- * as dims of 1, and over every element.
+ * Operators lowered through decompositions into the core language, on numbers, against values
+ * PyTorch computed (small integers; float64 where rounding to float32 would differ): {@code
+ * repeat}, {@code index_select}, {@code gather}, {@code scatter_add}, {@code select_scatter},
+ * reflection and replication padding, nearest upsampling by whole factors, {@code flip}, {@code
+ * var}, {@code argmin}, {@code any}, {@code fill}, {@code cumsum}, group norm, and batch norm in
+ * training (with its moved running statistics) and inference.
  */
 class IndexingLayoutLoweringTest {
   private static final long[] X_SHAPE = {2, 3, 4};
@@ -529,5 +527,85 @@ class IndexingLayoutLoweringTest {
         },
         e,
         "up");
+  }
+
+  @Test
+  void batchNormInTrainingUsesTheBatchStatisticsAndMovesTheRunningOnes() {
+    double[] xb = {-4, 1, 1, -1, 0, 4, 2, -3, 0, 0, 2, 1, 4, 3, 4, -4, 0, -4, 1, -4, 3, 2, 3, 4};
+    Graph g =
+        new Graphs()
+            .input("x", "float64", 2, 3, 2, 2)
+            .input("w", "float64", 3)
+            .input("b", "float64", 3)
+            .input("rm", "float64", 3)
+            .input("rv", "float64", 3)
+            .tuple(
+                "bn",
+                "aten._native_batch_norm_legit_functional.default",
+                List.of(
+                    type("float64", 2, 3, 2, 2),
+                    type("float64", 3),
+                    type("float64", 3),
+                    type("float64", 3),
+                    type("float64", 3)),
+                ref("x"),
+                ref("w"),
+                ref("b"),
+                ref("rm"),
+                ref("rv"),
+                true,
+                0.1,
+                1e-5)
+            .item("y", "bn", 0, type("float64", 2, 3, 2, 2))
+            .item("mean", "bn", 1, type("float64", 3))
+            .item("rstd", "bn", 2, type("float64", 3))
+            .item("rm2", "bn", 3, type("float64", 3))
+            .item("rv2", "bn", 4, type("float64", 3))
+            .build("y", "mean", "rstd", "rm2", "rv2");
+    long[] c = {3};
+    Evaluation e =
+        new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
+            .evaluate(
+                g,
+                Map.of(
+                    "x", Tensor.of(Tensors.F64, new long[] {2, 3, 2, 2}, xb),
+                    "w", Tensor.of(Tensors.F64, c, 2, 1, -1),
+                    "b", Tensor.of(Tensors.F64, c, 0.5, 0, 1),
+                    "rm", Tensor.of(Tensors.F64, c, 1, -1, 0.5),
+                    "rv", Tensor.of(Tensors.F64, c, 4, 1, 0.25)));
+    assertValues(
+        new double[] {
+          -2.459180171940014,
+          0.8287977968822238,
+          0.8287977968822238,
+          -0.4863933906466713,
+          0.1825740641190532,
+          1.6431665770714787,
+          0.912870320595266,
+          -0.912870320595266,
+          2.3750440479498485,
+          2.3750440479498485,
+          0.9083303968033434,
+          1.641687222376596,
+          2.801584578175566,
+          2.143988984411119,
+          2.801584578175566,
+          -2.459180171940014,
+          0.1825740641190532,
+          -1.2780184488333723,
+          0.5477221923571596,
+          -1.2780184488333723,
+          0.17497357123009083,
+          0.9083303968033434,
+          0.17497357123009083,
+          -0.5583832543431617
+        },
+        e,
+        "y");
+    assertValues(new double[] {0.5, -0.5, 1.875}, e, "mean");
+    assertValues(
+        new double[] {0.32879779688222377, 0.36514812823810644, 0.7333568255732525}, e, "rstd");
+    assertValues(new double[] {0.9500000000000001, -0.9500000000000001, 0.6375}, e, "rm2");
+    assertValues(new double[] {4.6571428571428575, 1.7571428571428571, 0.4375}, e, "rv2");
   }
 }

@@ -107,6 +107,9 @@ final class ReductionLowering {
       case "aten._native_batch_norm_legit_no_training" -> {
         return batchNormInference(c);
       }
+      case "aten._native_batch_norm_legit", "aten._native_batch_norm_legit_functional" -> {
+        return batchNormTraining(c, base.endsWith("_functional"));
+      }
       case "aten._softmax", "aten.softmax", "aten._log_softmax", "aten.log_softmax" -> {
         int x = c.tensor(0, "self");
         long d = c.dim(c.integer(1, "dim", null), c.type(x).rank());
@@ -301,10 +304,95 @@ final class ReductionLowering {
     long epsBits = Double.doubleToLongBits(c.number(7, "eps", 1e-5));
     int grouped = c.reshape(x, new long[] {n, groups, perGroup});
     int y = c.reshape(c.b.add(Op.LN_NORMALIZE, new long[] {1, epsBits}, grouped), shape);
+    y = affine(c, y, shape, c.type(x).dtype());
+    long[] stats = {n, groups};
+    int mean = c.reshape(c.b.add(Op.LN_MEAN, new long[] {1}, grouped), stats);
+    int rstd = c.reshape(c.b.add(Op.LN_RSTD, new long[] {1, epsBits}, grouped), stats);
+    return new int[] {y, mean, rstd};
+  }
+
+  /**
+   * Batch norm as {@code _native_batch_norm_legit} computes it: in training, each channel (dim 1)
+   * normalized by the mean and biased variance of its entries over the batch and every other dim,
+   * then scaled and shifted, with that mean and rstd as the other outputs; the {@code _functional}
+   * form also returns the running statistics moved toward the batch's ({@code (1 - momentum) *
+   * running + momentum * batch}, with the unbiased variance). Out of training, the running
+   * statistics ({@link #batchNormInference}). Arguments: (input, weight, bias, running_mean,
+   * running_var, training, momentum, eps), or without the running statistics ({@code .no_stats}).
+   */
+  private static int[] batchNormTraining(Call c, boolean functional) {
+    boolean noStats = !functional && c.arg(3, null) instanceof Arg.BoolArg;
+    int at = noStats ? 3 : 5;
+    boolean training = c.bool(at, "training", true);
+    double momentum = c.number(at + 1, "momentum", 0.1);
+    double eps = c.number(at + 2, "eps", 1e-5);
+    int x = c.tensor(0, "input");
+    long[] shape = c.shape(x);
+    if (shape.length < 2) {
+      throw new LoweringException(
+          "batch norm takes an input of at least 2 dims (batch, channels, ...), got "
+              + Arrays.toString(shape));
+    }
+    if (!training) {
+      if (noStats || functional) {
+        return null; // no running statistics to normalize by, or their update: kept opaque
+      }
+      return batchNormWith(c, x, c.tensor(3, "running_mean"), c.tensor(4, "running_var"), eps);
+    }
+    int dtype = c.type(x).dtype();
+    long[] dims = new long[shape.length - 1];
+    long count = shape[0];
+    dims[0] = 0;
+    for (int i = 2; i < shape.length; i++) {
+      dims[i - 1] = i;
+      count *= shape[i];
+    }
+    long[] channel = channelShape(shape);
+    int mean = reduce(c, Op.RMEAN, x, dims, true);
+    int deviation = c.b.add(Op.SUB, new long[0], x, c.expandTo(mean, shape));
+    int biased =
+        reduce(c, Op.RMEAN, c.b.add(Op.MUL, new long[0], deviation, deviation), dims, true);
+    int rstd =
+        c.b.add(
+            Op.RSQRT,
+            new long[0],
+            c.b.add(Op.ADD, new long[0], biased, c.filled(eps, dtype, channel)));
+    int y = c.b.add(Op.MUL, new long[0], deviation, c.expandTo(rstd, shape));
+    y = affine(c, y, shape, dtype);
+    long[] flat = {shape[1]};
+    int[] out = {y, c.reshape(mean, flat), c.reshape(rstd, flat)};
+    if (!functional) {
+      return out;
+    }
+    int unbiased =
+        c.b.add(
+            Op.MUL, new long[0], biased, c.filled(count / (double) (count - 1), dtype, channel));
+    int runningMean = moved(c, c.tensor(3, "running_mean"), c.reshape(mean, flat), momentum);
+    int runningVar = moved(c, c.tensor(4, "running_var"), c.reshape(unbiased, flat), momentum);
+    return new int[] {out[0], out[1], out[2], runningMean, runningVar};
+  }
+
+  /** {@code (1 - momentum) * running + momentum * batch}, in the running statistic's dtype. */
+  private static int moved(Call c, int running, int batch, double momentum) {
+    int dtype = c.type(running).dtype();
+    long[] s = c.shape(running);
+    return c.b.add(
+        Op.ADD,
+        new long[0],
+        c.b.add(Op.MUL, new long[0], running, c.filled(1 - momentum, dtype, s)),
+        c.b.add(Op.MUL, new long[0], c.cast(batch, dtype), c.filled(momentum, dtype, s)));
+  }
+
+  private static long[] channelShape(long[] shape) {
     long[] channel = new long[shape.length];
     Arrays.fill(channel, 1);
     channel[1] = shape[1];
-    int dtype = c.type(x).dtype();
+    return channel;
+  }
+
+  /** y times the weight and plus the bias per channel, where the call gives them (1 and 2). */
+  private static int affine(Call c, int y, long[] shape, int dtype) {
+    long[] channel = channelShape(shape);
     if (c.has(1, "weight")) {
       y =
           c.b.add(
@@ -321,10 +409,7 @@ final class ReductionLowering {
               y,
               c.expandTo(c.reshape(c.cast(c.tensor(2, "bias"), dtype), channel), shape));
     }
-    long[] stats = {n, groups};
-    int mean = c.reshape(c.b.add(Op.LN_MEAN, new long[] {1}, grouped), stats);
-    int rstd = c.reshape(c.b.add(Op.LN_RSTD, new long[] {1, epsBits}, grouped), stats);
-    return new int[] {y, mean, rstd};
+    return y;
   }
 
   /**
@@ -334,19 +419,22 @@ final class ReductionLowering {
    */
   private static int[] batchNormInference(Call c) {
     int x = c.tensor(0, "input");
-    long[] shape = c.shape(x);
-    if (shape.length < 2) {
+    if (c.shape(x).length < 2) {
       throw new LoweringException(
           "batch norm takes an input of at least 2 dims (batch, channels, ...), got "
-              + Arrays.toString(shape));
+              + Arrays.toString(c.shape(x)));
     }
+    return batchNormWith(
+        c, x, c.tensor(3, "running_mean"), c.tensor(4, "running_var"), c.number(6, "eps", 1e-5));
+  }
+
+  /** x normalized per channel by the given mean and variance, scaled and shifted; empty stats. */
+  private static int[] batchNormWith(Call c, int x, int runningMean, int runningVar, double eps) {
+    long[] shape = c.shape(x);
     int dtype = c.type(x).dtype();
-    long[] channel = new long[shape.length];
-    Arrays.fill(channel, 1);
-    channel[1] = shape[1];
-    double eps = c.number(6, "eps", 1e-5);
-    int mean = c.expandTo(c.reshape(c.cast(c.tensor(3, "running_mean"), dtype), channel), shape);
-    int var = c.reshape(c.cast(c.tensor(4, "running_var"), dtype), channel);
+    long[] channel = channelShape(shape);
+    int mean = c.expandTo(c.reshape(c.cast(runningMean, dtype), channel), shape);
+    int var = c.reshape(c.cast(runningVar, dtype), channel);
     int rstd =
         c.b.add(
             Op.RSQRT,
@@ -355,24 +443,8 @@ final class ReductionLowering {
     int y =
         c.b.add(
             Op.MUL, new long[0], c.b.add(Op.SUB, new long[0], x, mean), c.expandTo(rstd, shape));
-    if (c.has(1, "weight")) {
-      y =
-          c.b.add(
-              Op.MUL,
-              new long[0],
-              y,
-              c.expandTo(c.reshape(c.cast(c.tensor(1, "weight"), dtype), channel), shape));
-    }
-    if (c.has(2, "bias")) {
-      y =
-          c.b.add(
-              Op.ADD,
-              new long[0],
-              y,
-              c.expandTo(c.reshape(c.cast(c.tensor(2, "bias"), dtype), channel), shape));
-    }
     int empty = c.filled(0, dtype, new long[] {0});
-    return new int[] {y, empty, empty};
+    return new int[] {affine(c, y, shape, dtype), empty, empty};
   }
 
   static long[] allDims(int rank) {

@@ -10,6 +10,7 @@ import dev.entangle.core.OpTable;
 import dev.entangle.core.numeric.Tensor;
 import dev.entangle.graph.Graph;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,15 +29,44 @@ class IndexingLayoutLoweringTest {
     0, 1, -3, -1, -3, -1, 2, -2, 3, -3, 3, -4, -2, -2, -4, 0, -1, 2, 4, 4, -4, 1, 2, -3
   };
 
-  private static Evaluation evaluate(Graph g) {
-    return new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
-        .evaluate(
-            g,
-            Map.of(
-                "x", f32(X_SHAPE, X),
-                "x64", Tensor.of(Tensors.F64, X_SHAPE, X),
-                "ids", i64(new long[] {4}, 3, 0, 3, 1),
-                "rows", i64(new long[] {2}, 2, 0)));
+  /** Evaluates g on x (float32 and float64), ids and rows, and the extra inputs given. */
+  private static Evaluation evaluate(Graph g, Object... extra) {
+    Map<String, Tensor> in = new HashMap<>();
+    in.put("x", f32(X_SHAPE, X));
+    in.put("x64", Tensor.of(Tensors.F64, X_SHAPE, X));
+    in.put("ids", i64(new long[] {4}, 3, 0, 3, 1));
+    in.put("rows", i64(new long[] {2}, 2, 0));
+    for (int i = 0; i < extra.length; i += 2) {
+      in.put((String) extra[i], (Tensor) extra[i + 1]);
+    }
+    return evaluateOn(g, in);
+  }
+
+  /** The inputs of the batch norm tests: x [2, 3, 2, 2], and w, b, rm, rv per channel. */
+  private static Graphs batchNormInputs() {
+    return new Graphs()
+        .input("x", "float64", 2, 3, 2, 2)
+        .input("w", "float64", 3)
+        .input("b", "float64", 3)
+        .input("rm", "float64", 3)
+        .input("rv", "float64", 3);
+  }
+
+  private static Evaluation evaluateBatchNorm(Graph g) {
+    long[] c = {3};
+    double[] x = {-4, 1, 1, -1, 0, 4, 2, -3, 0, 0, 2, 1, 4, 3, 4, -4, 0, -4, 1, -4, 3, 2, 3, 4};
+    return evaluateOn(
+        g,
+        Map.of(
+            "x", Tensor.of(Tensors.F64, new long[] {2, 3, 2, 2}, x),
+            "w", Tensor.of(Tensors.F64, c, 2, 1, -1),
+            "b", Tensor.of(Tensors.F64, c, 0.5, 0, 1),
+            "rm", Tensor.of(Tensors.F64, c, 1, -1, 0.5),
+            "rv", Tensor.of(Tensors.F64, c, 4, 1, 0.25)));
+  }
+
+  private static Evaluation evaluateOn(Graph g, Map<String, Tensor> inputs) {
+    return new LoweredEvaluator(new OpTable(), WorkBudget.defaults()).evaluate(g, inputs);
   }
 
   private static void assertValues(double[] want, Evaluation e, String node) {
@@ -217,14 +247,8 @@ class IndexingLayoutLoweringTest {
 
   @Test
   void batchNormInInferenceUsesTheRunningStatistics() {
-    double[] xb = {-4, 1, 1, -1, 0, 4, 2, -3, 0, 0, 2, 1, 4, 3, 4, -4, 0, -4, 1, -4, 3, 2, 3, 4};
     Graph g =
-        new Graphs()
-            .input("x", "float64", 2, 3, 2, 2)
-            .input("w", "float64", 3)
-            .input("b", "float64", 3)
-            .input("rm", "float64", 3)
-            .input("rv", "float64", 3)
+        batchNormInputs()
             .tuple(
                 "bn",
                 "aten._native_batch_norm_legit_no_training.default",
@@ -238,17 +262,7 @@ class IndexingLayoutLoweringTest {
                 1e-5)
             .item("y", "bn", 0, type("float64", 2, 3, 2, 2))
             .build("y");
-    long[] c = {3};
-    Evaluation e =
-        new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
-            .evaluate(
-                g,
-                Map.of(
-                    "x", Tensor.of(Tensors.F64, new long[] {2, 3, 2, 2}, xb),
-                    "w", Tensor.of(Tensors.F64, c, 2, 1, -1),
-                    "b", Tensor.of(Tensors.F64, c, 0.5, 0, 1),
-                    "rm", Tensor.of(Tensors.F64, c, 1, -1, 0.5),
-                    "rv", Tensor.of(Tensors.F64, c, 4, 1, 0.25)));
+    Evaluation e = evaluateBatchNorm(g);
     assertValues(
         new double[] {
           -4.499993750011718,
@@ -290,16 +304,12 @@ class IndexingLayoutLoweringTest {
             .call("g2", "aten.gather.default", type("float32", 2, 2, 2), ref("x"), 2, ref("i2"))
             .build("g1", "g2");
     Evaluation e =
-        new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
-            .evaluate(
-                g,
-                Map.of(
-                    "x", f32(X_SHAPE, X),
-                    "x64", Tensor.of(Tensors.F64, X_SHAPE, X),
-                    "ids", i64(new long[] {4}, 3, 0, 3, 1),
-                    "rows", i64(new long[] {2}, 2, 0),
-                    "i1", i64(new long[] {2, 1, 4}, 2, 0, 1, 2, 1, 1, 0, 2),
-                    "i2", i64(new long[] {2, 2, 2}, 3, 0, 1, 1, 0, 2, 3, 3)));
+        evaluate(
+            g,
+            "i1",
+            i64(new long[] {2, 1, 4}, 2, 0, 1, 2, 1, 1, 0, 2),
+            "i2",
+            i64(new long[] {2, 2, 2}, 3, 0, 1, 1, 0, 2, 3, 3));
     assertValues(new double[] {3, 1, 2, -4, -1, 2, -4, -3}, e, "g1");
     assertValues(new double[] {-1, 0, -1, -1, -2, -4, 4, 4}, e, "g2");
   }
@@ -330,13 +340,12 @@ class IndexingLayoutLoweringTest {
             .build("y", "mean", "rstd");
     long[] c = {4};
     Evaluation e =
-        new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
-            .evaluate(
-                g,
-                Map.of(
-                    "x", Tensor.of(Tensors.F64, new long[] {2, 4, 3}, x),
-                    "w", Tensor.of(Tensors.F64, c, 2, 1, -1, 0.5),
-                    "b", Tensor.of(Tensors.F64, c, 0.5, 0, 1, -2)));
+        evaluateOn(
+            g,
+            Map.of(
+                "x", Tensor.of(Tensors.F64, new long[] {2, 4, 3}, x),
+                "w", Tensor.of(Tensors.F64, c, 2, 1, -1, 0.5),
+                "b", Tensor.of(Tensors.F64, c, 0.5, 0, 1, -2)));
     assertValues(
         new double[] {
           2.351638215648078,
@@ -401,19 +410,16 @@ class IndexingLayoutLoweringTest {
                 ref("s2"))
             .build("a1", "a2");
     Evaluation e =
-        new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
-            .evaluate(
-                g,
-                Map.of(
-                    "x", f32(X_SHAPE, X),
-                    "x64", Tensor.of(Tensors.F64, X_SHAPE, X),
-                    "ids", i64(new long[] {4}, 3, 0, 3, 1),
-                    "rows", i64(new long[] {2}, 2, 0),
-                    "i1", i64(new long[] {2, 1, 4}, 2, 0, 1, 2, 1, 1, 0, 2),
-                    "s1", f32(new long[] {2, 1, 4}, 1, 2, 3, 4, 5, 6, 7, 8),
-                    "i2", i64(new long[] {1, 2, 2}, 3, 3, 1, 0),
-                    "s2",
-                        f32(new long[] {2, 2, 3}, 10, 20, 99, 30, 40, 99, 99, 99, 99, 99, 99, 99)));
+        evaluate(
+            g,
+            "i1",
+            i64(new long[] {2, 1, 4}, 2, 0, 1, 2, 1, 1, 0, 2),
+            "s1",
+            f32(new long[] {2, 1, 4}, 1, 2, 3, 4, 5, 6, 7, 8),
+            "i2",
+            i64(new long[] {1, 2, 2}, 3, 3, 1, 0),
+            "s2",
+            f32(new long[] {2, 2, 3}, 10, 20, 99, 30, 40, 99, 99, 99, 99, 99, 99, 99));
     assertValues(
         new double[] {
           0, 3, -3, -1, -3, -1, 5, -2, 4, -3, 3, 0, -2, -2, 3, 0, 4, 8, 4, 4, -4, 1, 2, 5
@@ -482,16 +488,12 @@ class IndexingLayoutLoweringTest {
                 "reflect")
             .build("ss", "refl2", "repl2", "refl1", "up", "padded");
     Evaluation e =
-        new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
-            .evaluate(
-                g,
-                Map.of(
-                    "x", f32(X_SHAPE, X),
-                    "x64", Tensor.of(Tensors.F64, X_SHAPE, X),
-                    "ids", i64(new long[] {4}, 3, 0, 3, 1),
-                    "rows", i64(new long[] {2}, 2, 0),
-                    "row", f32(new long[] {2, 4}, 10, 20, 30, 40, 50, 60, 70, 80),
-                    "y", f32(new long[] {1, 1, 2, 3}, -4, 1, 1, -1, 0, 4)));
+        evaluate(
+            g,
+            "row",
+            f32(new long[] {2, 4}, 10, 20, 30, 40, 50, 60, 70, 80),
+            "y",
+            f32(new long[] {1, 1, 2, 3}, -4, 1, 1, -1, 0, 4));
     assertValues(
         new double[] {
           0, 1, -3, -1, -3, -1, 2, -2, 10, 20, 30, 40, -2, -2, -4, 0, -1, 2, 4, 4, 50, 60, 70, 80
@@ -531,14 +533,8 @@ class IndexingLayoutLoweringTest {
 
   @Test
   void batchNormInTrainingUsesTheBatchStatisticsAndMovesTheRunningOnes() {
-    double[] xb = {-4, 1, 1, -1, 0, 4, 2, -3, 0, 0, 2, 1, 4, 3, 4, -4, 0, -4, 1, -4, 3, 2, 3, 4};
     Graph g =
-        new Graphs()
-            .input("x", "float64", 2, 3, 2, 2)
-            .input("w", "float64", 3)
-            .input("b", "float64", 3)
-            .input("rm", "float64", 3)
-            .input("rv", "float64", 3)
+        batchNormInputs()
             .tuple(
                 "bn",
                 "aten._native_batch_norm_legit_functional.default",
@@ -562,17 +558,7 @@ class IndexingLayoutLoweringTest {
             .item("rm2", "bn", 3, type("float64", 3))
             .item("rv2", "bn", 4, type("float64", 3))
             .build("y", "mean", "rstd", "rm2", "rv2");
-    long[] c = {3};
-    Evaluation e =
-        new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
-            .evaluate(
-                g,
-                Map.of(
-                    "x", Tensor.of(Tensors.F64, new long[] {2, 3, 2, 2}, xb),
-                    "w", Tensor.of(Tensors.F64, c, 2, 1, -1),
-                    "b", Tensor.of(Tensors.F64, c, 0.5, 0, 1),
-                    "rm", Tensor.of(Tensors.F64, c, 1, -1, 0.5),
-                    "rv", Tensor.of(Tensors.F64, c, 4, 1, 0.25)));
+    Evaluation e = evaluateBatchNorm(g);
     assertValues(
         new double[] {
           -2.459180171940014,

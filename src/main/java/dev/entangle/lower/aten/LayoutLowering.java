@@ -559,6 +559,27 @@ public final class LayoutLowering {
   }
 
   /**
+   * A permutation that moves one dim of a tensor to the last place (the others keep their order),
+   * and its inverse.
+   */
+  record DimToLast(long[] order, long[] inverse) {
+    static DimToLast of(int rank, int d) {
+      long[] order = new long[rank];
+      long[] inverse = new long[rank];
+      for (int i = 0, j = 0; i < rank; i++) {
+        if (i != d) {
+          order[j++] = i;
+        }
+      }
+      order[rank - 1] = d;
+      for (int i = 0; i < rank; i++) {
+        inverse[(int) order[i]] = i;
+      }
+      return new DimToLast(order, inverse);
+    }
+  }
+
+  /**
    * {@code x.repeat(repeats)} as torch decomposes it: x (with leading dims of 1 for the extra
    * repeats) viewed with a dim of 1 before each of its dims, expanded there to the repeat count,
    * and the pairs merged, so that each dim holds its repeats of the whole one after another.
@@ -609,23 +630,15 @@ public final class LayoutLowering {
               + Arrays.toString(t));
     }
     int rank = s.length;
-    long[] last = new long[rank];
-    long[] inverse = new long[rank];
-    for (int i = 0, j = 0; i < rank; i++) {
-      if (i != d) {
-        if (t[i] > s[i]) {
-          throw new LoweringException(
-              "gather's index is larger than the input in dim " + i + ": " + t[i] + " > " + s[i]);
-        }
-        last[j++] = i;
+    for (int i = 0; i < rank; i++) {
+      if (i != d && t[i] > s[i]) {
+        throw new LoweringException(
+            "gather's index is larger than the input in dim " + i + ": " + t[i] + " > " + s[i]);
       }
     }
-    last[rank - 1] = d;
-    for (int i = 0; i < rank; i++) {
-      inverse[(int) last[i]] = i;
-    }
-    int table = permute(c, x, last);
-    int picks = permute(c, ids, last);
+    DimToLast move = DimToLast.of(rank, d);
+    int table = permute(c, x, move.order());
+    int picks = permute(c, ids, move.order());
     long[] rows = c.shape(picks); // [t..., k]
     for (int i = 0; i < rank - 1; i++) {
       table = slice(c, table, i, 0, rows[i], 1);
@@ -637,7 +650,7 @@ public final class LayoutLowering {
     long[] repeated = single.clone();
     repeated[rank - 1] = rows[rank - 1];
     int spread = c.expandTo(c.reshape(table, single), repeated);
-    return permute(c, c.b.add(Op.PICK, new long[0], spread, picks), inverse);
+    return permute(c, c.b.add(Op.PICK, new long[0], spread, picks), move.inverse());
   }
 
   /**
@@ -677,17 +690,8 @@ public final class LayoutLowering {
     for (int i = 0; i < rank; i++) {
       src = slice(c, src, i, 0, t[i], 1); // the source's block the index covers
     }
-    long[] last = new long[rank];
-    long[] inverse = new long[rank];
-    for (int i = 0, j = 0; i < rank; i++) {
-      if (i != d) {
-        last[j++] = i;
-      }
-    }
-    last[rank - 1] = d;
-    for (int i = 0; i < rank; i++) {
-      inverse[(int) last[i]] = i;
-    }
+    DimToLast move = DimToLast.of(rank, d);
+    long[] last = move.order();
     int at = permute(c, ids, last);
     int values = permute(c, c.cast(src, dtype), last);
     long[] rows = c.shape(at); // [t..., k]
@@ -726,7 +730,7 @@ public final class LayoutLowering {
         added = c.pad(added, i, 0, moved[i] - block[i], 0);
       }
     }
-    return permute(c, c.b.add(Op.ADD, new long[0], permute(c, x, last), added), inverse);
+    return permute(c, c.b.add(Op.ADD, new long[0], permute(c, x, last), added), move.inverse());
   }
 
   /**

@@ -246,18 +246,11 @@ final class ReductionLowering {
     long[] s = c.shape(x);
     int rank = s.length;
     long n = s[d];
-    long[] last = new long[rank];
-    long[] inverse = new long[rank];
+    LayoutLowering.DimToLast move = LayoutLowering.DimToLast.of(rank, d);
+    long[] last = move.order();
     long[] lastShape = new long[rank];
-    for (int i = 0, j = 0; i < rank; i++) {
-      if (i != d) {
-        last[j++] = i;
-      }
-    }
-    last[rank - 1] = d;
     long rows = 1;
     for (int i = 0; i < rank; i++) {
-      inverse[(int) last[i]] = i;
       lastShape[i] = s[(int) last[i]];
       rows *= i == rank - 1 ? 1 : s[(int) last[i]];
     }
@@ -278,7 +271,7 @@ final class ReductionLowering {
     }
     int sums = c.b.add(Op.MATMUL, new long[0], c.reshape(moved, new long[] {rows, n}), upper);
     int back = c.reshape(sums, lastShape);
-    return d == rank - 1 ? back : c.b.add(Op.PERMUTE, inverse, back);
+    return d == rank - 1 ? back : c.b.add(Op.PERMUTE, move.inverse(), back);
   }
 
   /**

@@ -16,9 +16,9 @@ import java.time.Duration;
  * @param hotUsers how many users make a G_d value hot, its users then looked at near each operator
  *     only ({@link GdModel#hot}; outcomes are the same for any number)
  * @param chainsGoOn whether a deferred chain's next operation is checked in the e-graph of the
- *     chain's last one ({@link OperatorCheck#continueWith}) rather than in a fresh one (verdicts
- *     are the same either way; the e-graph that goes on holds more, and may offer other clean
- *     expressions)
+ *     chain's last one ({@link OperatorCheck#continueWith}) rather than in a fresh one (the same
+ *     verdicts are meant either way, and ChainsGoOnTest holds every example and real-world case to
+ *     them; the e-graph that goes on holds more, and could offer other clean expressions)
  */
 public record CheckOptions(
     Duration timeout,

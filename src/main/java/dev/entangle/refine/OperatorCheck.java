@@ -194,8 +194,9 @@ final class OperatorCheck {
 
   /**
    * Whether a later operation of the same deferred chain may be checked on this e-graph ({@link
-   * #continueWith}): it is well within the node and exploration limits, so that going on here
-   * cannot reach a limit that a fresh e-graph of the chain would not.
+   * #continueWith}): it is well within the node and exploration limits, so that going on here is
+   * unlikely to reach a limit that a fresh e-graph of the chain would not. Past that share the
+   * chain's next operation starts a fresh e-graph.
    */
   boolean continuable() {
     return g.nodeCount() <= ctx.options.nodeLimit() / CONTINUE_SHARE

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Operators lowered through decompositions into the core language, on numbers, against values
  * PyTorch computed (small integers; float64 where rounding to float32 would differ): {@code
- * repeat}, {@code index_select}, {@code gather}, {@code scatter_add}, {@code select_scatter},
- * reflection and replication padding, nearest upsampling by whole factors, {@code flip}, {@code
- * var}, {@code argmin}, {@code any}, {@code fill}, {@code cumsum}, group norm, and batch norm in
- * training (with its moved running statistics) and inference.
+ * repeat}, {@code index_select}, {@code gather}, {@code diagonal}, {@code scatter_add}, {@code
+ * select_scatter}, reflection and replication padding, nearest upsampling by whole factors, {@code
+ * flip}, {@code var}, {@code argmin}, {@code any}, {@code fill}, {@code cumsum}, group norm, and
+ * batch norm in training (with its moved running statistics) and inference.
  */
 class IndexingLayoutLoweringTest {
   private static final long[] X_SHAPE = {2, 3, 4};
@@ -593,5 +593,21 @@ class IndexingLayoutLoweringTest {
         new double[] {0.32879779688222377, 0.36514812823810644, 0.7333568255732525}, e, "rstd");
     assertValues(new double[] {0.9500000000000001, -0.9500000000000001, 0.6375}, e, "rm2");
     assertValues(new double[] {4.6571428571428575, 1.7571428571428571, 0.4375}, e, "rv2");
+  }
+
+  @Test
+  void diagonalTakesEntriesAlongOffsetDiagonalsAsALastDim() {
+    Graph g =
+        inputs()
+            .call("d0", "aten.diagonal.default", type("float32", 2, 3), ref("x"), 0, 1, 2)
+            .call("d1", "aten.diagonal.default", type("float32", 2, 3), ref("x"), 1, 1, 2)
+            .call("dm1", "aten.diagonal.default", type("float32", 2, 3), ref("x"), -1, 2, 1)
+            .call("d02", "aten.diagonal.default", type("float32", 3, 2), ref("x"), 0, 0, 2)
+            .build("d0", "d1", "dm1", "d02");
+    Evaluation e = evaluate(g);
+    assertValues(new double[] {0, -1, 3, -2, 2, 2}, e, "d0");
+    assertValues(new double[] {1, 2, -4, -2, 4, -3}, e, "d1");
+    assertValues(new double[] {1, 2, -4, -2, 4, -3}, e, "dm1");
+    assertValues(new double[] {0, -2, -3, 2, 3, 1}, e, "d02");
   }
 }

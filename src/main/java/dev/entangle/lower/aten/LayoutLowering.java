@@ -162,6 +162,19 @@ public final class LayoutLowering {
         int d = c.dim(c.integer(1, "dim", null), c.type(x).rank());
         return one(scatterAdd(c, x, d, c.tensor(2, "index"), c.tensor(3, "src")));
       }
+      case "aten.diagonal" -> {
+        int x = c.tensor(0, "self");
+        int rank = c.type(x).rank();
+        if (rank < 2) {
+          throw new LoweringException("diagonal takes a tensor of at least 2 dims, got " + rank);
+        }
+        int d1 = c.dim(c.integer(2, "dim1", 0L), rank);
+        int d2 = c.dim(c.integer(3, "dim2", 1L), rank);
+        if (d1 == d2) {
+          throw new LoweringException("diagonal's two dims must differ, got " + d1 + " twice");
+        }
+        return one(diagonal(c, x, c.integer(1, "offset", 0L), d1, d2));
+      }
       case "aten.flip" -> {
         int x = c.tensor(0, "self");
         long[] s = c.shape(x);
@@ -651,6 +664,36 @@ public final class LayoutLowering {
     repeated[rank - 1] = rows[rank - 1];
     int spread = c.expandTo(c.reshape(table, single), repeated);
     return permute(c, c.b.add(Op.PICK, new long[0], spread, picks), move.inverse());
+  }
+
+  /**
+   * torch's {@code diagonal(x, offset, d1, d2)}: the entries {@code [i, i + offset]} of dims (d1,
+   * d2) ({@code [i - offset, i]} below the main diagonal), as a last dim after the others. With d1
+   * and d2 moved last and merged, they are a slice with step {@code m + 1} (m the size of d2).
+   */
+  static int diagonal(Call c, int x, long offset, int d1, int d2) {
+    long[] s = c.shape(x);
+    int rank = s.length;
+    long[] order = new long[rank];
+    for (int i = 0, j = 0; i < rank; i++) {
+      if (i != d1 && i != d2) {
+        order[j++] = i;
+      }
+    }
+    order[rank - 2] = d1;
+    order[rank - 1] = d2;
+    long n = s[d1];
+    long m = s[d2];
+    long length = Math.max(0, offset >= 0 ? Math.min(n, m - offset) : Math.min(n + offset, m));
+    long start = length == 0 ? 0 : offset >= 0 ? offset : -offset * m;
+    long[] merged = new long[rank - 1];
+    for (int i = 0; i < rank - 2; i++) {
+      merged[i] = s[(int) order[i]];
+    }
+    merged[rank - 2] = n * m;
+    int flat = c.reshape(permute(c, x, order), merged);
+    long end = length == 0 ? 0 : start + (length - 1) * (m + 1) + 1;
+    return slice(c, flat, rank - 2, start, end, m + 1);
   }
 
   /**

@@ -79,16 +79,7 @@ final class Speculation implements AutoCloseable {
    */
   Taken check(int i, OperatorCheck chain) {
     Future<Ahead> f = ahead.remove(i);
-    if (chain != null) {
-      if (f != null) {
-        f.cancel(false);
-      }
-      long start = System.nanoTime();
-      OperatorCheck check = chain.continueWith(ops.get(i));
-      OperatorCheck.Outcome out = run(i, check);
-      return new Taken(out, (System.nanoTime() - start) / 1e6, check);
-    }
-    if (f != null) {
+    if (f != null && chain == null) {
       Ahead a = done(f);
       if (a != null && a.reads().stillTrue()) {
         for (Saturation s : a.saturations()) {
@@ -101,7 +92,8 @@ final class Speculation implements AutoCloseable {
       }
     }
     long start = System.nanoTime();
-    OperatorCheck check = new OperatorCheck(ctx, ops.get(i));
+    OperatorCheck check =
+        chain != null ? chain.continueWith(ops.get(i)) : new OperatorCheck(ctx, ops.get(i));
     OperatorCheck.Outcome out = run(i, check);
     return new Taken(out, (System.nanoTime() - start) / 1e6, check);
   }

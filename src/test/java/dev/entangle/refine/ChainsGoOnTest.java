@@ -8,6 +8,8 @@ import dev.entangle.check.CheckPipeline;
 import dev.entangle.check.CheckSettings;
 import dev.entangle.cli.CliRun;
 import dev.entangle.cli.RealWorldCase;
+import dev.entangle.core.CoreOp;
+import dev.entangle.egraph.RunReport;
 import dev.entangle.rules.LemmaLibrary;
 import dev.entangle.rules.Lemmas;
 import java.io.IOException;
@@ -17,6 +19,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -80,5 +83,39 @@ class ChainsGoOnTest {
 
   private static int operator(CheckResult r) {
     return r.failure() == null ? -2 : r.failure().operator();
+  }
+
+  /**
+   * The option is not a no-op: in a bug twin whose failure chain runs to the model's end, the
+   * chain's operators search only what each adds, in fewer lemma iterations than fresh e-graphs.
+   */
+  @Test
+  void aFailureChainGoingOnSearchesLessThanFreshEGraphs() {
+    Path d = CliRun.PROJECT_ROOT.resolve("examples").resolve("bug-gqa-tiled-kv");
+    long fresh = iterations(d, false);
+    long goingOn = iterations(d, true);
+    assertTrue(
+        goingOn < fresh, "lemma iterations going on " + goingOn + ", with fresh e-graphs " + fresh);
+  }
+
+  private static long iterations(Path d, boolean chainsGoOn) {
+    CheckInputs in =
+        CheckInputs.read(d.resolve("gs.json"), d.resolve("gd.json"), d.resolve("ri.json"));
+    CheckOptions options = CheckOptions.defaults().withChainsGoingOn(chainsGoOn);
+    CheckSettings settings =
+        new CheckSettings(options, false, 1, CheckSettings.DRAWS, 4_000_000_000L);
+    long[] total = {0};
+    CheckListener count =
+        new CheckListener() {
+          @Override
+          public void saturated(CoreOp op, RunReport report, int nodes, int classes, int explored) {
+            total[0] += report.iterations();
+          }
+        };
+    CheckResult r =
+        CheckPipeline.check(
+            in, CheckPipeline.lower(in), LEMMAS, settings, count, System.nanoTime());
+    assertEquals(Verdict.NOT_REFINED, r.verdict());
+    return total[0];
   }
 }

@@ -275,8 +275,7 @@ public final class LayoutLowering {
         return one(edgePad(c, base.startsWith("aten.reflection"), "padding"));
       }
       case "aten.upsample_nearest1d", "aten.upsample_nearest2d", "aten.upsample_nearest3d" -> {
-        int[] up = nearestUpsample(c);
-        return up == null ? null : one(up[0]);
+        return nearestUpsample(c);
       }
       case "aten.slice_backward" -> {
         return sliceBackward(c);
@@ -390,6 +389,18 @@ public final class LayoutLowering {
     return kids.length == 1 ? kids[0] : c.b.add(Op.CONCAT, new long[] {d}, kids);
   }
 
+  /** Padding counts are (before, after) pairs, at most one per dim of a rank-d tensor. */
+  private static void checkPairs(long[] pad, int rank) {
+    if (pad.length % 2 != 0 || pad.length > 2 * rank) {
+      throw new LoweringException(
+          "padding "
+              + Arrays.toString(pad)
+              + " does not fit a "
+              + rank
+              + "-d tensor: it needs a (before, after) pair per padded dim");
+    }
+  }
+
   /**
    * Reflection or replication padding: {@code pad} holds (before, after) counts for the last dim,
    * then the one before it; each dim gains, before and after, the entries next to its edge in
@@ -399,10 +410,7 @@ public final class LayoutLowering {
     int h = c.tensor(0, "self");
     long[] pad = c.ints(1, padKey);
     int rank = c.type(h).rank();
-    if (pad.length % 2 != 0 || pad.length > 2 * rank) {
-      throw new LoweringException(
-          "padding " + Arrays.toString(pad) + " does not fit a " + rank + "-d tensor");
-    }
+    checkPairs(pad, rank);
     for (int i = 0; i < pad.length / 2; i++) {
       int d = rank - 1 - i;
       long n = c.shape(h)[d];
@@ -516,7 +524,7 @@ public final class LayoutLowering {
       spread[lead + 2 * i + 1] = out[i] / n;
       merged[lead + i] = out[i];
     }
-    return new int[] {c.reshape(c.expandTo(c.reshape(x, split), spread), merged)};
+    return one(c.reshape(c.expandTo(c.reshape(x, split), spread), merged));
   }
 
   /**
@@ -528,14 +536,7 @@ public final class LayoutLowering {
     int h = c.tensor(0, "self");
     long[] pad = c.ints(1, "pad");
     int rank = c.type(h).rank();
-    if (pad.length % 2 != 0 || pad.length > 2 * rank) {
-      throw new LoweringException(
-          "padding "
-              + Arrays.toString(pad)
-              + " does not fit a "
-              + rank
-              + "-d tensor: it needs a (before, after) pair per padded dim");
-    }
+    checkPairs(pad, rank);
     for (int i = 0; i < pad.length / 2; i++) {
       int d = rank - 1 - i;
       long before = pad[2 * i];
@@ -572,23 +573,61 @@ public final class LayoutLowering {
   }
 
   /**
-   * A permutation that moves one dim of a tensor to the last place (the others keep their order),
-   * and its inverse.
+   * A permutation that moves some dims of a tensor to the end or one to the front, the others
+   * keeping their order, and its inverse.
    */
-  record DimToLast(long[] order, long[] inverse) {
-    static DimToLast of(int rank, int d) {
+  record DimMove(long[] order, long[] inverse) {
+    /** {@code dims}, in the order given, after the others. */
+    static DimMove toLast(int rank, int... dims) {
       long[] order = new long[rank];
-      long[] inverse = new long[rank];
-      for (int i = 0, j = 0; i < rank; i++) {
+      int j = 0;
+      for (int i = 0; i < rank; i++) {
+        if (!contains(dims, i)) {
+          order[j++] = i;
+        }
+      }
+      for (int d : dims) {
+        order[j++] = d;
+      }
+      return of(order);
+    }
+
+    /** {@code d} before the others. */
+    static DimMove toFront(int rank, int d) {
+      long[] order = new long[rank];
+      order[0] = d;
+      for (int i = 0, j = 1; i < rank; i++) {
         if (i != d) {
           order[j++] = i;
         }
       }
-      order[rank - 1] = d;
-      for (int i = 0; i < rank; i++) {
+      return of(order);
+    }
+
+    /** The shape a tensor of shape {@code s} has once permuted. */
+    long[] shape(long[] s) {
+      long[] out = new long[order.length];
+      for (int i = 0; i < order.length; i++) {
+        out[i] = s[(int) order[i]];
+      }
+      return out;
+    }
+
+    private static DimMove of(long[] order) {
+      long[] inverse = new long[order.length];
+      for (int i = 0; i < order.length; i++) {
         inverse[(int) order[i]] = i;
       }
-      return new DimToLast(order, inverse);
+      return new DimMove(order, inverse);
+    }
+
+    private static boolean contains(int[] dims, int i) {
+      for (int d : dims) {
+        if (d == i) {
+          return true;
+        }
+      }
+      return false;
     }
   }
 
@@ -649,7 +688,7 @@ public final class LayoutLowering {
             "gather's index is larger than the input in dim " + i + ": " + t[i] + " > " + s[i]);
       }
     }
-    DimToLast move = DimToLast.of(rank, d);
+    DimMove move = DimMove.toLast(rank, d);
     int table = permute(c, x, move.order());
     int picks = permute(c, ids, move.order());
     long[] rows = c.shape(picks); // [t..., k]
@@ -674,24 +713,14 @@ public final class LayoutLowering {
   static int diagonal(Call c, int x, long offset, int d1, int d2) {
     long[] s = c.shape(x);
     int rank = s.length;
-    long[] order = new long[rank];
-    for (int i = 0, j = 0; i < rank; i++) {
-      if (i != d1 && i != d2) {
-        order[j++] = i;
-      }
-    }
-    order[rank - 2] = d1;
-    order[rank - 1] = d2;
+    DimMove move = DimMove.toLast(rank, d1, d2);
     long n = s[d1];
     long m = s[d2];
     long length = Math.max(0, offset >= 0 ? Math.min(n, m - offset) : Math.min(n + offset, m));
     long start = length == 0 ? 0 : offset >= 0 ? offset : -offset * m;
-    long[] merged = new long[rank - 1];
-    for (int i = 0; i < rank - 2; i++) {
-      merged[i] = s[(int) order[i]];
-    }
+    long[] merged = Arrays.copyOf(move.shape(s), rank - 1);
     merged[rank - 2] = n * m;
-    int flat = c.reshape(permute(c, x, order), merged);
+    int flat = c.reshape(permute(c, x, move.order()), merged);
     long end = length == 0 ? 0 : start + (length - 1) * (m + 1) + 1;
     return slice(c, flat, rank - 2, start, end, m + 1);
   }
@@ -733,10 +762,9 @@ public final class LayoutLowering {
     for (int i = 0; i < rank; i++) {
       src = slice(c, src, i, 0, t[i], 1); // the source's block the index covers
     }
-    DimToLast move = DimToLast.of(rank, d);
-    long[] last = move.order();
-    int at = permute(c, ids, last);
-    int values = permute(c, c.cast(src, dtype), last);
+    DimMove move = DimMove.toLast(rank, d);
+    int at = permute(c, ids, move.order());
+    int values = permute(c, c.cast(src, dtype), move.order());
     long[] rows = c.shape(at); // [t..., k]
     long n = s[d];
     long k = rows[rank - 1];
@@ -766,14 +794,12 @@ public final class LayoutLowering {
     long[] block = rows.clone();
     block[rank - 1] = n;
     int added = c.reshape(sums, block);
-    long[] moved = new long[rank];
-    for (int i = 0; i < rank; i++) {
-      moved[i] = s[(int) last[i]];
-      if (i < rank - 1) {
-        added = c.pad(added, i, 0, moved[i] - block[i], 0);
-      }
+    long[] moved = move.shape(s);
+    for (int i = 0; i < rank - 1; i++) {
+      added = c.pad(added, i, 0, moved[i] - block[i], 0); // zeros where ids is smaller than x
     }
-    return permute(c, c.b.add(Op.ADD, new long[0], permute(c, x, last), added), move.inverse());
+    return permute(
+        c, c.b.add(Op.ADD, new long[0], permute(c, x, move.order()), added), move.inverse());
   }
 
   /**
@@ -789,24 +815,16 @@ public final class LayoutLowering {
               + Arrays.toString(c.shape(ids)));
     }
     long k = c.type(ids).numel();
-    long[] front = new long[s.length];
-    long[] inverse = new long[s.length];
-    long[] frontShape = new long[s.length];
-    front[0] = d;
-    for (int i = 0, j = 1; i < s.length; i++) {
-      if (i != d) {
-        front[j++] = i;
-      }
-    }
+    DimMove move = DimMove.toFront(s.length, d);
+    long[] frontShape = move.shape(s);
     long rest = 1;
-    for (int i = 0; i < s.length; i++) {
-      inverse[(int) front[i]] = i;
-      frontShape[i] = i == 0 ? k : s[(int) front[i]];
-      rest *= i == 0 ? 1 : s[(int) front[i]];
+    for (int i = 1; i < frontShape.length; i++) {
+      rest *= frontShape[i];
     }
-    int table = c.reshape(permute(c, x, front), new long[] {s[d], rest});
+    int table = c.reshape(permute(c, x, move.order()), new long[] {s[d], rest});
     int rows = c.b.add(Op.EMBEDDING, new long[0], table, c.reshape(ids, new long[] {k}));
-    return permute(c, c.reshape(rows, frontShape), inverse);
+    frontShape[0] = k;
+    return permute(c, c.reshape(rows, frontShape), move.inverse());
   }
 
   public static long[] swap(int n, int d0, int d1) {
@@ -819,7 +837,8 @@ public final class LayoutLowering {
     return p;
   }
 
-  private static int permute(Call c, int x, long[] p) {
+  /** x permuted by p; x itself when p is the identity. */
+  static int permute(Call c, int x, long[] p) {
     for (int i = 0; i < p.length; i++) {
       if (p[i] != i) {
         return c.b.add(Op.PERMUTE, p, x);

@@ -34,17 +34,8 @@ final class ReductionLowering {
         }
         x = c.cast(x, dt);
         int rank = c.type(x).rank();
-        Arg dimArg = c.arg(1, "dim");
-        long[] dims;
-        if (dimArg == null
-            || dimArg instanceof Arg.NoneArg
-            || dimArg instanceof Arg.DtypeArg
-            || (dimArg instanceof Arg.ListArg l && l.items().isEmpty())) {
-          dims = allDims(rank);
-        } else {
-          dims = AtenNormalizer.dims(c.ints(1, "dim"), rank, c);
-        }
-        boolean keep = !(dimArg instanceof Arg.DtypeArg) && c.bool(2, "keepdim", false);
+        long[] dims = reductionDims(c, rank);
+        boolean keep = !(c.arg(1, "dim") instanceof Arg.DtypeArg) && c.bool(2, "keepdim", false);
         return one(reduce(c, op, x, dims, keep));
       }
       case "aten.max", "aten.min" -> {
@@ -176,18 +167,7 @@ final class ReductionLowering {
     if (c.arg(1, null) instanceof Arg.BoolArg unbiased) {
       correction = unbiased.value() ? 1 : 0;
     } else {
-      Arg dimArg = c.arg(1, "dim");
-      if (!(dimArg == null
-          || dimArg instanceof Arg.NoneArg
-          || (dimArg instanceof Arg.ListArg l && l.items().isEmpty()))) {
-        dims =
-            AtenNormalizer.dims(
-                dimArg instanceof Arg.ListArg
-                    ? c.ints(1, "dim")
-                    : new long[] {c.integer(1, "dim", null)},
-                rank,
-                c);
-      }
+      dims = reductionDims(c, rank);
       if (c.arg(2, null) instanceof Arg.BoolArg unbiased) {
         correction = unbiased.value() ? 1 : 0;
         keep = c.bool(3, "keepdim", false);
@@ -219,19 +199,8 @@ final class ReductionLowering {
    */
   private static int any(Call c) {
     int x = c.tensor(0, "self");
-    int rank = c.type(x).rank();
-    long[] dims = allDims(rank);
-    boolean keep = false;
-    if (c.has(1, "dim")) {
-      dims =
-          AtenNormalizer.dims(
-              c.arg(1, "dim") instanceof Arg.ListArg
-                  ? c.ints(1, "dim")
-                  : new long[] {c.integer(1, "dim", null)},
-              rank,
-              c);
-      keep = c.bool(2, "keepdim", false);
-    }
+    long[] dims = reductionDims(c, c.type(x).rank());
+    boolean keep = c.bool(2, "keepdim", false);
     int nonzero = c.b.add(Op.NE, new long[0], x, c.filled(0, c.type(x).dtype(), c.shape(x)));
     int counted = c.cast(nonzero, Dtype.FLOAT32.code());
     return c.cast(reduce(c, Op.RAMAX, counted, dims, keep), Dtype.BOOL.code());
@@ -246,13 +215,11 @@ final class ReductionLowering {
     long[] s = c.shape(x);
     int rank = s.length;
     long n = s[d];
-    LayoutLowering.DimToLast move = LayoutLowering.DimToLast.of(rank, d);
-    long[] last = move.order();
-    long[] lastShape = new long[rank];
+    LayoutLowering.DimMove move = LayoutLowering.DimMove.toLast(rank, d);
+    long[] movedShape = move.shape(s);
     long rows = 1;
-    for (int i = 0; i < rank; i++) {
-      lastShape[i] = s[(int) last[i]];
-      rows *= i == rank - 1 ? 1 : s[(int) last[i]];
+    for (int i = 0; i < rank - 1; i++) {
+      rows *= movedShape[i];
     }
     int dtype = c.type(x).dtype();
     int index = c.b.add(Op.ARANGE, new long[] {0, n, 1, Dtype.INT64.code()});
@@ -265,13 +232,9 @@ final class ReductionLowering {
                 c.expandTo(c.reshape(index, new long[] {n, 1}), square),
                 c.expandTo(c.reshape(index, new long[] {1, n}), square)),
             dtype);
-    int moved = x;
-    if (d != rank - 1) {
-      moved = c.b.add(Op.PERMUTE, last, x);
-    }
+    int moved = LayoutLowering.permute(c, x, move.order());
     int sums = c.b.add(Op.MATMUL, new long[0], c.reshape(moved, new long[] {rows, n}), upper);
-    int back = c.reshape(sums, lastShape);
-    return d == rank - 1 ? back : c.b.add(Op.PERMUTE, move.inverse(), back);
+    return LayoutLowering.permute(c, c.reshape(sums, movedShape), move.inverse());
   }
 
   /**
@@ -319,13 +282,8 @@ final class ReductionLowering {
     boolean training = c.bool(at, "training", true);
     double momentum = c.number(at + 1, "momentum", 0.1);
     double eps = c.number(at + 2, "eps", 1e-5);
-    int x = c.tensor(0, "input");
+    int x = batchNormInput(c);
     long[] shape = c.shape(x);
-    if (shape.length < 2) {
-      throw new LoweringException(
-          "batch norm takes an input of at least 2 dims (batch, channels, ...), got "
-              + Arrays.toString(shape));
-    }
     if (!training) {
       if (noStats || functional) {
         return null; // no running statistics to normalize by, or their update: kept opaque
@@ -340,16 +298,11 @@ final class ReductionLowering {
       dims[i - 1] = i;
       count *= shape[i];
     }
-    long[] channel = channelShape(shape);
     int mean = reduce(c, Op.RMEAN, x, dims, true);
     int deviation = c.b.add(Op.SUB, new long[0], x, c.expandTo(mean, shape));
     int biased =
         reduce(c, Op.RMEAN, c.b.add(Op.MUL, new long[0], deviation, deviation), dims, true);
-    int rstd =
-        c.b.add(
-            Op.RSQRT,
-            new long[0],
-            c.b.add(Op.ADD, new long[0], biased, c.filled(eps, dtype, channel)));
+    int rstd = rsqrtPlus(c, biased, eps);
     int y = c.b.add(Op.MUL, new long[0], deviation, c.expandTo(rstd, shape));
     y = affine(c, y, shape, dtype);
     long[] flat = {shape[1]};
@@ -359,7 +312,10 @@ final class ReductionLowering {
     }
     int unbiased =
         c.b.add(
-            Op.MUL, new long[0], biased, c.filled(count / (double) (count - 1), dtype, channel));
+            Op.MUL,
+            new long[0],
+            biased,
+            c.filled(count / (double) (count - 1), dtype, c.shape(biased)));
     int runningMean = moved(c, c.tensor(3, "running_mean"), c.reshape(mean, flat), momentum);
     int runningVar = moved(c, c.tensor(4, "running_var"), c.reshape(unbiased, flat), momentum);
     return new int[] {out[0], out[1], out[2], runningMean, runningVar};
@@ -376,6 +332,30 @@ final class ReductionLowering {
         c.b.add(Op.MUL, new long[0], c.cast(batch, dtype), c.filled(momentum, dtype, s)));
   }
 
+  /** The input of a batch norm call, which has at least a batch and a channel dim. */
+  private static int batchNormInput(Call c) {
+    int x = c.tensor(0, "input");
+    if (c.shape(x).length < 2) {
+      throw new LoweringException(
+          "batch norm takes an input of at least 2 dims (batch, channels, ...), got "
+              + Arrays.toString(c.shape(x)));
+    }
+    return x;
+  }
+
+  /** {@code rsqrt(v + eps)}. */
+  private static int rsqrtPlus(Call c, int v, double eps) {
+    return c.b.add(
+        Op.RSQRT,
+        new long[0],
+        c.b.add(Op.ADD, new long[0], v, c.filled(eps, c.type(v).dtype(), c.shape(v))));
+  }
+
+  /** A per-channel tensor [C], cast to dtype and laid out along dim 1 of {@code shape}. */
+  private static int perChannel(Call c, int t, long[] shape, int dtype) {
+    return c.expandTo(c.reshape(c.cast(t, dtype), channelShape(shape)), shape);
+  }
+
   private static long[] channelShape(long[] shape) {
     long[] channel = new long[shape.length];
     Arrays.fill(channel, 1);
@@ -385,22 +365,11 @@ final class ReductionLowering {
 
   /** y times the weight and plus the bias per channel, where the call gives them (1 and 2). */
   private static int affine(Call c, int y, long[] shape, int dtype) {
-    long[] channel = channelShape(shape);
     if (c.has(1, "weight")) {
-      y =
-          c.b.add(
-              Op.MUL,
-              new long[0],
-              y,
-              c.expandTo(c.reshape(c.cast(c.tensor(1, "weight"), dtype), channel), shape));
+      y = c.b.add(Op.MUL, new long[0], y, perChannel(c, c.tensor(1, "weight"), shape, dtype));
     }
     if (c.has(2, "bias")) {
-      y =
-          c.b.add(
-              Op.ADD,
-              new long[0],
-              y,
-              c.expandTo(c.reshape(c.cast(c.tensor(2, "bias"), dtype), channel), shape));
+      y = c.b.add(Op.ADD, new long[0], y, perChannel(c, c.tensor(2, "bias"), shape, dtype));
     }
     return y;
   }
@@ -411,33 +380,38 @@ final class ReductionLowering {
    * Arguments: (input, weight, bias, running_mean, running_var, momentum, eps).
    */
   private static int[] batchNormInference(Call c) {
-    int x = c.tensor(0, "input");
-    if (c.shape(x).length < 2) {
-      throw new LoweringException(
-          "batch norm takes an input of at least 2 dims (batch, channels, ...), got "
-              + Arrays.toString(c.shape(x)));
-    }
     return batchNormWith(
-        c, x, c.tensor(3, "running_mean"), c.tensor(4, "running_var"), c.number(6, "eps", 1e-5));
+        c,
+        batchNormInput(c),
+        c.tensor(3, "running_mean"),
+        c.tensor(4, "running_var"),
+        c.number(6, "eps", 1e-5));
   }
 
   /** x normalized per channel by the given mean and variance, scaled and shifted; empty stats. */
   private static int[] batchNormWith(Call c, int x, int runningMean, int runningVar, double eps) {
     long[] shape = c.shape(x);
     int dtype = c.type(x).dtype();
-    long[] channel = channelShape(shape);
-    int mean = c.expandTo(c.reshape(c.cast(runningMean, dtype), channel), shape);
-    int var = c.reshape(c.cast(runningVar, dtype), channel);
-    int rstd =
-        c.b.add(
-            Op.RSQRT,
-            new long[0],
-            c.b.add(Op.ADD, new long[0], var, c.filled(eps, dtype, channel)));
-    int y =
-        c.b.add(
-            Op.MUL, new long[0], c.b.add(Op.SUB, new long[0], x, mean), c.expandTo(rstd, shape));
+    int centered = c.b.add(Op.SUB, new long[0], x, perChannel(c, runningMean, shape, dtype));
+    int rstd = rsqrtPlus(c, c.reshape(c.cast(runningVar, dtype), channelShape(shape)), eps);
+    int y = c.b.add(Op.MUL, new long[0], centered, c.expandTo(rstd, shape));
     int empty = c.filled(0, dtype, new long[] {0});
     return new int[] {affine(c, y, shape, dtype), empty, empty};
+  }
+
+  /**
+   * The dims a reduction's argument 1 ({@code dim}: one, a list, or none) names, normalized; every
+   * dim when it names none (absent, None, an empty list, or a dtype in its place).
+   */
+  private static long[] reductionDims(Call c, int rank) {
+    Arg dimArg = c.arg(1, "dim");
+    if (dimArg == null
+        || dimArg instanceof Arg.NoneArg
+        || dimArg instanceof Arg.DtypeArg
+        || (dimArg instanceof Arg.ListArg l && l.items().isEmpty())) {
+      return allDims(rank);
+    }
+    return AtenNormalizer.dims(c.ints(1, "dim"), rank, c);
   }
 
   static long[] allDims(int rank) {

@@ -1999,3 +1999,38 @@ class ParallelFusedQKVAttention(FusedQKVAttention):
     def forward(self, x):
         n = self.world_size
         return self.o_proj(self.attend(x, self.heads // n, self.kv_heads // n))
+
+
+class VocabParallelClassifierGrad(nn.Module):
+    """:class:`ClassifierGrad` with the classes split over TP ranks (rank k holds rows k of the
+    weight and the bias), computed as Megatron's vocabulary-parallel cross-entropy computes it, by
+    hand in both directions: the row maximum all-reduced (max), the exponentials' sums and the
+    target logits all-reduced (sum), each rank picking the targets in its own range; the logits'
+    gradient ``softmax - onehot`` divided by the batch, the one-hot zeroed where the target lies in
+    another rank's range. No rank ever computes the log-softmax of the whole logits.
+    ``mask_grad=False`` forgets that zeroing (a mistake: every rank subtracts 1 at its column 0 for
+    each target outside its range)."""
+
+    def __init__(self, in_features, classes, rank, world_size, mask_grad=True):
+        super().__init__()
+        part, self.start = _shard(classes, rank, world_size, "classes")
+        self.mask_grad = mask_grad
+        self.weight = nn.Parameter(torch.empty(part, in_features))
+        self.bias = nn.Parameter(torch.empty(part))
+
+    def forward(self, x, labels):
+        logits = F.linear(x, self.weight, self.bias)
+        part = logits.shape[-1]
+        logits = logits - dist.all_reduce(logits.amax(dim=-1), "max", GROUP).unsqueeze(-1)
+        exp = logits.exp()
+        sum_exp = dist.all_reduce(exp.sum(dim=-1), "sum", GROUP)
+        outside = (labels < self.start) | (labels >= self.start + part)
+        target = (labels - self.start).masked_fill(outside, 0)
+        predicted = logits.gather(1, target.unsqueeze(-1)).squeeze(-1).masked_fill(outside, 0.0)
+        predicted = dist.all_reduce(predicted, "sum", GROUP)
+        loss = (sum_exp.log() - predicted).mean()
+        onehot = (target.unsqueeze(-1) == torch.arange(part)).to(x.dtype)
+        if self.mask_grad:
+            onehot = onehot * (~outside).to(x.dtype).unsqueeze(-1)
+        grad = (exp / sum_exp.unsqueeze(-1) - onehot) / x.shape[0]
+        return loss, grad.t() @ x, grad.sum(dim=0)

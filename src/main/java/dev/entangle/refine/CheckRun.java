@@ -5,6 +5,7 @@ import dev.entangle.core.CoreProgram;
 import dev.entangle.core.CoreRelation;
 import dev.entangle.core.CoreTerm;
 import dev.entangle.core.CoreValue;
+import dev.entangle.core.Op;
 import dev.entangle.core.ValueKind;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -185,7 +186,7 @@ final class CheckRun {
             Failure f = failure(root, rootOut, chainEnd, e);
             return stop(v, f);
           }
-          return takeOnNumbersOrStop(root, rootOut, chainEnd);
+          return takeOnNumbersOrStop(root, rootOut, chainEnd, false);
         }
         continue;
       }
@@ -227,9 +228,13 @@ final class CheckRun {
   /**
    * The walk would stop at {@code root}: asks the numbers about its outputs that no clean
    * expression was found for. When each equals a clean expression of G_d on every draw, takes that
-   * as their relation and resumes after the root; else stops with the failure, with the numbers.
+   * as their relation and resumes after the root; else stops with the failure, with the numbers. At
+   * the walk's end ({@code atWalkEnd}, a chain that never mapped), a root no clean expression
+   * equals may still be a value G_d never computes: returns null when the chain's outputs were
+   * taken on numbers instead ({@link #chainOutputsOnNumbers}).
    */
-  private Step takeOnNumbersOrStop(CoreOp root, OperatorCheck.Outcome rootOut, int chainEnd) {
+  private Step takeOnNumbersOrStop(
+      CoreOp root, OperatorCheck.Outcome rootOut, int chainEnd, boolean atWalkEnd) {
     Map<Integer, Evidence.Candidate> candidates = new LinkedHashMap<>();
     Evidence against = null;
     for (int o : ctx.gs.outputs(root)) {
@@ -245,6 +250,9 @@ final class CheckRun {
       }
     }
     if (against != null || candidates.isEmpty()) {
+      if (atWalkEnd && chainOutputsOnNumbers(root)) {
+        return null;
+      }
       return notRefined(root, failure(root, rootOut, chainEnd, against));
     }
     for (int o : ctx.gs.outputs(root)) {
@@ -379,10 +387,64 @@ final class CheckRun {
       if (root != null && !unsupportedValues.contains(o)) {
         OperatorCheck.Outcome rootOut = failedAt.get(root.id());
         CoreOp last = gs.definition(o);
-        return takeOnNumbersOrStop(root, rootOut, root == last ? -1 : last.id());
+        Step s = takeOnNumbersOrStop(root, rootOut, root == last ? -1 : last.id(), true);
+        if (s != null) {
+          return s;
+        }
       }
     }
     return Step.DONE;
+  }
+
+  /**
+   * A chain that never mapped, at the walk's end, whose root no clean expression equals: its
+   * intermediate values may be ones G_d never computes, as a vocabulary-parallel cross-entropy
+   * never computes the log-softmax of the whole logits, only each row's log-sum-exp and target
+   * logit. When every required output of the chain equals G_d's outputs as G_d lays them out (a
+   * rank's value, or their concat or sum across ranks) on every draw, that is a gap in the lemmas,
+   * not a bug: takes those outputs on numbers (the check is then at best {@code unproved}) and
+   * returns true. When one does not, or only after a transpose or reshape (blocks gathered along
+   * the wrong dim may hold the right numbers in a scrambled layout), or an expectation about one
+   * does not hold on numbers, returns false and the failure stays at the root.
+   */
+  private boolean chainOutputsOnNumbers(CoreOp root) {
+    Map<Integer, Evidence.Candidate> taken = new LinkedHashMap<>();
+    for (int o : required) {
+      if (chainRoot.get(o) != root || undefined.contains(o) || unsupportedValues.contains(o)) {
+        continue;
+      }
+      if (!(numbers.search(o, true) instanceof Evidence.Candidate c) || !asLaidOut(c.term())) {
+        return false;
+      }
+      for (CoreRelation.Expect e : expects.getOrDefault(o, List.of())) {
+        if (!(numbers.compare(o, e.gd()) instanceof Evidence.Candidate)) {
+          return false;
+        }
+      }
+      taken.put(o, c);
+    }
+    if (taken.isEmpty()) {
+      return false;
+    }
+    taken.forEach(
+        (o, c) -> {
+          overOutputs.put(o, c.term());
+          assumptions.add(new Assumption(root.id(), o, c, null));
+        });
+    assumedOutcome.put(root.id(), failedAt.get(root.id()));
+    forgetChain(root);
+    return true;
+  }
+
+  /** Whether a term is G_d values as laid out: a value, or a concat or sum across ranks of such. */
+  private static boolean asLaidOut(CoreTerm t) {
+    if (t.isTensor()) {
+      return true;
+    }
+    if (t.op() != Op.CONCAT.id() && t.op() != Op.SUMN.id()) {
+      return false;
+    }
+    return t.children().stream().allMatch(CheckRun::asLaidOut);
   }
 
   /** After the walk: constants, cut points, outputs over G_d's outputs, expectations. */

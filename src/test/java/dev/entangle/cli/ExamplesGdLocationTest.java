@@ -13,14 +13,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every bug example's report names first the line of the distributed code its {@code expected.json}
- * gives as {@code gd_location}, in the JSON report, the text report and SARIF.
+ * Every bug example's report (not a correct one's that is unproved) names first the line of the
+ * distributed code its {@code expected.json} gives as {@code gd_location}, in the JSON report, the
+ * text report and SARIF.
  */
 class ExamplesGdLocationTest {
   @TempDir Path tmp;
 
   static Stream<ExampleCase> bugs() {
-    return ExampleCase.all().stream().filter(c -> !c.refines());
+    return ExampleCase.all().stream()
+        .filter(c -> !c.refines() && !c.verdicts().contains("unproved"));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -176,8 +176,10 @@ class DraftRelationTest {
     Path file = dir.resolve("merged.json");
     JSON.writeValue(file.toFile(), merged);
     CliRun check = CliRun.check(gs, gd, file, "--no-numbers");
+    // without numbers a gap in the lemmas is no longer told from a bug: unproved is not-refined
     assertTrue(
-        verdicts.contains(check.verdictLine()),
+        verdicts.contains(check.verdictLine())
+            || verdicts.contains("unproved") && check.verdictLine().equals("not-refined"),
         name
             + ": checking with the draft gives "
             + check.verdictLine()

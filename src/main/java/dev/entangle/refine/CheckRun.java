@@ -230,8 +230,9 @@ final class CheckRun {
    * expression was found for. When each equals a clean expression of G_d on every draw, takes that
    * as their relation and resumes after the root; else stops with the failure, with the numbers. At
    * the walk's end ({@code atWalkEnd}, a chain that never mapped), a root no clean expression
-   * equals may still be a value G_d never computes: returns null when the chain's outputs were
-   * taken on numbers instead ({@link #chainOutputsOnNumbers}).
+   * equals may still be a value G_d never computes: when the chain's outputs were taken on numbers
+   * instead ({@link #chainOutputsOnNumbers}), the walk resumes at its end, where the chains left
+   * are looked at again.
    */
   private Step takeOnNumbersOrStop(
       CoreOp root, OperatorCheck.Outcome rootOut, int chainEnd, boolean atWalkEnd) {
@@ -250,8 +251,8 @@ final class CheckRun {
       }
     }
     if (against != null || candidates.isEmpty()) {
-      if (atWalkEnd && chainOutputsOnNumbers(root)) {
-        return null;
+      if (atWalkEnd && chainOutputsOnNumbers(root, rootOut)) {
+        return new Step.Resume(ops.size());
       }
       return notRefined(root, failure(root, rootOut, chainEnd, against));
     }
@@ -387,10 +388,7 @@ final class CheckRun {
       if (root != null && !unsupportedValues.contains(o)) {
         OperatorCheck.Outcome rootOut = failedAt.get(root.id());
         CoreOp last = gs.definition(o);
-        Step s = takeOnNumbersOrStop(root, rootOut, root == last ? -1 : last.id(), true);
-        if (s != null) {
-          return s;
-        }
+        return takeOnNumbersOrStop(root, rootOut, root == last ? -1 : last.id(), true);
       }
     }
     return Step.DONE;
@@ -407,7 +405,7 @@ final class CheckRun {
    * the wrong dim may hold the right numbers in a scrambled layout), or an expectation about one
    * does not hold on numbers, returns false and the failure stays at the root.
    */
-  private boolean chainOutputsOnNumbers(CoreOp root) {
+  private boolean chainOutputsOnNumbers(CoreOp root, OperatorCheck.Outcome rootOut) {
     Map<Integer, Evidence.Candidate> taken = new LinkedHashMap<>();
     for (int o : required) {
       if (chainRoot.get(o) != root || undefined.contains(o) || unsupportedValues.contains(o)) {
@@ -431,7 +429,7 @@ final class CheckRun {
           overOutputs.put(o, c.term());
           assumptions.add(new Assumption(root.id(), o, c, null));
         });
-    assumedOutcome.put(root.id(), failedAt.get(root.id()));
+    assumedOutcome.put(root.id(), rootOut);
     forgetChain(root);
     return true;
   }

@@ -7,17 +7,14 @@ import dev.entangle.check.CheckInputs;
 import dev.entangle.check.CheckOutcome;
 import dev.entangle.check.CheckPipeline;
 import dev.entangle.check.CheckSettings;
-import dev.entangle.check.Programs;
 import dev.entangle.cli.CliRun;
-import dev.entangle.core.CoreTerm;
-import dev.entangle.core.Op;
+import dev.entangle.lower.TermText;
 import dev.entangle.rules.LemmaLibrary;
 import dev.entangle.rules.Lemmas;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,32 +41,24 @@ class ChainOutputsOnNumbersTest {
     return o.programs().gs().op(o.result().failure().operator()).name();
   }
 
-  private static String text(Programs p, CoreTerm t) {
-    if (t.isTensor()) {
-      return p.gd().value(t.tensorId()).label();
-    }
-    return Op.of(t.op()).name().toLowerCase()
-        + t.children().stream().map(c -> text(p, c)).collect(Collectors.joining(", ", "(", ")"));
-  }
-
   @Test
   void aCrossEntropyWhoseLogSoftmaxNoRankComputesIsAGapInTheLemmas() {
     CheckOutcome o = check("vocab-parallel-cross-entropy-tp2");
     assertEquals(Verdict.UNPROVED, o.result().verdict());
     assertEquals("_log_softmax", operator(o));
     assertInstanceOf(Failure.ProvedOnNumbers.class, o.result().failure());
+    TermText text = new TermText(o.programs().gd());
     Map<String, String> taken = new LinkedHashMap<>();
     for (Assumption a : o.result().assumptions()) {
       assertEquals("_log_softmax", o.programs().gs().op(a.operator()).name());
-      taken.put(
-          o.programs().gs().value(a.output()).name(), text(o.programs(), a.candidate().term()));
+      taken.put(o.programs().gs().value(a.output()).name(), text.relation(a.candidate().term()));
     }
     // the loss as rank 0 returns it; the gradients as the ranks' rows of the weight and bias
     assertEquals(
         Map.of(
             "detach_8", "r0.mean",
-            "t_3", "concat(r0.mm, r1.mm)",
-            "view", "concat(r0.sum_2, r1.sum_2)"),
+            "t_3", "concat(r0.mm, r1.mm, dim=0)",
+            "view", "concat(r0.sum_2, r1.sum_2, dim=0)"),
         taken,
         "the outputs taken on numbers");
   }

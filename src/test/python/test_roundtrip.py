@@ -1,7 +1,8 @@
 """Round trips through the checker: ``scripts/entangle check`` on exported graphs.
 
 Runs the launcher ``scripts/entangle`` (which builds the jar on first use) on
-every case in ``examples/`` and on graphs traced afresh from the example
+every case in ``examples/`` (one ``batch`` run over them all, and one ``check``
+for each verdict they expect) and on graphs traced afresh from the example
 models, and asserts the verdict, the exit code and the reported operator.
 Skipped when the launcher does not exist; the fresh traces also need torch.
 ENTANGLE_LAUNCHER names another launcher; ENTANGLE_TEST_TIMEOUT (seconds,
@@ -33,15 +34,19 @@ needs_launcher = unittest.skipUnless(
     " launcher")
 
 
+def launch(args):
+    command = [LAUNCHER] if os.access(LAUNCHER, os.X_OK) else ["sh", LAUNCHER]
+    return subprocess.run(command + args, cwd=ROOT, capture_output=True, text=True,
+                          timeout=TIMEOUT)
+
+
 def run_check(folder, out_dir):
     """Runs the checker on folder/{gs,gd,ri}.json; returns (process, report or None)."""
     out = os.path.join(out_dir, "report.json")
     if os.path.exists(out):
         os.remove(out)
-    command = [LAUNCHER] if os.access(LAUNCHER, os.X_OK) else ["sh", LAUNCHER]
-    command += ["check", os.path.join(folder, "gs.json"), os.path.join(folder, "gd.json"),
-                "--rel", os.path.join(folder, "ri.json"), "--json", out]
-    proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
+    proc = launch(["check", os.path.join(folder, "gs.json"), os.path.join(folder, "gd.json"),
+                   "--rel", os.path.join(folder, "ri.json"), "--json", out])
     return proc, (support.load(out) if os.path.exists(out) else None)
 
 
@@ -52,8 +57,12 @@ class CheckerAssertions(unittest.TestCase):
             proc, report = run_check(folder, tmp)
         said = f"\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
         self.assertIsNotNone(report, f"no --json report (exit {proc.returncode}){said}")
-        self.assertEqual(report.get("verdict"), verdict, said)
         self.assertEqual(proc.returncode, EXIT[verdict], said)
+        self.assert_report(folder, report, verdict, operator, said)
+        return report
+
+    def assert_report(self, folder, report, verdict, operator, said):
+        self.assertEqual(report.get("verdict"), verdict, said)
         for key in ("gs_operators", "gd_operators", "seconds"):
             self.assertIn(key, report.get("stats", {}))
         if verdict == "refines":
@@ -67,18 +76,44 @@ class CheckerAssertions(unittest.TestCase):
             self.assertTrue(failure.get("operator"), said)
             if operator is not None:
                 self.assertEqual(failure["operator"], operator, said)
-        return report
 
 
 @needs_launcher
 class ExampleRoundTripTest(CheckerAssertions):
 
     def test_examples(self):
-        for name in support.case_names():
+        """One batch run over examples/: every case's report as its expected.json says."""
+        names = support.case_names()
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "batch.json")
+            proc = launch(["batch", support.EXAMPLES, "--json", out])
+            said = f"\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+            self.assertTrue(os.path.exists(out), f"no --json report (exit {proc.returncode}){said}")
+            batch = support.load(out)
+        self.assertEqual(proc.returncode, 0, said)
+        cases = {case["name"]: case for case in batch["cases"]}
+        self.assertLessEqual(set(names), set(cases))
+        self.assertTrue(all(case["met"] for case in cases.values()), said)
+        for name in names:
             with self.subTest(name):
                 folder = os.path.join(support.EXAMPLES, name)
                 expected = support.load(os.path.join(folder, "expected.json"))
-                self.assert_verdict(folder, expected["verdict"], expected.get("operator"))
+                case = cases[name]
+                self.assertTrue(case["met"], case)
+                self.assert_report(folder, case["report"], expected["verdict"],
+                                   expected.get("operator"), f"\n{case.get('mismatch')}")
+
+    def test_check_exits_as_each_expected_verdict_says(self):
+        """check through the launcher, on the first case expecting each verdict."""
+        first = {}
+        for name in support.case_names():
+            expected = support.load(os.path.join(support.EXAMPLES, name, "expected.json"))
+            first.setdefault(expected["verdict"], (name, expected))
+        self.assertTrue({"refines", "not-refined"} <= set(first), first)
+        for verdict, (name, expected) in sorted(first.items()):
+            with self.subTest(name):
+                self.assert_verdict(os.path.join(support.EXAMPLES, name), verdict,
+                                    expected.get("operator"))
 
 
 @needs_launcher

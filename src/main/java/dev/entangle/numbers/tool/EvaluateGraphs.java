@@ -36,7 +36,11 @@ import java.util.Map;
  *
  * <pre>
  * java -cp target/entangle.jar dev.entangle.numbers.tool.EvaluateGraphs GS GD (--rel RI [--seed N] | --inputs FILE) -o OUT
+ * java -cp target/entangle.jar dev.entangle.numbers.tool.EvaluateGraphs --many RUNS.json
  * </pre>
+ *
+ * <p>With {@code --many}, RUNS.json is a JSON array of such argument lists, all run in this one
+ * process (the Python tests evaluate every example so, without a JVM start for each).
  */
 public final class EvaluateGraphs {
   private EvaluateGraphs() {}
@@ -47,6 +51,9 @@ public final class EvaluateGraphs {
 
   /** Runs with these arguments; returns the exit code (0, or 2 for bad input). */
   static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length == 2 && args[0].equals("--many")) {
+      return runMany(Path.of(args[1]), out, err);
+    }
     try {
       Options o = Options.parse(args);
       Graph gs = GraphJson.readGraph(o.gs());
@@ -92,6 +99,32 @@ public final class EvaluateGraphs {
       err.println("cannot write the output: " + e.getMessage());
       return 2;
     }
+  }
+
+  /** Runs every argument list of a JSON array of them; returns the highest exit code. */
+  private static int runMany(Path runs, PrintStream out, PrintStream err) {
+    JsonNode all;
+    try {
+      all = JsonFiles.read(runs, "runs file");
+    } catch (InputException e) {
+      err.println(e.getMessage());
+      return 2;
+    }
+    if (!all.isArray()) {
+      err.println(runs + ": expected a JSON array of argument lists");
+      return 2;
+    }
+    int worst = 0;
+    for (JsonNode list : all) {
+      List<String> args = new ArrayList<>();
+      list.forEach(a -> args.add(a.asText()));
+      int code = run(args.toArray(String[]::new), out, err);
+      if (code != 0) {
+        err.println("failed: " + String.join(" ", args));
+      }
+      worst = Math.max(worst, code);
+    }
+    return worst;
   }
 
   /** Each rank's values by node name (G_s's as rank 0). */

@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -73,6 +74,36 @@ class EvaluateGraphsTest {
             second.toString());
     assertEquals(0, r.code(), r.err());
     assertEquals(drawn.get("values"), new ObjectMapper().readTree(second.toFile()).get("values"));
+  }
+
+  @Test
+  void manyRunsInOneProcessWriteWhatEachWouldAndReportTheWorstExit() throws Exception {
+    Path single = tmp.resolve("single.json");
+    run(CASE + "gs.json", CASE + "gd.json", "--rel", CASE + "ri.json", "-o", single.toString());
+    Path a = tmp.resolve("a.json");
+    Path b = tmp.resolve("b.json");
+    ObjectMapper json = new ObjectMapper();
+    Path runs =
+        Files.writeString(
+            tmp.resolve("runs.json"),
+            json.writeValueAsString(
+                List.of(
+                    List.of(
+                        CASE + "gs.json",
+                        CASE + "gd.json",
+                        "--rel",
+                        CASE + "ri.json",
+                        "-o",
+                        "" + a),
+                    List.of(CASE + "gs.json", "-o", "" + b))));
+    Result r = run("--many", runs.toString());
+    assertEquals(2, r.code(), r.err());
+    assertEquals(json.readTree(single.toFile()), json.readTree(a.toFile()));
+    assertTrue(r.err().contains("usage: EvaluateGraphs"), r.err());
+    assertTrue(r.err().contains("failed: " + CASE + "gs.json -o " + b), r.err());
+    Result missing = run("--many", runs + ".missing");
+    assertEquals(2, missing.code());
+    assertTrue(missing.err().contains("runs.json.missing"), missing.err());
   }
 
   @Test

@@ -8,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,7 +20,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,8 +30,12 @@ import org.junit.jupiter.api.Test;
 class DocsTest {
   private static final Path SPEC = Path.of("docs/formats.md");
 
-  /** Folders that are not the repository's files: build output, Git's data, Python's caches. */
-  private static final Set<String> SKIPPED_FOLDERS = Set.of("target", ".git", "__pycache__");
+  /**
+   * Folders that are not the repository's files (those .gitignore names): build output, Git's data,
+   * Python's caches and the capture front end's virtual environment (gigabytes of torch).
+   */
+  private static final Set<String> SKIPPED_FOLDERS =
+      Set.of("target", ".git", "__pycache__", ".venv", "build");
 
   /** Files outside the repository that its files once cited (spelled so as not to cite them). */
   private static final List<String> OUTSIDE_FILES = List.of("FORMATS" + ".md", "shared" + "/spec");
@@ -40,29 +46,38 @@ class DocsTest {
   /** A link within docs/formats.md: {@code [Nodes](#nodes)}. */
   private static final Pattern LOCAL_LINK = Pattern.compile("\\]\\(#([A-Za-z0-9_-]+)\\)");
 
-  /** Every file of the repository that is text, with its path relative to the project root. */
+  /**
+   * Every file of the repository that is text, with its path relative to the project root. The
+   * skipped folders are not entered at all.
+   */
   private static List<Path> repositoryFiles() throws IOException {
-    try (Stream<Path> files = Files.walk(Path.of("."))) {
-      return files
-          .filter(Files::isRegularFile)
-          .filter(DocsTest::inRepository)
-          .filter(p -> !p.toString().endsWith(".pyc") && !p.toString().endsWith(".class"))
-          .sorted(Comparator.comparing(Path::toString))
-          .toList();
-    }
-  }
+    Path root = Path.of(".");
+    List<Path> out = new ArrayList<>();
+    Files.walkFileTree(
+        root,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+            Path rel = root.relativize(dir);
+            String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+            boolean skipped =
+                SKIPPED_FOLDERS.contains(name)
+                    || name.endsWith(".egg-info")
+                    || rel.toString().equals("out");
+            return skipped ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+          }
 
-  private static boolean inRepository(Path p) {
-    Path rel = Path.of(".").relativize(p);
-    if (rel.getNameCount() > 0 && rel.getName(0).toString().equals("out")) {
-      return false;
-    }
-    for (Path part : rel) {
-      if (SKIPPED_FOLDERS.contains(part.toString())) {
-        return false;
-      }
-    }
-    return true;
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+            String name = file.getFileName().toString();
+            if (attrs.isRegularFile() && !name.endsWith(".pyc") && !name.endsWith(".class")) {
+              out.add(file);
+            }
+            return FileVisitResult.CONTINUE;
+          }
+        });
+    out.sort(Comparator.comparing(Path::toString));
+    return out;
   }
 
   private static String read(Path p) throws IOException {

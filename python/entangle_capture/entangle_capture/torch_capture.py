@@ -298,6 +298,23 @@ def _expectations(gs, graphs, output_placements, grad_placements=()):
     return expect
 
 
+# What tracing a rank imports on first use (torch imports them lazily: about 780 modules, most
+# of a rank's time); the fork server imports them once. A name a torch version lacks is skipped.
+_TRACING_MODULES = ("torch._dynamo", "torch._inductor", "torch.export", "torch._functorch.aot_autograd",
+                    "torch._higher_order_ops", "torch.distributed.tensor.parallel")
+
+
+def _rank_processes():
+    """Where ranks are traced: processes forked from a server that imported torch, this module and
+    what tracing imports (_TRACING_MODULES) once and has run nothing, so each rank starts fresh
+    without importing them again; spawned processes where the platform has no fork server."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__, *_TRACING_MODULES])
+    return context
+
+
 def capture(build, plan, world, input_placements=None, output_placements=None, train=False):
     """(gs, gd, ri) objects for ``build`` parallelized over ``world`` ranks with ``plan``.
 
@@ -316,7 +333,7 @@ def capture(build, plan, world, input_placements=None, output_placements=None, t
     # the rank, so a second rank traced in one process can reuse the first rank's choices (seen:
     # the shard a gradient keeps after a redistribution).
     graphs, groups, placements = [], {}, None
-    context = multiprocessing.get_context("spawn")
+    context = _rank_processes()
     with concurrent.futures.ProcessPoolExecutor(max_workers=min(world, os.cpu_count() or 1), mp_context=context, max_tasks_per_child=1) as pool:
         futures = [pool.submit(capture_rank, build, plan, world, rank, input_placements, train) for rank in range(world)]
         for future in futures:

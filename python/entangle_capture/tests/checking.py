@@ -1,5 +1,7 @@
 """Runs the capture command and `entangle check` on what it wrote, as a user would."""
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -21,7 +23,14 @@ def has_module(name):
 
 
 def capture(args, folder, env=None):
-    """Runs ``python -m entangle_capture ARGS -o FOLDER``; fails the test with its stderr."""
+    """Runs ``python -m entangle_capture ARGS -o FOLDER``; fails the test with its stderr.
+
+    A torch capture runs the command's ``main`` in this process (torch is imported once for all
+    the tests, and the ranks are forked from one server that has it; test_cli runs the command
+    as a process). A JAX capture needs a process of its own: the number of devices is fixed when
+    JAX starts."""
+    if args[0] == "torch" and not env:
+        return _capture_here(args, folder)
     proc = subprocess.run(
         [sys.executable, "-m", "entangle_capture", *args, "-o", folder],
         cwd=PACKAGE_ROOT,
@@ -33,6 +42,19 @@ def capture(args, folder, env=None):
     if proc.returncode != 0:
         raise AssertionError(f"capture {' '.join(args)} exited {proc.returncode}:\n{proc.stderr}")
     return proc
+
+
+def _capture_here(args, folder):
+    if PACKAGE_ROOT not in sys.path:
+        sys.path.insert(0, PACKAGE_ROOT)
+    from entangle_capture.__main__ import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([*args, "-o", folder])
+    if code != 0:
+        raise AssertionError(f"capture {' '.join(args)} exited {code}:\n{err.getvalue()}")
+    return out.getvalue()
 
 
 def check(folder, gs="gs.json", gd="gd.json", extra=()):

@@ -1,5 +1,10 @@
-"""The command line's errors: exit 2 and one line naming what to change, no traceback."""
+"""The command line's errors: exit 2 and one line naming what to change, no traceback.
 
+One test runs ``python -m entangle_capture`` as a process, as a user does; the others call its
+``main`` in this process (torch is imported once), reading what it prints."""
+
+import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -10,9 +15,24 @@ from checking import PACKAGE_ROOT, has_module
 
 
 def run(*args):
+    """``python -m entangle_capture ARGS -o TMP`` as a process."""
     env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.abspath(__file__))}
     with tempfile.TemporaryDirectory(prefix="entangle-capture-cli-") as out:
         return subprocess.run([sys.executable, "-m", "entangle_capture", *args, "-o", out], cwd=PACKAGE_ROOT, capture_output=True, text=True, timeout=600, env=env)
+
+
+def run_here(*args):
+    """The command's ``main`` on ARGS in this process: what a process would have exited with and
+    printed."""
+    if PACKAGE_ROOT not in sys.path:
+        sys.path.insert(0, PACKAGE_ROOT)
+    from entangle_capture.__main__ import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with tempfile.TemporaryDirectory(prefix="entangle-capture-cli-") as folder:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main([*args, "-o", folder])
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 @unittest.skipUnless(has_module("torch"), "torch 2 is not installed (.ci/run installs it into .venv)")
@@ -27,20 +47,21 @@ class CliErrorsTest(unittest.TestCase):
             self.assertIn(w, lines[0])
 
     def test_a_missing_plan_names_the_module_and_attribute(self):
-        proc = run("torch", "entangle_capture.examples.mlp:build", "--plan", "entangle_capture.examples.mlp:no_such_plan", "--world", "2")
+        proc = run_here("torch", "entangle_capture.examples.mlp:build", "--plan", "entangle_capture.examples.mlp:no_such_plan", "--world", "2")
         self.assert_one_line_error(proc, "no_such_plan", "entangle_capture.examples.mlp")
 
     def test_a_spec_without_a_colon_says_the_form(self):
+        # the one run as a process: the exit code and stderr a user sees
         proc = run("torch", "mymodel", "--plan", "mymodel:plan", "--world", "2")
         self.assert_one_line_error(proc, "MODULE:NAME")
 
     def test_a_plan_entry_naming_no_submodule_is_an_error_not_skipped(self):
-        proc = run("torch", "entangle_capture.examples.mlp:build", "--plan", "entangle_capture.examples.attention:plan", "--world", "2")
+        proc = run_here("torch", "entangle_capture.examples.mlp:build", "--plan", "entangle_capture.examples.attention:plan", "--world", "2")
         self.assert_one_line_error(proc, "'q'", "fc1, fc2")
 
     def test_a_failure_inside_torch_is_one_line_pointing_at_debug(self):
         # fc1 row-parallel: its input is declared sharded by columns, which does not fit fc1
-        proc = run("torch", "entangle_capture.examples.mlp:build", "--plan", "plans_for_errors:fc1_rowwise", "--world", "2")
+        proc = run_here("torch", "entangle_capture.examples.mlp:build", "--plan", "plans_for_errors:fc1_rowwise", "--world", "2")
         self.assert_one_line_error(proc, "--debug")
 
 

@@ -27,20 +27,19 @@ if support.TORCH_MISSING is None:
     import make_examples
     from test_parallel_models import EmulatedGroup, load_shards, randomize
 
+    class GroupedEmulatedGroup(EmulatedGroup):
+        """The emulated collectives, with all-reduces over named subgroups of the ranks as well."""
 
-class GroupedEmulatedGroup(EmulatedGroup):
-    """The emulated collectives, with all-reduces over named subgroups of the ranks as well."""
+        def __init__(self, world_size, groups):
+            super().__init__(world_size)
+            self.groups = groups
 
-    def __init__(self, world_size, groups):
-        super().__init__(world_size)
-        self.groups = groups
-
-    def all_reduce(self, x, reduce_op="sum", group="tp"):
-        if group == "tp":
-            return super().all_reduce(x, reduce_op, group)
-        assert reduce_op == "sum", reduce_op
-        values = self.exchange(x)
-        return sum(values[r] for r in self.groups[group])
+        def all_reduce(self, x, reduce_op="sum", group="tp"):
+            if group == "tp":
+                return super().all_reduce(x, reduce_op, group)
+            assert reduce_op == "sum", reduce_op
+            values = self.exchange(x)
+            return sum(values[r] for r in self.groups[group])
 
 
 def shard_functions(layers, n, kv_heads):

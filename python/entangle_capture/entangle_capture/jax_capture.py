@@ -11,6 +11,7 @@ parameters' ``op_name`` (the function's argument names).  The output shardings b
 entries (default: every device returns the whole output).
 """
 
+import atexit
 import glob
 import inspect
 import os
@@ -26,13 +27,40 @@ from .relation import Placement, expectation, relation_json
 AXIS = "tp"
 
 
-def _configure(world, dump):
+# Set once this process has configured JAX for captures: (CPU devices, XLA's dump folder).
+_started = None
+
+
+def start(devices):
+    """Configures XLA in this process for captures on up to ``devices`` CPU devices and returns
+    the folder XLA dumps modules to. XLA reads both when JAX first uses a device, so this comes
+    first; a process captures at any device count up to the one it started with (the command
+    starts with its --world; a test process with the largest it uses)."""
+    global _started
+    if _started is not None:
+        if _started[0] < devices:
+            raise CaptureError(f"JAX started here with {_started[0]} CPU devices, {devices} asked for; capture in a fresh process (python -m entangle_capture jax ...)")
+        return _started[1]
     if "jax" in sys.modules:
         raise CaptureError("jax is already imported; capture in a fresh process (python -m entangle_capture jax ...)")
+    dump = tempfile.mkdtemp(prefix="entangle-capture-xla-")
+    atexit.register(shutil.rmtree, dump, True)
     flags = os.environ.get("XLA_FLAGS", "")
-    flags += f" --xla_force_host_platform_device_count={world} --xla_dump_to={dump} --xla_dump_hlo_pass_re=spmd-partitioning"
+    flags += f" --xla_force_host_platform_device_count={devices} --xla_dump_to={dump} --xla_dump_hlo_pass_re=spmd-partitioning"
     os.environ["XLA_FLAGS"] = flags.strip()
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    _started = (devices, dump)
+    return dump
+
+
+def _empty(folder):
+    """Removes what XLA dumped (every pass's module: read, not kept), keeping the folder."""
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        if os.path.isdir(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            os.remove(path)
 
 
 def _placement(spec, ndim, what):
@@ -85,6 +113,7 @@ def _new_dump(dump, before, which):
 def _compile(jax, fn, args, in_shardings, out_shardings, dump):
     """(module before partitioning, module after) of ``fn`` compiled with the shardings."""
     before = set(glob.glob(os.path.join(dump, "*.txt")))
+    jax.clear_caches()  # a program compiled before in this process would be reused, not dumped
     jax.jit(fn, in_shardings=in_shardings, out_shardings=out_shardings).lower(*args).compile()
     return _new_dump(dump, before, "before_spmd-partitioning"), _new_dump(dump, before, "after_spmd-partitioning")
 
@@ -127,13 +156,12 @@ def capture_spec(spec, world):
 
     if world < 2:
         raise CaptureError(f"--world must be at least 2 for an SPMD partitioning, not {world}")
-    dump = tempfile.mkdtemp(prefix="entangle-capture-xla-")
+    dump = start(world)
     try:
-        _configure(world, dump)
         build = load(spec, "function")
         gs, gd, args, in_specs, out_specs = capture(build, world, dump)
     finally:
-        shutil.rmtree(dump, ignore_errors=True)  # XLA's dump of every pass: read, not kept
+        _empty(dump)
     gs, gd = classic_hlo(gs), classic_hlo(gd)
     names = _parameter_names(gs)
     if len(names) != len(args):

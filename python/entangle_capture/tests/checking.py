@@ -14,30 +14,39 @@ REPO_ROOT = os.path.dirname(os.path.dirname(PACKAGE_ROOT))
 ENTANGLE = os.environ.get("ENTANGLE", os.path.join(REPO_ROOT, "scripts", "entangle"))
 
 
+# The most CPU devices a JAX capture of these tests uses: the test process starts JAX with as many.
+JAX_DEVICES = 8
+
+
 def has_module(name):
-    try:
-        __import__(name)
-        return True
-    except ImportError:
-        return False
+    """Whether ``name`` can be imported (without importing it: JAX must be configured first)."""
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
 
 
-def capture(args, folder, env=None):
+def capture(args, folder, env=None, as_process=False):
     """Runs ``python -m entangle_capture ARGS -o FOLDER``; fails the test with its stderr.
 
-    A torch capture runs the command's ``main`` in this process (torch is imported once for all
-    the tests, and the ranks are forked from one server that has it; test_cli runs the command
-    as a process). A JAX capture needs a process of its own: the number of devices is fixed when
-    JAX starts."""
-    if args[0] == "torch" and not env:
+    Unless ``as_process`` (or ``env``) is given, the command's ``main`` runs in this process:
+    torch is imported once for all the tests, and the ranks are forked from one server that has
+    it; JAX is started once with JAX_DEVICES CPU devices, and a capture on fewer devices uses the
+    first ones of its mesh."""
+    if not as_process and not env:
+        if PACKAGE_ROOT not in sys.path:
+            sys.path.insert(0, PACKAGE_ROOT)
+        if args[0] == "jax":
+            from entangle_capture import jax_capture
+
+            jax_capture.start(JAX_DEVICES)
         return _capture_here(args, folder)
     proc = subprocess.run(
         [sys.executable, "-m", "entangle_capture", *args, "-o", folder],
         cwd=PACKAGE_ROOT,
+        env=env,
         capture_output=True,
         text=True,
-        env={**os.environ, **(env or {})},
-        timeout=600,
+        timeout=900,
     )
     if proc.returncode != 0:
         raise AssertionError(f"capture {' '.join(args)} exited {proc.returncode}:\n{proc.stderr}")
@@ -45,8 +54,7 @@ def capture(args, folder, env=None):
 
 
 def _capture_here(args, folder):
-    if PACKAGE_ROOT not in sys.path:
-        sys.path.insert(0, PACKAGE_ROOT)
+    """The command's main in this process."""
     from entangle_capture.__main__ import main
 
     out, err = io.StringIO(), io.StringIO()
@@ -80,9 +88,9 @@ class CaptureCase(unittest.TestCase):
         self.addCleanup(lambda: subprocess.run(["rm", "-rf", d]))
         return d
 
-    def assert_verdict(self, args, verdict, operator=None, target=None, env=None):
+    def assert_verdict(self, args, verdict, operator=None, target=None, env=None, as_process=False):
         d = self.folder()
-        capture(args, d, env)
+        capture(args, d, env, as_process)
         if args[0] == "jax":  # the HLO modules as they are: check imports them
             code, report, text = check(d, "gs.hlo", "gd.hlo", ("--ranks", args[args.index("--world") + 1]))
         else:

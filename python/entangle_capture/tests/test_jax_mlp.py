@@ -16,7 +16,8 @@ class JaxMlpTest(CaptureCase):
                 self.assertEqual(report["output_relation"][0]["gs"], "dot_general.1")
 
     def test_shard_map_program_with_its_psum_refines(self):
-        self.assert_verdict(["jax", f"{M}:build_manual", "--world", "4"], "refines")
+        # the one JAX capture run as a process (python -m entangle_capture jax), as a user runs it
+        self.assert_verdict(["jax", f"{M}:build_manual", "--world", "4"], "refines", as_process=True)
 
     def test_shard_map_program_without_its_psum_violates_the_replicated_output(self):
         report = self.assert_verdict(["jax", f"{M}:build_manual_missing_psum", "--world", "2"], "expectation-violated", "dot_general.0", "xla.dot")

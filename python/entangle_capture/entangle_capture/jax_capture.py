@@ -45,9 +45,12 @@ def start(devices):
         raise CaptureError("jax is already imported; capture in a fresh process (python -m entangle_capture jax ...)")
     dump = tempfile.mkdtemp(prefix="entangle-capture-xla-")
     atexit.register(shutil.rmtree, dump, True)
-    flags = os.environ.get("XLA_FLAGS", "")
-    flags += f" --xla_force_host_platform_device_count={devices} --xla_dump_to={dump} --xla_dump_hlo_pass_re=spmd-partitioning"
-    os.environ["XLA_FLAGS"] = flags.strip()
+    # the caller's other flags are kept; its own device count and dump settings (as a parent
+    # process that captured would pass them on) give way to these
+    ours = ("--xla_force_host_platform_device_count=", "--xla_dump_to=", "--xla_dump_hlo_pass_re=")
+    flags = [f for f in os.environ.get("XLA_FLAGS", "").split() if not f.startswith(ours)]
+    flags += [f"--xla_force_host_platform_device_count={devices}", f"--xla_dump_to={dump}", "--xla_dump_hlo_pass_re=spmd-partitioning"]
+    os.environ["XLA_FLAGS"] = " ".join(flags)
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     _started = (devices, dump)
     return dump

@@ -43,7 +43,7 @@ def capture(args, folder, env=None, as_process=False):
     proc = subprocess.run(
         [sys.executable, "-m", "entangle_capture", *args, "-o", folder],
         cwd=PACKAGE_ROOT,
-        env=env,
+        env={**os.environ, **(env or {})},
         capture_output=True,
         text=True,
         timeout=900,

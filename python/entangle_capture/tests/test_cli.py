@@ -1,7 +1,8 @@
 """The command line's errors: exit 2 and one line naming what to change, no traceback.
 
-One test runs ``python -m entangle_capture`` as a process, as a user does; the others call its
-``main`` in this process (torch is imported once), reading what it prints."""
+The errors raised while the ranks trace run the command as a process, as a user does: the ranks
+write to the process's stderr, which only a process's output shows whole. The others, raised
+before any rank starts, call its ``main`` in this process (torch is imported once)."""
 
 import contextlib
 import io
@@ -51,17 +52,16 @@ class CliErrorsTest(unittest.TestCase):
         self.assert_one_line_error(proc, "no_such_plan", "entangle_capture.examples.mlp")
 
     def test_a_spec_without_a_colon_says_the_form(self):
-        # the one run as a process: the exit code and stderr a user sees
-        proc = run("torch", "mymodel", "--plan", "mymodel:plan", "--world", "2")
+        proc = run_here("torch", "mymodel", "--plan", "mymodel:plan", "--world", "2")
         self.assert_one_line_error(proc, "MODULE:NAME")
 
     def test_a_plan_entry_naming_no_submodule_is_an_error_not_skipped(self):
-        proc = run_here("torch", "entangle_capture.examples.mlp:build", "--plan", "entangle_capture.examples.attention:plan", "--world", "2")
+        proc = run("torch", "entangle_capture.examples.mlp:build", "--plan", "entangle_capture.examples.attention:plan", "--world", "2")
         self.assert_one_line_error(proc, "'q'", "fc1, fc2")
 
     def test_a_failure_inside_torch_is_one_line_pointing_at_debug(self):
         # fc1 row-parallel: its input is declared sharded by columns, which does not fit fc1
-        proc = run_here("torch", "entangle_capture.examples.mlp:build", "--plan", "plans_for_errors:fc1_rowwise", "--world", "2")
+        proc = run("torch", "entangle_capture.examples.mlp:build", "--plan", "plans_for_errors:fc1_rowwise", "--world", "2")
         self.assert_one_line_error(proc, "--debug")
 
 

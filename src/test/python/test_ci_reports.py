@@ -142,19 +142,18 @@ RECIPE_CASES = ("mlp-tp2", "bug-mlp-missing-allreduce", "hlo-linear-tp2", "vocab
 
 
 def _reuse_the_build(clone):
-    """Gives the clone the checkout's jar and class archive, newer than the clone's sources, so
-    the launcher does not build them again (building is scripts/test's first step)."""
-    target = os.path.join(ROOT, "target")
-    jar, archive = os.path.join(target, "entangle.jar"), os.path.join(target, "entangle.jsa")
+    """Gives the clone the jar scripts/test built first (from the working tree), newer than the
+    clone's sources, so the launcher does not build it again; the launcher makes the clone's
+    class archive on first use (an archive holds its jar's path, so the checkout's would not
+    serve). Without a jar in the checkout, the launcher builds one, as for a user."""
+    jar = os.path.join(ROOT, "target", "entangle.jar")
     if not os.path.isfile(jar):
-        return  # the launcher builds it, as for a user
+        return
     os.makedirs(os.path.join(clone, "target"))
-    now = time.time()
-    for i, f in enumerate((jar, archive)):
-        if os.path.isfile(f):
-            copy = os.path.join(clone, "target", os.path.basename(f))
-            shutil.copyfile(f, copy)
-            os.utime(copy, (now + 1 + i, now + 1 + i))
+    copy = os.path.join(clone, "target", "entangle.jar")
+    shutil.copyfile(jar, copy)
+    later = time.time() + 1
+    os.utime(copy, (later, later))
 
 
 def _keep_only_cases(examples, names):

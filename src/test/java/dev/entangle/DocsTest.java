@@ -35,7 +35,10 @@ class DocsTest {
    * Python's caches and the capture front end's virtual environment (gigabytes of torch).
    */
   private static final Set<String> SKIPPED_FOLDERS =
-      Set.of("target", ".git", "__pycache__", ".venv", "build");
+      Set.of("target", ".git", "__pycache__", ".venv");
+
+  /** Git-ignored folders at one path only, relative to the project root. */
+  private static final Set<String> SKIPPED_PATHS = Set.of("out", "python/entangle_capture/build");
 
   /** Files outside the repository that its files once cited (spelled so as not to cite them). */
   private static final List<String> OUTSIDE_FILES = List.of("FORMATS" + ".md", "shared" + "/spec");
@@ -63,7 +66,7 @@ class DocsTest {
             boolean skipped =
                 SKIPPED_FOLDERS.contains(name)
                     || name.endsWith(".egg-info")
-                    || rel.toString().equals("out");
+                    || SKIPPED_PATHS.contains(rel.toString().replace('\\', '/'));
             return skipped ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
           }
 

@@ -33,13 +33,15 @@ def capture(args, folder, env=None, as_process=False):
     it; JAX is started once with JAX_DEVICES CPU devices, and a capture on fewer devices uses the
     first ones of its mesh."""
     if not as_process and not env:
-        if PACKAGE_ROOT not in sys.path:
-            sys.path.insert(0, PACKAGE_ROOT)
         if args[0] == "jax":
+            _importable()
             from entangle_capture import jax_capture
 
             jax_capture.start(JAX_DEVICES)
-        return _capture_here(args, folder)
+        code, out, err = run_main(args, folder)
+        if code != 0:
+            raise AssertionError(f"capture {' '.join(args)} exited {code}:\n{err}")
+        return out
     proc = subprocess.run(
         [sys.executable, "-m", "entangle_capture", *args, "-o", folder],
         cwd=PACKAGE_ROOT,
@@ -53,16 +55,21 @@ def capture(args, folder, env=None, as_process=False):
     return proc
 
 
-def _capture_here(args, folder):
-    """The command's main in this process."""
+def _importable():
+    if PACKAGE_ROOT not in sys.path:
+        sys.path.insert(0, PACKAGE_ROOT)
+
+
+def run_main(args, folder):
+    """The command's ``main`` on ``ARGS -o FOLDER`` in this process: (exit code, stdout, stderr)
+    as a process would have had them (what the ranks' own processes print is not among them)."""
+    _importable()
     from entangle_capture.__main__ import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main([*args, "-o", folder])
-    if code != 0:
-        raise AssertionError(f"capture {' '.join(args)} exited {code}:\n{err.getvalue()}")
-    return out.getvalue()
+    return code, out.getvalue(), err.getvalue()
 
 
 def check(folder, gs="gs.json", gd="gd.json", extra=()):

@@ -4,15 +4,13 @@ The errors raised while the ranks trace run the command as a process, as a user 
 write to the process's stderr, which only a process's output shows whole. The others, raised
 before any rank starts, call its ``main`` in this process (torch is imported once)."""
 
-import contextlib
-import io
 import os
 import subprocess
 import sys
 import tempfile
 import unittest
 
-from checking import PACKAGE_ROOT, has_module
+from checking import PACKAGE_ROOT, has_module, run_main
 
 
 def run(*args):
@@ -23,17 +21,10 @@ def run(*args):
 
 
 def run_here(*args):
-    """The command's ``main`` on ARGS in this process: what a process would have exited with and
-    printed."""
-    if PACKAGE_ROOT not in sys.path:
-        sys.path.insert(0, PACKAGE_ROOT)
-    from entangle_capture.__main__ import main
-
-    out, err = io.StringIO(), io.StringIO()
+    """The command's ``main`` on ARGS in this process, as the process ``run`` would have ended."""
     with tempfile.TemporaryDirectory(prefix="entangle-capture-cli-") as folder:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main([*args, "-o", folder])
-    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+        code, out, err = run_main(list(args), folder)
+    return subprocess.CompletedProcess(args, code, out, err)
 
 
 @unittest.skipUnless(has_module("torch"), "torch 2 is not installed (.ci/run installs it into .venv)")

@@ -2034,3 +2034,108 @@ class VocabParallelClassifierGrad(nn.Module):
             onehot = onehot * (~outside).to(x.dtype).unsqueeze(-1)
         grad = (exp / sum_exp.unsqueeze(-1) - onehot) / x.shape[0]
         return loss, grad.t() @ x, grad.sum(dim=0)
+
+
+# ---------------------------------------------------------------------------
+# LoRA adapters on tensor-parallel linears
+
+
+class LoRALinear(Linear):
+    """A frozen linear with a low-rank adapter, as PEFT's LoRA computes it: ``x W^T + b + s (x
+    A^T) B^T``, ``lora_A`` [r, in], ``lora_B`` [out, r] and ``s = alpha / r``."""
+
+    def __init__(self, in_features, out_features, r, alpha, bias=True):
+        super().__init__(in_features, out_features, bias)
+        self.lora_A = nn.Parameter(torch.empty(r, in_features))
+        self.lora_B = nn.Parameter(torch.empty(out_features, r))
+        self.scaling = alpha / r
+
+    def adapter(self, x):
+        return F.linear(F.linear(x, self.lora_A), self.lora_B) * self.scaling
+
+    def forward(self, x):
+        return super().forward(x) + self.adapter(x)
+
+
+class LoRAMLP(nn.Module):
+    """``fc2(gelu(fc1(x)))`` with a LoRA adapter on both linears."""
+
+    def __init__(self, hidden, ffn, r, alpha):
+        super().__init__()
+        self.fc1 = LoRALinear(hidden, ffn, r, alpha)
+        self.fc2 = LoRALinear(ffn, hidden, r, alpha)
+
+    def forward(self, x):
+        return self.fc2(F.gelu(self.fc1(x)))
+
+
+class ParallelLoRAMLP(LoRAMLP):
+    """:class:`LoRAMLP` over TP ranks as PEFT adapts Megatron's parallel linears. fc1 is
+    column-parallel: its weight, bias and ``lora_B`` hold the rank's rows, ``lora_A`` is replicated.
+    fc2 is row-parallel: its weight and ``lora_A`` hold the rank's columns, ``lora_B`` and the bias
+    are replicated. ``reduce="separate"`` all-reduces the base product and ``lora_A``'s product
+    each (PEFT's RowParallelLinear adapter); ``"fused"`` adds the adapter's partial product to the
+    base one and all-reduces once (``lora_B`` is linear); ``None`` forgets ``lora_A``'s all-reduce
+    (a mistake: each rank's adapter sees only its columns of the input)."""
+
+    def __init__(self, hidden, ffn, r, alpha, rank, world_size, reduce="separate"):
+        super().__init__(hidden, ffn, r, alpha)
+        part, _ = _shard(ffn, rank, world_size, "ffn")
+        self.fc1 = LoRALinear(hidden, part, r, alpha)
+        self.fc2 = LoRALinear(part, hidden, r, alpha)
+        self.reduce = reduce
+
+    def forward(self, x):
+        h = F.gelu(self.fc1(x))
+        fc2 = self.fc2
+        base = F.linear(h, fc2.weight)
+        low = F.linear(h, fc2.lora_A)
+        if self.reduce == "fused":
+            y = dist.all_reduce(base + F.linear(low, fc2.lora_B) * fc2.scaling, "sum", GROUP)
+            return y + fc2.bias
+        if self.reduce == "separate":
+            low = dist.all_reduce(low, "sum", GROUP)
+        base = dist.all_reduce(base, "sum", GROUP) + fc2.bias
+        return base + F.linear(low, fc2.lora_B) * fc2.scaling
+
+
+# ---------------------------------------------------------------------------
+# Gradient-norm clipping
+
+
+class ClipGradNorm(nn.Module):
+    """``clip_grad_norm_`` over an MLP's four gradients, out of place: each gradient times
+    ``min(1, max_norm / (|g| + 1e-6))``, |g| the 2-norm of all four together."""
+
+    def __init__(self, max_norm=1.0):
+        super().__init__()
+        self.max_norm = max_norm
+
+    def squared_norm(self, fc1_weight, fc1_bias, fc2_weight, fc2_bias):
+        return sum(g.pow(2).sum() for g in (fc1_weight, fc1_bias, fc2_weight, fc2_bias))
+
+    def forward(self, fc1_weight, fc1_bias, fc2_weight, fc2_bias):
+        grads = (fc1_weight, fc1_bias, fc2_weight, fc2_bias)
+        norm = self.squared_norm(*grads).sqrt()
+        coef = torch.clamp(self.max_norm / (norm + 1e-6), max=1.0)
+        return tuple(g * coef for g in grads)
+
+
+class TensorParallelClipGradNorm(ClipGradNorm):
+    """:class:`ClipGradNorm` over the gradients of a Megatron MLP split over TP ranks (fc1's weight
+    and bias by rows, fc2's weight by columns, fc2's bias replicated), as Megatron clips them: each
+    rank sums the squares of its shards and, on rank 0 alone, of the replicated bias (a
+    tensor-parallel duplicate is counted once), the sum is all-reduced, and each rank scales its
+    own gradients. ``every_rank=True`` counts the replicated bias on every rank (a mistake: its
+    square is counted once per rank)."""
+
+    def __init__(self, rank, max_norm=1.0, every_rank=False):
+        super().__init__(max_norm)
+        self.rank = rank
+        self.every_rank = every_rank
+
+    def squared_norm(self, fc1_weight, fc1_bias, fc2_weight, fc2_bias):
+        own = fc1_weight.pow(2).sum() + fc1_bias.pow(2).sum() + fc2_weight.pow(2).sum()
+        if self.rank == 0 or self.every_rank:
+            own = own + fc2_bias.pow(2).sum()
+        return dist.all_reduce(own, "sum", GROUP)

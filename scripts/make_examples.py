@@ -1107,6 +1107,59 @@ def flat_zero_grads(name, n):
         expect=[relate("loss", f"r{k}.loss") for k in range(n)])
 
 
+def lora_mlp(name, n, reduce="separate"):
+    tokens, hidden, ffn, r, alpha = 4, 8, 16, 2, 4
+    gs = trace(m.LoRAMLP(hidden, ffn, r, alpha), x=t(tokens, hidden))
+    gd = trace_ranks(n, lambda k: m.ParallelLoRAMLP(hidden, ffn, r, alpha, k, n, reduce),
+                     lambda k: dict(x=t(tokens, hidden)))
+    relations = [replicate("x"), shard("fc1.weight", 0), shard("fc1.bias", 0), replicate("fc1.lora_A"),
+                 shard("fc1.lora_B", 0), shard("fc2.weight", 1), shard("fc2.lora_A", 1),
+                 replicate("fc2.lora_B"), replicate("fc2.bias")]
+    how = {"separate": "the base product and lora_A's product all-reduced each (PEFT's adapter of a"
+                       " RowParallelLinear)",
+           "fused": "the adapter's partial product added to the base one before a single all-reduce"}
+    if reduce is not None:
+        return Case(
+            name, f"LoRA adapters on a Megatron MLP over TP={n}: fc1 column-parallel (lora_A"
+            " replicated, lora_B split by rows), fc2 row-parallel (lora_A split by columns, lora_B"
+            f" replicated), {how[reduce]}", gs, gd, relations, "refines",
+            "every rank's output is the MLP's: the adapter's sum over ranks passes through lora_B")
+    return Case(
+        name, f"LoRA on a row-parallel fc2 over TP={n} without lora_A's all-reduce: each rank's"
+        " adapter sees only its columns of the hidden activations", gs, gd, relations, "not-refined",
+        "the output adds one rank's share of the adapter's product instead of their sum",
+        operator=node_name(gs, "aten.add.Tensor", 1))
+
+
+def clip_grad_norm(name, n, every_rank=False):
+    hidden, ffn = 4, 8
+    shapes = {"fc1_weight": (ffn, hidden), "fc1_bias": (ffn,), "fc2_weight": (hidden, ffn),
+              "fc2_bias": (hidden,)}
+    outputs = tuple(f"clipped_{g}" for g in shapes)
+    gs = tag_outputs(trace(m.ClipGradNorm(), **{g: t(*s) for g, s in shapes.items()}), *outputs)
+
+    def local(g, s):
+        dim = {"fc1_weight": 0, "fc1_bias": 0, "fc2_weight": 1}.get(g)
+        return s if dim is None else s[:dim] + (s[dim] // n,) + s[dim + 1:]
+
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda k: m.TensorParallelClipGradNorm(k, every_rank=every_rank),
+                      lambda k: {g: t(*local(g, s)) for g, s in shapes.items()})]
+    relations = [shard("fc1_weight", 0), shard("fc1_bias", 0), shard("fc2_weight", 1),
+                 replicate("fc2_bias")]
+    if not every_rank:
+        return Case(
+            name, f"gradient-norm clipping under TP={n} as Megatron clips: each rank sums the"
+            " squares of its gradient shards, rank 0 alone adds the replicated bias's, the sum is"
+            " all-reduced and each rank scales its own gradients", gs, gd, relations, "refines",
+            "the all-reduced sum of squares is the whole gradients' (the duplicate counted once)")
+    return Case(
+        name, f"gradient-norm clipping under TP={n} counting the replicated bias's square on every"
+        " rank", gs, gd, relations, "not-refined",
+        f"the norm counts the replicated gradient {n} times",
+        operator=node_name(gs, "aten.add.Tensor", 3))
+
+
 EP_COUNTS = [[1, 2, 3], [3, 1, 2], [2, 3, 1]]
 
 
@@ -1270,8 +1323,15 @@ def all_cases():
         trainverify_linear("trainverify-linear-tp2", 2),
         trainverify_linear("bug-trainverify-linear-no-grad-sync", 2, sync_input_grad=False),
         zero_grads("zero-grads-dp2", 2),
+        zero_grads("zero-grads-dp4", 4),
         zero_grads("bug-zero-grads-unreduced", 2, reduce_grads=False),
         flat_zero_grads("zero-flat-grads-dp2", 2),
+        lora_mlp("lora-mlp-tp2", 2),
+        lora_mlp("lora-mlp-tp4", 4, reduce="fused"),
+        lora_mlp("bug-lora-row-parallel-unreduced", 2, reduce=None),
+        clip_grad_norm("clip-grad-norm-tp2", 2),
+        clip_grad_norm("clip-grad-norm-tp4", 4),
+        clip_grad_norm("bug-clip-grad-norm-duplicate-counted", 2, every_rank=True),
         expert_parallel("expert-parallel-ep3"),
         expert_parallel("bug-expert-parallel-transposed-splits", transposed_splits=True),
         context_parallel("context-parallel-cp2", 2),

@@ -2139,3 +2139,42 @@ class TensorParallelClipGradNorm(ClipGradNorm):
         if self.rank == 0 or self.every_rank:
             own = own + fc2_bias.pow(2).sum()
         return dist.all_reduce(own, "sum", GROUP)
+
+
+# ---------------------------------------------------------------------------
+# A gated top-1 mixture of experts
+
+
+class GatedStaticMoE(StaticMoE):
+    """:class:`StaticMoE` with a softmax gate, as a top-1 (Switch) layer weighs its experts: each
+    token's expert output times its largest gate probability, ``max(softmax(x wg))``; the routing
+    itself is fixed ahead of time (``counts``), as in :class:`StaticMoE`."""
+
+    def __init__(self, hidden, ffn, counts):
+        super().__init__(hidden, ffn, counts)
+        self.wg = nn.Parameter(torch.empty(hidden, len(counts[0])))
+
+    def gate(self, x):
+        return torch.softmax(x @ self.wg, dim=-1).max(dim=-1)[0].unsqueeze(-1)
+
+    def forward(self, x):
+        return super().forward(x) * self.gate(x)
+
+
+class GatedExpertParallelMoE(ExpertParallelMoE):
+    """:class:`GatedStaticMoE` over expert-parallel ranks: the gate (``wg`` replicated) weighs the
+    rank's own tokens after the combining all_to_all_single. ``gate_input=True`` weighs the tokens
+    before dispatching them instead (a mistake: the expert is not linear, so scaling its input is
+    not scaling its output)."""
+
+    def __init__(self, hidden, ffn, counts, rank, world_size, gate_input=False):
+        super().__init__(hidden, ffn, counts, rank, world_size)
+        self.wg = nn.Parameter(torch.empty(hidden, len(counts[0])))
+        self.gate_input = gate_input
+
+    gate = GatedStaticMoE.gate
+
+    def forward(self, x):
+        if self.gate_input:
+            return super().forward(x * self.gate(x))
+        return super().forward(x) * self.gate(x)

@@ -1182,6 +1182,27 @@ def expert_parallel(name, transposed_splits=False):
         operator=node_name(gs, "aten.mm.default"))
 
 
+def gated_expert_parallel(name, n, gate_input=False):
+    hidden, ffn = 4, 6
+    counts = [[1 + (s + 2 * e) % 3 for e in range(n)] for s in range(n)]
+    gs = trace(m.GatedStaticMoE(hidden, ffn, counts), x=t(sum(map(sum, counts)), hidden))
+    gd = trace_ranks(n, lambda r: m.GatedExpertParallelMoE(hidden, ffn, counts, r, n, gate_input),
+                     lambda r: dict(x=t(sum(counts[r]), hidden)))
+    relations = [shard("x", 0), shard("w1", 0), shard("w2", 0), replicate("wg")]
+    if not gate_input:
+        return Case(
+            name, f"a top-1 mixture of experts with a softmax gate over {n} expert-parallel ranks, one"
+            f" expert each (token counts {counts}): all_to_all_single dispatches, the expert MLP runs,"
+            " all_to_all_single combines, and each rank weighs its tokens by their largest gate"
+            " probability (the gate weight replicated)", gs, gd, relations, "refines",
+            "y = concat of the ranks' gated tokens")
+    return Case(
+        name, f"the gated mixture of experts over {n} ranks weighing each token by its gate before"
+        " dispatching it instead of after combining", gs, gd, relations, "not-refined",
+        "an expert's input rows are scaled, and the expert is not linear",
+        operator=node_name(gs, "aten.mm.default"))
+
+
 def ulysses(name, n, bug=None):
     heads, seq, dim = 2 * n, 4 * n, 3
     gs = trace(m.HeadAttention(heads), **{x: t(seq, heads * dim) for x in "qkv"})
@@ -1334,6 +1355,9 @@ def all_cases():
         clip_grad_norm("bug-clip-grad-norm-duplicate-counted", 2, every_rank=True),
         expert_parallel("expert-parallel-ep3"),
         expert_parallel("bug-expert-parallel-transposed-splits", transposed_splits=True),
+        gated_expert_parallel("gated-moe-ep2", 2),
+        gated_expert_parallel("gated-moe-ep4", 4),
+        gated_expert_parallel("bug-gated-moe-gated-input", 2, gate_input=True),
         context_parallel("context-parallel-cp2", 2),
         context_parallel("bug-context-parallel-unshifted-mask", 2, offset_bug=True),
         context_parallel("context-parallel-cp4", 4, shifted_arange=True),

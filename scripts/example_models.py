@@ -1176,6 +1176,65 @@ class ZeroRegressionGrad(RegressionGrad):
         return (dist.all_reduce(loss, "avg", GROUP), *grads)
 
 
+class RegressionAdamStep(RegressionGrad):
+    """One step of ``torch.optim.Adam`` (bias-corrected, at step ``step``) on the regression: the
+    loss, the new weight and bias, and their new first and second moments (buffers
+    ``exp_avg_*`` and ``exp_avg_sq_*``)."""
+
+    def __init__(self, in_features, out_features, lr=1e-2, betas=(0.9, 0.999), eps=1e-8, step=3):
+        super().__init__(in_features, out_features)
+        for name in ("weight", "bias"):
+            shape = getattr(self, name).shape
+            self.register_buffer(f"exp_avg_{name}", torch.empty(shape))
+            self.register_buffer(f"exp_avg_sq_{name}", torch.empty(shape))
+        self.lr, self.betas, self.eps, self.step = lr, betas, eps, step
+
+    def adam(self, param, grad, exp_avg, exp_avg_sq):
+        beta1, beta2 = self.betas
+        exp_avg = exp_avg * beta1 + grad * (1 - beta1)
+        exp_avg_sq = exp_avg_sq * beta2 + grad * grad * (1 - beta2)
+        corrected = exp_avg / (1 - beta1 ** self.step)
+        denominator = (exp_avg_sq / (1 - beta2 ** self.step)).sqrt() + self.eps
+        return param - self.lr * corrected / denominator, exp_avg, exp_avg_sq
+
+    def update(self, param, grad, name):
+        return self.adam(param, grad, getattr(self, f"exp_avg_{name}"), getattr(self, f"exp_avg_sq_{name}"))
+
+    def forward(self, x, target):
+        loss, grad_weight, grad_bias = self.loss_and_grads(self.weight, self.bias, x, target)
+        weight, *weight_moments = self.update(self.weight, grad_weight, "weight")
+        bias, *bias_moments = self.update(self.bias, grad_bias, "bias")
+        return (loss, weight, bias, *weight_moments, *bias_moments)
+
+
+class ZeroAdamStep(RegressionAdamStep):
+    """:class:`RegressionAdamStep` under ZeRO stage 2 over data parallelism: rank k holds batch
+    rows k, the whole parameters, and dim-0 shard k of every Adam moment; the gradients are
+    reduce-scattered (``avg``) to shards, each rank steps its shard of the parameters, and the new
+    parameters are all-gathered. ``grad_reduce_op="sum"`` reduce-scatters with a sum (a mistake:
+    the gradient shards come out world_size times too large)."""
+
+    def __init__(self, in_features, out_features, rank, world_size, grad_reduce_op="avg"):
+        super().__init__(in_features, out_features)
+        part, _ = _shard(out_features, rank, world_size, "out_features")
+        for name in ("weight", "bias"):
+            shape = (part,) + tuple(getattr(self, name).shape[1:])
+            self.register_buffer(f"exp_avg_{name}", torch.empty(shape))
+            self.register_buffer(f"exp_avg_sq_{name}", torch.empty(shape))
+        self.rank, self.world_size, self.grad_reduce_op = rank, world_size, grad_reduce_op
+
+    def forward(self, x, target):
+        n = self.world_size
+        loss, grad_weight, grad_bias = self.loss_and_grads(self.weight, self.bias, x, target)
+        stepped = []
+        for name, grad in (("weight", grad_weight), ("bias", grad_bias)):
+            shard = getattr(self, name).chunk(n)[self.rank]
+            stepped.append(self.update(shard, dist.reduce_scatter(grad, n, self.grad_reduce_op, GROUP), name))
+        (weight, *weight_moments), (bias, *bias_moments) = stepped
+        return (dist.all_reduce(loss, "avg", GROUP), dist.all_gather(weight, n, GROUP),
+                dist.all_gather(bias, n, GROUP), *weight_moments, *bias_moments)
+
+
 # ---------------------------------------------------------------------------
 # Expert parallelism: all_to_all dispatch and combine
 

@@ -1088,6 +1088,32 @@ def zero_grads(name, n, reduce_grads=True):
         operator=node_name(gs, "aten.mm.default"), expect=expect)
 
 
+def zero_adam_step(name, n, grad_reduce_op="avg"):
+    batch, dim_in, dim_out = 8, 5, 4
+    outputs = ("loss", "new_weight", "new_bias", "exp_avg_weight_new", "exp_avg_sq_weight_new",
+               "exp_avg_bias_new", "exp_avg_sq_bias_new")
+    gs = tag_outputs(trace(m.RegressionAdamStep(dim_in, dim_out), x=t(batch, dim_in),
+                           target=t(batch, dim_out)), *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.ZeroAdamStep(dim_in, dim_out, r, n, grad_reduce_op),
+                      lambda r: dict(x=t(batch // n, dim_in), target=t(batch // n, dim_out)))]
+    relations = [shard("x", 0), shard("target", 0), replicate("weight"), replicate("bias")]
+    relations += [shard(f"{moment}_{p}", 0) for moment in ("exp_avg", "exp_avg_sq") for p in ("weight", "bias")]
+    expect = [relate(o, f"r{k}.{o}") for o in ("loss", "new_weight", "new_bias") for k in range(n)]
+    if grad_reduce_op == "avg":
+        return Case(
+            name, f"a ZeRO stage-2 Adam step over {n} data-parallel ranks: each rank's gradients on"
+            " its batch rows reduce-scattered (avg) to shards, the rank's shard of the parameters and"
+            " of both Adam moments stepped, the new parameters all-gathered", gs, gd, relations,
+            "refines", "the new parameters are every rank's; the new moments concatenate the ranks'"
+            " shards", expect=expect)
+    return Case(
+        name, f"the ZeRO stage-2 Adam step over {n} ranks reduce-scattering the gradients with a sum"
+        " instead of an average", gs, gd, relations, "not-refined",
+        f"the weight's gradient shards are {n} times the averaged gradient the moments need",
+        operator=node_name(gs, "aten.mm.default"), expect=expect)
+
+
 def flat_zero_grads(name, n):
     batch, dim_in, dim_out = 8, 5, 4
     outputs = ("loss", "grad_weight", "grad_bias")
@@ -1347,6 +1373,9 @@ def all_cases():
         zero_grads("zero-grads-dp4", 4),
         zero_grads("bug-zero-grads-unreduced", 2, reduce_grads=False),
         flat_zero_grads("zero-flat-grads-dp2", 2),
+        zero_adam_step("zero-adam-step-dp2", 2),
+        zero_adam_step("zero-adam-step-dp4", 4),
+        zero_adam_step("bug-zero-adam-step-summed-grads", 2, "sum"),
         lora_mlp("lora-mlp-tp2", 2),
         lora_mlp("lora-mlp-tp4", 4, reduce="fused"),
         lora_mlp("bug-lora-row-parallel-unreduced", 2, reduce=None),

@@ -1176,65 +1176,6 @@ class ZeroRegressionGrad(RegressionGrad):
         return (dist.all_reduce(loss, "avg", GROUP), *grads)
 
 
-class RegressionAdamStep(RegressionGrad):
-    """One step of ``torch.optim.Adam`` (bias-corrected, at step ``step``) on the regression: the
-    loss, the new weight and bias, and their new first and second moments (buffers
-    ``exp_avg_*`` and ``exp_avg_sq_*``)."""
-
-    def __init__(self, in_features, out_features, lr=1e-2, betas=(0.9, 0.999), eps=1e-8, step=3):
-        super().__init__(in_features, out_features)
-        for name in ("weight", "bias"):
-            shape = getattr(self, name).shape
-            self.register_buffer(f"exp_avg_{name}", torch.empty(shape))
-            self.register_buffer(f"exp_avg_sq_{name}", torch.empty(shape))
-        self.lr, self.betas, self.eps, self.step = lr, betas, eps, step
-
-    def adam(self, param, grad, exp_avg, exp_avg_sq):
-        beta1, beta2 = self.betas
-        exp_avg = exp_avg * beta1 + grad * (1 - beta1)
-        exp_avg_sq = exp_avg_sq * beta2 + grad * grad * (1 - beta2)
-        corrected = exp_avg / (1 - beta1 ** self.step)
-        denominator = (exp_avg_sq / (1 - beta2 ** self.step)).sqrt() + self.eps
-        return param - self.lr * corrected / denominator, exp_avg, exp_avg_sq
-
-    def update(self, param, grad, name):
-        return self.adam(param, grad, getattr(self, f"exp_avg_{name}"), getattr(self, f"exp_avg_sq_{name}"))
-
-    def forward(self, x, target):
-        loss, grad_weight, grad_bias = self.loss_and_grads(self.weight, self.bias, x, target)
-        weight, *weight_moments = self.update(self.weight, grad_weight, "weight")
-        bias, *bias_moments = self.update(self.bias, grad_bias, "bias")
-        return (loss, weight, bias, *weight_moments, *bias_moments)
-
-
-class ZeroAdamStep(RegressionAdamStep):
-    """:class:`RegressionAdamStep` under ZeRO stage 2 over data parallelism: rank k holds batch
-    rows k, the whole parameters, and dim-0 shard k of every Adam moment; the gradients are
-    reduce-scattered (``avg``) to shards, each rank steps its shard of the parameters, and the new
-    parameters are all-gathered. ``grad_reduce_op="sum"`` reduce-scatters with a sum (a mistake:
-    the gradient shards come out world_size times too large)."""
-
-    def __init__(self, in_features, out_features, rank, world_size, grad_reduce_op="avg"):
-        super().__init__(in_features, out_features)
-        part, _ = _shard(out_features, rank, world_size, "out_features")
-        for name in ("weight", "bias"):
-            shape = (part,) + tuple(getattr(self, name).shape[1:])
-            self.register_buffer(f"exp_avg_{name}", torch.empty(shape))
-            self.register_buffer(f"exp_avg_sq_{name}", torch.empty(shape))
-        self.rank, self.world_size, self.grad_reduce_op = rank, world_size, grad_reduce_op
-
-    def forward(self, x, target):
-        n = self.world_size
-        loss, grad_weight, grad_bias = self.loss_and_grads(self.weight, self.bias, x, target)
-        stepped = []
-        for name, grad in (("weight", grad_weight), ("bias", grad_bias)):
-            shard = getattr(self, name).chunk(n)[self.rank]
-            stepped.append(self.update(shard, dist.reduce_scatter(grad, n, self.grad_reduce_op, GROUP), name))
-        (weight, *weight_moments), (bias, *bias_moments) = stepped
-        return (dist.all_reduce(loss, "avg", GROUP), dist.all_gather(weight, n, GROUP),
-                dist.all_gather(bias, n, GROUP), *weight_moments, *bias_moments)
-
-
 # ---------------------------------------------------------------------------
 # Expert parallelism: all_to_all dispatch and combine
 
@@ -2222,18 +2163,104 @@ class GatedStaticMoE(StaticMoE):
 
 class GatedExpertParallelMoE(ExpertParallelMoE):
     """:class:`GatedStaticMoE` over expert-parallel ranks: the gate (``wg`` replicated) weighs the
-    rank's own tokens after the combining all_to_all_single. ``gate_input=True`` weighs the tokens
-    before dispatching them instead (a mistake: the expert is not linear, so scaling its input is
-    not scaling its output)."""
+    rank's own tokens after the combining all_to_all_single. ``gate_dim=0`` takes the gate's
+    softmax over the rank's tokens instead of over the experts (a mistake)."""
 
-    def __init__(self, hidden, ffn, counts, rank, world_size, gate_input=False):
+    def __init__(self, hidden, ffn, counts, rank, world_size, gate_dim=-1):
         super().__init__(hidden, ffn, counts, rank, world_size)
         self.wg = nn.Parameter(torch.empty(hidden, len(counts[0])))
-        self.gate_input = gate_input
+        self.gate_dim = gate_dim
 
-    gate = GatedStaticMoE.gate
+    def gate(self, x):
+        return torch.softmax(x @ self.wg, dim=self.gate_dim).max(dim=-1)[0].unsqueeze(-1)
 
     def forward(self, x):
-        if self.gate_input:
-            return super().forward(x * self.gate(x))
         return super().forward(x) * self.gate(x)
+
+
+# ---------------------------------------------------------------------------
+# Data parallelism with micro-batches, and a ZeRO optimizer step
+
+class MicroBatchedDataParallelGrad(RegressionGrad):
+    """:class:`RegressionGrad` under data parallelism with gradient accumulation: rank k splits its
+    batch rows into ``micro`` consecutive micro-batches, scales each one's loss and gradients by
+    ``1 / micro`` and adds them up, then all-reduces (``avg``) the sums. ``scale=False`` forgets
+    the ``1 / micro`` (a mistake: everything comes out ``micro`` times too large)."""
+
+    def __init__(self, in_features, out_features, micro, scale=True):
+        super().__init__(in_features, out_features)
+        self.micro, self.scale = micro, scale
+
+    def forward(self, x, target):
+        total = None
+        for x_part, target_part in zip(x.chunk(self.micro), target.chunk(self.micro)):
+            parts = self.loss_and_grads(self.weight, self.bias, x_part, target_part)
+            if self.scale:
+                parts = [p / self.micro for p in parts]
+            total = parts if total is None else [a + b for a, b in zip(total, parts)]
+        return tuple(dist.all_reduce(p, "avg", GROUP) for p in total)
+
+
+class RegressionAdamStep(RegressionGrad):
+    """One step of ``torch.optim.Adam`` (bias-corrected, at step ``step``) on the regression: the
+    loss, the new weight and bias, and their new first and second moments (buffers
+    ``exp_avg_*`` and ``exp_avg_sq_*``)."""
+
+    def __init__(self, in_features, out_features, lr=1e-2, betas=(0.9, 0.999), eps=1e-8, step=3):
+        super().__init__(in_features, out_features)
+        for name in ("weight", "bias"):
+            shape = getattr(self, name).shape
+            self.register_buffer(f"exp_avg_{name}", torch.empty(shape))
+            self.register_buffer(f"exp_avg_sq_{name}", torch.empty(shape))
+        self.lr, self.betas, self.eps, self.step = lr, betas, eps, step
+
+    def adam(self, param, grad, exp_avg, exp_avg_sq):
+        beta1, beta2 = self.betas
+        exp_avg = exp_avg * beta1 + grad * (1 - beta1)
+        exp_avg_sq = exp_avg_sq * beta2 + grad * grad * (1 - beta2)
+        corrected = exp_avg / (1 - beta1 ** self.step)
+        denominator = (exp_avg_sq / (1 - beta2 ** self.step)).sqrt() + self.eps
+        return param - self.lr * corrected / denominator, exp_avg, exp_avg_sq
+
+    def update(self, param, grad, name):
+        return self.adam(param, grad, getattr(self, f"exp_avg_{name}"), getattr(self, f"exp_avg_sq_{name}"))
+
+    def forward(self, x, target):
+        loss, grad_weight, grad_bias = self.loss_and_grads(self.weight, self.bias, x, target)
+        weight, *weight_moments = self.update(self.weight, grad_weight, "weight")
+        bias, *bias_moments = self.update(self.bias, grad_bias, "bias")
+        return (loss, weight, bias, *weight_moments, *bias_moments)
+
+
+class ZeroAdamStep(RegressionAdamStep):
+    """:class:`RegressionAdamStep` under ZeRO stage 2 over data parallelism: rank k holds batch
+    rows k, the whole parameters, and dim-0 shard k of every Adam moment; the gradients are
+    reduce-scattered (``avg``) to shards, each rank steps its shard of the parameters, and the new
+    parameters are all-gathered. ``reduce_grads=False`` steps with the rank's rows of its own
+    gradients instead of the reduce-scattered ones (a mistake: the other ranks' batches never reach
+    them)."""
+
+    def __init__(self, in_features, out_features, rank, world_size, reduce_grads=True):
+        super().__init__(in_features, out_features)
+        part, _ = _shard(out_features, rank, world_size, "out_features")
+        for name in ("weight", "bias"):
+            shape = (part,) + tuple(getattr(self, name).shape[1:])
+            self.register_buffer(f"exp_avg_{name}", torch.empty(shape))
+            self.register_buffer(f"exp_avg_sq_{name}", torch.empty(shape))
+        self.rank, self.world_size, self.reduce_grads = rank, world_size, reduce_grads
+
+    def forward(self, x, target):
+        n = self.world_size
+        loss, grad_weight, grad_bias = self.loss_and_grads(self.weight, self.bias, x, target)
+        stepped = []
+        for name, grad in (("weight", grad_weight), ("bias", grad_bias)):
+            shard = getattr(self, name).chunk(n)[self.rank]
+            if self.reduce_grads:
+                grad = dist.reduce_scatter(grad, n, "avg", GROUP)
+            else:
+                grad = grad.chunk(n)[self.rank]
+            stepped.append(self.update(shard, grad, name))
+        (weight, *weight_moments), (bias, *bias_moments) = stepped
+        return (dist.all_reduce(loss, "avg", GROUP), dist.all_gather(weight, n, GROUP),
+                dist.all_gather(bias, n, GROUP), *weight_moments, *bias_moments)
+

@@ -161,7 +161,7 @@ class Case:
     """One example: what it is, its graphs, its relation and the verdict to reach."""
 
     def __init__(self, name, what, gs, gd, relations, verdict, note, operator=None,
-                 expect=None, world_size=None, process_groups=None):
+                 expect=None, world_size=None, process_groups=None, outputs=None):
         self.name = name
         self.what = what
         self.gs = gs
@@ -173,6 +173,7 @@ class Case:
         self.expect = expect or []
         self.world_size = world_size or len(gd)
         self.process_groups = process_groups or {}
+        self.outputs = outputs
 
 
 # ---------------------------------------------------------------------------
@@ -1088,30 +1089,53 @@ def zero_grads(name, n, reduce_grads=True):
         operator=node_name(gs, "aten.mm.default"), expect=expect)
 
 
-def zero_adam_step(name, n, grad_reduce_op="avg"):
+def micro_batched_data_parallel(name, n, micro, scale=True):
+    batch, dim_in, dim_out = 4 * n, 5, 3
+    outputs = ("loss", "grad_weight", "grad_bias")
+    gs = tag_outputs(trace(m.RegressionGrad(dim_in, dim_out), x=t(batch, dim_in), target=t(batch, dim_out)),
+                     *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.MicroBatchedDataParallelGrad(dim_in, dim_out, micro, scale),
+                      lambda r: dict(x=t(batch // n, dim_in), target=t(batch // n, dim_out)))]
+    relations = [shard("x", 0), shard("target", 0), replicate("weight"), replicate("bias")]
+    expect = [relate(o, f"r{k}.{o}") for o in outputs for k in range(n)]
+    if scale:
+        return Case(
+            name, f"micro-batched data parallelism over {n} ranks: each rank splits its batch rows into"
+            f" {micro} micro-batches, accumulates their losses and gradients scaled by 1/{micro}, and"
+            " all-reduces (avg) the sums", gs, gd, relations, "refines",
+            "the loss and gradients are every rank's", expect=expect)
+    return Case(
+        name, f"micro-batched data parallelism over {n} ranks accumulating {micro} micro-batches"
+        f" without the 1/{micro}", gs, gd, relations, "not-refined",
+        f"the accumulated loss is {micro} times the mean", operator=node_name(gs, "aten.mean.default"),
+        expect=expect)
+
+
+def zero_adam_step(name, n, reduce_grads=True):
     batch, dim_in, dim_out = 8, 5, 4
     outputs = ("loss", "new_weight", "new_bias", "exp_avg_weight_new", "exp_avg_sq_weight_new",
                "exp_avg_bias_new", "exp_avg_sq_bias_new")
     gs = tag_outputs(trace(m.RegressionAdamStep(dim_in, dim_out), x=t(batch, dim_in),
                            target=t(batch, dim_out)), *outputs)
     gd = [tag_outputs(g, *outputs) for g in
-          trace_ranks(n, lambda r: m.ZeroAdamStep(dim_in, dim_out, r, n, grad_reduce_op),
+          trace_ranks(n, lambda r: m.ZeroAdamStep(dim_in, dim_out, r, n, reduce_grads),
                       lambda r: dict(x=t(batch // n, dim_in), target=t(batch // n, dim_out)))]
     relations = [shard("x", 0), shard("target", 0), replicate("weight"), replicate("bias")]
     relations += [shard(f"{moment}_{p}", 0) for moment in ("exp_avg", "exp_avg_sq") for p in ("weight", "bias")]
     expect = [relate(o, f"r{k}.{o}") for o in ("loss", "new_weight", "new_bias") for k in range(n)]
-    if grad_reduce_op == "avg":
+    if reduce_grads:
         return Case(
             name, f"a ZeRO stage-2 Adam step over {n} data-parallel ranks: each rank's gradients on"
             " its batch rows reduce-scattered (avg) to shards, the rank's shard of the parameters and"
             " of both Adam moments stepped, the new parameters all-gathered", gs, gd, relations,
             "refines", "the new parameters are every rank's; the new moments concatenate the ranks'"
-            " shards", expect=expect)
+            " shards", expect=expect, outputs=outputs)
     return Case(
-        name, f"the ZeRO stage-2 Adam step over {n} ranks reduce-scattering the gradients with a sum"
-        " instead of an average", gs, gd, relations, "not-refined",
-        f"the weight's gradient shards are {n} times the averaged gradient the moments need",
-        operator=node_name(gs, "aten.mm.default"), expect=expect)
+        name, f"the ZeRO stage-2 Adam step over {n} ranks stepping with the rank's rows of its own"
+        " gradients instead of reduce-scattering them", gs, gd, relations, "not-refined",
+        "a gradient shard misses the other ranks' batch rows",
+        operator=node_name(gs, "aten.mm.default"), expect=expect, outputs=outputs)
 
 
 def flat_zero_grads(name, n):
@@ -1208,14 +1232,14 @@ def expert_parallel(name, transposed_splits=False):
         operator=node_name(gs, "aten.mm.default"))
 
 
-def gated_expert_parallel(name, n, gate_input=False):
+def gated_expert_parallel(name, n, gate_dim=-1):
     hidden, ffn = 4, 6
-    counts = [[1 + (s + 2 * e) % 3 for e in range(n)] for s in range(n)]
+    counts = [[1 + (s + e) % n for e in range(n)] for s in range(n)]  # uneven routing, even shards
     gs = trace(m.GatedStaticMoE(hidden, ffn, counts), x=t(sum(map(sum, counts)), hidden))
-    gd = trace_ranks(n, lambda r: m.GatedExpertParallelMoE(hidden, ffn, counts, r, n, gate_input),
+    gd = trace_ranks(n, lambda r: m.GatedExpertParallelMoE(hidden, ffn, counts, r, n, gate_dim),
                      lambda r: dict(x=t(sum(counts[r]), hidden)))
     relations = [shard("x", 0), shard("w1", 0), shard("w2", 0), replicate("wg")]
-    if not gate_input:
+    if gate_dim == -1:
         return Case(
             name, f"a top-1 mixture of experts with a softmax gate over {n} expert-parallel ranks, one"
             f" expert each (token counts {counts}): all_to_all_single dispatches, the expert MLP runs,"
@@ -1223,10 +1247,10 @@ def gated_expert_parallel(name, n, gate_input=False):
             " probability (the gate weight replicated)", gs, gd, relations, "refines",
             "y = concat of the ranks' gated tokens")
     return Case(
-        name, f"the gated mixture of experts over {n} ranks weighing each token by its gate before"
-        " dispatching it instead of after combining", gs, gd, relations, "not-refined",
-        "an expert's input rows are scaled, and the expert is not linear",
-        operator=node_name(gs, "aten.mm.default"))
+        name, f"the gated mixture of experts over {n} ranks taking the gate's softmax over the rank's"
+        " tokens instead of over the experts", gs, gd, relations, "not-refined",
+        "the gate probabilities are normalized over the wrong dim",
+        operator=node_name(gs, "aten._softmax.default"))
 
 
 def ulysses(name, n, bug=None):
@@ -1373,9 +1397,12 @@ def all_cases():
         zero_grads("zero-grads-dp4", 4),
         zero_grads("bug-zero-grads-unreduced", 2, reduce_grads=False),
         flat_zero_grads("zero-flat-grads-dp2", 2),
+        micro_batched_data_parallel("micro-batched-dp2", 2, 2),
+        micro_batched_data_parallel("micro-batched-dp4", 4, 2),
+        micro_batched_data_parallel("bug-micro-batched-dp-unscaled", 2, 2, scale=False),
         zero_adam_step("zero-adam-step-dp2", 2),
         zero_adam_step("zero-adam-step-dp4", 4),
-        zero_adam_step("bug-zero-adam-step-summed-grads", 2, "sum"),
+        zero_adam_step("bug-zero-adam-step-grads-unreduced", 2, reduce_grads=False),
         lora_mlp("lora-mlp-tp2", 2),
         lora_mlp("lora-mlp-tp4", 4, reduce="fused"),
         lora_mlp("bug-lora-row-parallel-unreduced", 2, reduce=None),
@@ -1386,7 +1413,7 @@ def all_cases():
         expert_parallel("bug-expert-parallel-transposed-splits", transposed_splits=True),
         gated_expert_parallel("gated-moe-ep2", 2),
         gated_expert_parallel("gated-moe-ep4", 4),
-        gated_expert_parallel("bug-gated-moe-gated-input", 2, gate_input=True),
+        gated_expert_parallel("bug-gated-moe-softmax-over-tokens", 2, gate_dim=0),
         context_parallel("context-parallel-cp2", 2),
         context_parallel("bug-context-parallel-unshifted-mask", 2, offset_bug=True),
         context_parallel("context-parallel-cp4", 4, shifted_arange=True),
@@ -1498,6 +1525,13 @@ def _expr_shape(expr, ranks):
 # "gd_location"): the line's text in example_models.py and which of the lines with that text it is,
 # so that the line number follows edits of the models.
 GD_LOCATIONS = {
+    "bug-clip-grad-norm-duplicate-counted": ("own = own + fc2_bias.pow(2).sum()", 0),
+    "bug-lora-row-parallel-unreduced": ("return base + F.linear(low, fc2.lora_B) * fc2.scaling", 0),
+    "bug-gated-moe-softmax-over-tokens": (
+        "return torch.softmax(x @ self.wg, dim=self.gate_dim).max(dim=-1)[0].unsqueeze(-1)", 0),
+    "bug-zero-adam-step-grads-unreduced": ("grad = grad.chunk(n)[self.rank]", 0),
+    "bug-micro-batched-dp-unscaled": (
+        "parts = self.loss_and_grads(self.weight, self.bias, x_part, target_part)", 0),
     "bug-vocab-parallel-cross-entropy-unmasked-grad": ("exp = logits.exp()", 0),
     "bug-bias-share-row-parallel-undivided": (
         'return dist.all_reduce(x @ self.weight.t() + share, "sum", GROUP)', 0),
@@ -1587,6 +1621,8 @@ def case_files(case):
     check_relations(case, gs, ranks)
     _INDEXES.clear()
     ri = {"format": "entangle-relation/1", "relations": case.relations}
+    if case.outputs:
+        ri["outputs"] = list(case.outputs)
     if case.expect:
         ri["expect"] = case.expect
     expected = {"verdict": case.verdict, "note": case.note}

@@ -152,10 +152,11 @@ class ExamplesTest(unittest.TestCase):
     def test_graphs_are_small_and_traced_from_the_models(self):
         for c in self.cases:
             with self.subTest(c.name):
-                # components stay under 60 nodes a graph; the whole GPT adds up to 60 a layer, and
-                # a rank that splits its tensors into one chunk per rank (an all-to-all's) 4 a rank
+                # components stay under 90 nodes a graph (a training step with its optimizer); the
+                # whole GPT adds up to 60 a layer, and a rank that splits its tensors into one chunk
+                # per rank (an all-to-all's) 4 a rank
                 layers = int(c.name.rsplit("-l", 1)[1]) if c.name.startswith("gpt-") else 0
-                limit = 60 + 60 * layers + 4 * len(c.ranks)
+                limit = 90 + 60 * layers + 4 * len(c.ranks)
                 for nodes in [c.gs] + c.ranks:
                     self.assertLess(len(nodes), limit)
                     traced = [n for n in nodes.values() if n["op"] == "call_function"]

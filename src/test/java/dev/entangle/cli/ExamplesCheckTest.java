@@ -146,7 +146,11 @@ class ExamplesCheckTest {
         0,
         again.exitCode(),
         () -> c + ": the output relation fed back as the input relation\n" + again.transcript());
-    assertEquals(relation, relationOf(Reports.read(dir.resolve("again.json"))), c + ": fed back");
+    if (Reports.read(c.ri()).get("outputs") == null) {
+      // a relation naming its outputs requires outputs beyond the results; a written relation
+      // relates them but does not say which are required
+      assertEquals(relation, relationOf(Reports.read(dir.resolve("again.json"))), c + ": fed back");
+    }
   }
 
   /** The relation file's {@code outputs} when given, else every output of G_s. */

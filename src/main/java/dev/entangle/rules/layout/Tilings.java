@@ -21,7 +21,10 @@ import java.util.TreeSet;
  * or slabs tiled so along another dim (a grid of blocks, as a two-dimensional mesh lays out its
  * shards): the first such tiling, dims in order, at each offset the largest slab that is a G_d
  * tensor's map or so tiled, else the box there when it is a range of one G_d tensor (a slice); none
- * when that form is already in the class.
+ * when that form is already in the class. Once the coarsest tiling along a dim is there, the finest
+ * one (the smallest such slab at each offset) follows: a rank's shard that the rank splits into
+ * micro-batches tiles the sequential tensor by the micro-batches too, so a product of it splits
+ * toward the micro-batches' products.
  */
 final class Tilings {
   /** Most pieces of one tiling. */
@@ -61,16 +64,26 @@ final class Tilings {
     }
     int dtype = g.data(c).dtype();
     for (int d = 0; d < m.rank(); d++) {
-      Blocks form = along(m, d, dtype, DEPTH);
-      if (form != null && lookup(g, form) != g.find(c)) {
-        return new Tiled(c, form);
+      Blocks coarsest = along(m, d, dtype, DEPTH, false);
+      if (coarsest == null) {
+        continue;
+      }
+      if (lookup(g, coarsest) != g.find(c)) {
+        return new Tiled(c, coarsest);
+      }
+      Blocks finest = along(m, d, dtype, DEPTH, true);
+      if (finest != null && !finest.equals(coarsest) && lookup(g, finest) != g.find(c)) {
+        return new Tiled(c, finest);
       }
     }
     return null;
   }
 
-  /** A tiling of {@code m} along {@code d}, its slabs nested at most {@code depth} deep. */
-  private Blocks along(BlockMap m, int d, int dtype, int depth) {
+  /**
+   * A tiling of {@code m} along {@code d}, its slabs nested at most {@code depth} deep, at each
+   * offset the largest slab (or, when {@code finest}, the smallest) that is a G_d tensor's map.
+   */
+  private Blocks along(BlockMap m, int d, int dtype, int depth, boolean finest) {
     TreeSet<Long> candidates = sizes.get(d);
     long n = m.shape()[d];
     if (candidates == null || n < 2) {
@@ -82,7 +95,8 @@ final class Tilings {
       Piece piece = null;
       long size = 0;
       long most = at == 0 ? n - 1 : n - at; // a tiling has two pieces or more
-      for (long s : candidates.tailSet(most)) {
+      for (long s :
+          finest ? candidates.tailSet(most, true).descendingSet() : candidates.tailSet(most)) {
         piece = s < 1 ? null : slab(m.slice(d, at, at + s, 1), d, dtype, depth);
         if (piece != null) {
           size = s;
@@ -112,7 +126,7 @@ final class Tilings {
       return null;
     }
     for (int e = 0; e < slab.rank(); e++) {
-      Blocks inner = e == d ? null : along(slab, e, dtype, depth - 1);
+      Blocks inner = e == d ? null : along(slab, e, dtype, depth - 1, false);
       if (inner != null) {
         return inner;
       }

@@ -6,8 +6,10 @@ import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.rules.SearchDeadline;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,8 +17,14 @@ import java.util.Map;
  * children's canonical forms, and each class's canonical form the best of its nodes' forms (a form
  * with linear structure before the class's own atom, then more monomials first, then the form first
  * interned). A class met again while its form is being computed (a cycle), or deeper than {@link
- * #MAX_DEPTH}, is its own atom there. Every form is that of a term the class holds, so every form
- * found denotes the class's value: equal forms of one type mean equal values.
+ * #MAX_DEPTH}, is its own atom there; a node's form that read such an atom is reported but never
+ * chosen as its class's canonical form (the class's own atom is, if nothing else), so that every
+ * canonical form is built from the canonical forms of its children, the same ones whichever class
+ * was reached first. (A class {@code x} with {@code y = x / 2} holds {@code x = 2 y} too: reached
+ * from {@code y}, {@code x}'s form would otherwise be {@code 2 y} while {@code y}'s is {@code x /
+ * 2}, and a product read through one differs from one read through the other.) Every form is that
+ * of a term the class holds, so every form found denotes the class's value: equal forms of one type
+ * mean equal values.
  */
 public final class ClassForms {
   /** Deeper classes are atoms (bounds the recursion). */
@@ -40,7 +48,13 @@ public final class ClassForms {
   private final Sink sink;
   private final int[] state;
 
-  private ClassForms(EGraph<TypeInfo> g, SearchDeadline deadline, FormTable table, Sink sink) {
+  private ClassForms(
+      EGraph<TypeInfo> g,
+      SearchDeadline deadline,
+      FormTable table,
+      Sink sink,
+      Map<Integer, Integer> aliases) {
+    this.aliases = aliases;
     this.g = g;
     this.deadline = deadline;
     this.table = table;
@@ -56,12 +70,62 @@ public final class ClassForms {
    */
   public static int[] compute(
       EGraph<TypeInfo> g, SearchDeadline deadline, FormTable table, Sink sink) {
-    ClassForms forms = new ClassForms(g, deadline, table, sink);
-    for (int c : g.classIds()) {
-      forms.form(c, 0);
+    Map<Integer, Integer> aliases = Map.of();
+    for (int pass = 1; ; pass++) {
+      ClassForms forms = new ClassForms(g, deadline, table, sink, aliases);
+      for (int c : g.classIds()) {
+        forms.form(c, 0);
+      }
+      if (pass == PASSES || forms.found.equals(aliases)) {
+        return forms.state;
+      }
+      aliases = forms.found;
     }
-    return forms.state;
   }
+
+  /**
+   * Most passes over the classes. A structural atom (a product, a sum over dims, a layout operator
+   * of a form) that is one node's whole form in a class whose canonical form is another is an alias
+   * of that canonical form: the next pass reads it as that form wherever it is built, so that a
+   * product met inside a sum and the same product a rank computed (whose class's canonical form is,
+   * say, the transpose of its transpose) are one form.
+   */
+  private static final int PASSES = 3;
+
+  /** Structural atoms read as other forms in this pass (by atom id, the form's id). */
+  private final Map<Integer, Integer> aliases;
+
+  /** The aliases this pass found, for the next. */
+  private final Map<Integer, Integer> found = new HashMap<>();
+
+  /** The form of a structural atom: the atom, or the form it is an alias of. */
+  private LinearForm structural(Atom a) {
+    int id = table.atom(a);
+    Integer alias = aliases.get(id);
+    return alias == null ? LinearForm.atom(id) : table.formAt(alias);
+  }
+
+  /**
+   * Records the class's node forms that are a multiple {@code q · a} of one structural atom as
+   * aliases: {@code a} is the class's form divided by {@code q}.
+   */
+  private void noteAliases(List<Integer> nodeForms, int best) {
+    for (int f : nodeForms) {
+      LinearForm form = table.formAt(f);
+      if (f != best
+          && form.size() == 1
+          && form.monomial(0).degree() == 1
+          && !table.atomAt(form.monomial(0).atom(0)).isClass()) {
+        LinearForm alias = table.formAt(best).times(form.coefficient(0).reciprocal());
+        if (alias != null) {
+          found.putIfAbsent(form.monomial(0).atom(0), table.form(alias));
+        }
+      }
+    }
+  }
+
+  /** Whether the node form being computed read the atom of a class whose form was unknown. */
+  private boolean readUnfinished;
 
   private int form(int cls, int depth) {
     int c = g.find(cls);
@@ -70,6 +134,7 @@ public final class ClassForms {
       return s;
     }
     if (s == ON_STACK || depth > MAX_DEPTH) {
+      readUnfinished = true;
       return self(c);
     }
     state[c] = ON_STACK;
@@ -101,9 +166,12 @@ public final class ClassForms {
       return self;
     }
     int best = self;
+    List<Integer> nodeForms = new ArrayList<>();
+    boolean outer = readUnfinished;
     for (ENode n : g.nodes(c)) {
       deadline.poll();
       LinearForm f;
+      readUnfinished = false;
       try {
         f = nodeForm(n, depth);
       } catch (ArithmeticException e) {
@@ -114,9 +182,14 @@ public final class ClassForms {
       }
       int id = table.form(f);
       sink.form(c, id);
-      if (better(id, best, self)) {
+      nodeForms.add(id);
+      if (!readUnfinished && better(id, best, self)) {
         best = id;
       }
+    }
+    readUnfinished = outer;
+    if (best != self) {
+      noteAliases(nodeForms, best);
     }
     return best;
   }
@@ -214,7 +287,7 @@ public final class ClassForms {
       Rational c = f.constantValue();
       return c.isZero() ? null : LinearForm.constant(c.reciprocal());
     }
-    return table.atomForm(new Atom(Op.RECIPROCAL.id(), new long[0], new int[] {table.form(f)}));
+    return structural(new Atom(Op.RECIPROCAL.id(), new long[0], new int[] {table.form(f)}));
   }
 
   /**
@@ -227,39 +300,52 @@ public final class ClassForms {
     if (identity(op, n.attrs(), inType.shape())) {
       return in;
     }
+    long[] inShape = inType.shape();
     return in.map(
         m -> {
-          Monomial out = Monomial.ONE;
-          for (int i = 0; i < m.degree(); i++) {
-            out = out.times(Monomial.of(layoutAtom(op, n.attrs(), m.atom(i))));
+          LinearForm out = LinearForm.monomial(Monomial.ONE);
+          for (int i = 0; i < m.degree() && out != null; i++) {
+            int atom = layoutAtom(op, n.attrs(), m.atom(i), inShape);
+            Integer alias = table.atomAt(atom).isClass() ? null : aliases.get(atom);
+            out = out.times(alias == null ? LinearForm.atom(atom) : table.formAt(alias));
           }
-          return LinearForm.monomial(out);
+          return out;
         });
   }
 
-  private int layoutAtom(Op op, long[] attrs, int atom) {
+  /**
+   * {@code op[attrs]} of an atom of shape {@code inShape} (each atom of a monomial has its form's
+   * shape: element-wise products take operands of one shape).
+   */
+  private int layoutAtom(Op op, long[] attrs, int atom, long[] inShape) {
     Atom a = table.atomAt(atom);
     if ((op == Op.RESHAPE || op == Op.EXPAND) && a.op() == op.id()) {
-      return composed(op, attrs, a.operands()[0]);
+      return composed(op, attrs, a.operands()[0], table.operandShape(atom));
     }
     if (op == Op.PERMUTE && a.op() == op.id()) {
       long[] dims = new long[attrs.length];
       for (int i = 0; i < dims.length; i++) {
         dims[i] = a.attrs()[(int) attrs[i]];
       }
-      return composed(op, dims, a.operands()[0]);
+      return composed(op, dims, a.operands()[0], table.operandShape(atom));
     }
-    return table.atom(new Atom(op.id(), attrs, new int[] {table.form(LinearForm.atom(atom))}));
+    return table.layoutAtom(
+        new Atom(op.id(), attrs, new int[] {table.form(LinearForm.atom(atom))}), inShape);
   }
 
-  /** {@code op[attrs]} of the one-atom form {@code operand}: the atom itself when an identity. */
-  private int composed(Op op, long[] attrs, int operand) {
+  /**
+   * {@code op[attrs]} of the one-atom form {@code operand}, whose shape is {@code operandShape}
+   * (null when not known): the atom itself when an identity, whatever the atom is (a class, or a
+   * product whose transpose is transposed back).
+   */
+  private int composed(Op op, long[] attrs, int operand, long[] operandShape) {
     int inner = table.formAt(operand).monomial(0).atom(0);
     Atom a = table.atomAt(inner);
-    if (a.isClass() && identity(op, attrs, g.data(a.cls()).shape())) {
+    long[] shape = a.isClass() ? g.data(a.cls()).shape() : operandShape;
+    if (identity(op, attrs, shape)) {
       return inner;
     }
-    return table.atom(new Atom(op.id(), attrs, new int[] {operand}));
+    return table.layoutAtom(new Atom(op.id(), attrs, new int[] {operand}), shape);
   }
 
   private static boolean identity(Op op, long[] attrs, long[] shape) {
@@ -306,7 +392,7 @@ public final class ClassForms {
             m ->
                 m.isOne()
                     ? LinearForm.constant(size)
-                    : table.atomForm(
+                    : structural(
                         new Atom(
                             Op.RSUM.id(),
                             n.attrs(),
@@ -334,7 +420,7 @@ public final class ClassForms {
         m -> {
           int[] with = operands.clone();
           with[0] = table.form(LinearForm.monomial(m));
-          return table.atomForm(new Atom(n.op(), n.attrs(), with));
+          return structural(new Atom(n.op(), n.attrs(), with));
         });
   }
 
@@ -354,7 +440,7 @@ public final class ClassForms {
         ma ->
             b.map(
                 mb ->
-                    table.atomForm(
+                    structural(
                         new Atom(
                             n.op(),
                             n.attrs(),

@@ -16,6 +16,9 @@ public final class FormTable {
   private final Map<LinearForm, Integer> formIds = new HashMap<>();
   private final List<LinearForm> forms = new ArrayList<>();
 
+  /** The shape of the operand of each layout atom (by atom id), where it is known. */
+  private final Map<Integer, long[]> operandShapes = new HashMap<>();
+
   /** The atom's id, new ones numbered from 0. */
   public int atom(Atom a) {
     Integer id = atomIds.get(a);
@@ -29,6 +32,23 @@ public final class FormTable {
 
   public Atom atomAt(int id) {
     return atoms.get(id);
+  }
+
+  /**
+   * The id of a layout atom whose operand has {@code operandShape} (an atom's operands have one
+   * shape whichever way it is built), recorded so that a composition with it can tell an identity.
+   */
+  public int layoutAtom(Atom a, long[] operandShape) {
+    int id = atom(a);
+    if (operandShape != null) {
+      operandShapes.putIfAbsent(id, operandShape);
+    }
+    return id;
+  }
+
+  /** The shape of a layout atom's operand, or null when it is not known. */
+  public long[] operandShape(int atom) {
+    return operandShapes.get(atom);
   }
 
   /** The form's id, new ones numbered from 0. */

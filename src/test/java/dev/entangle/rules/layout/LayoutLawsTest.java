@@ -221,6 +221,39 @@ class LayoutLawsTest {
   }
 
   /**
+   * Each rank splits its shard of the batch into two micro-batches (G_d tensors that are slices of
+   * it): besides the concat of the shards, the batch gains the concat of every micro-batch in
+   * order, so that a product of it splits toward the micro-batches' products.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {2, 3, 4, 8, 16})
+  void aBatchOfShardsSplitIntoMicroBatchesGainsTheirConcat(int n) {
+    World w = new World();
+    List<LayoutTerm> x = leaves("x", n, 4, 3);
+    List<LayoutTerm> micro = leaves("m", 2 * n, 2, 3);
+    int whole = w.add(concat(x, 0));
+    EGraph<TypeInfo> g = w.graph();
+    int[] parts = new int[2 * n];
+    for (int r = 0; r < n; r++) {
+      for (int j = 0; j < 2; j++) {
+        parts[2 * r + j] = w.add(micro.get(2 * r + j));
+        g.union(parts[2 * r + j], w.add(slice(x.get(r), 0, 2 * j, 2 * j + 2)));
+      }
+    }
+    w.decide();
+    int shards =
+        g.lookup(new ENode(Op.CONCAT.id(), new long[] {0}, x.stream().mapToInt(w::add).toArray()));
+    assertEquals(g.find(whole), shards);
+    for (int i = 0; i < parts.length; i++) {
+      parts[i] = g.find(parts[i]);
+    }
+    int microBatches = g.lookup(new ENode(Op.CONCAT.id(), new long[] {0}, parts));
+    assertEquals(g.find(whole), microBatches, "concat of the micro-batches in the batch's class");
+    // (not checked on numbers: the micro-batches are leaves made equal to slices by hand, as the
+    // G_d tensors a rank's split defines are)
+  }
+
+  /**
    * A grid of the ranks' blocks (a two-dimensional mesh: n row blocks by 2 column blocks) assembled
    * columns first gains the concat of the row slabs, each the concat of its blocks.
    */

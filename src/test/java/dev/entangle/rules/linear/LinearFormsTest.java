@@ -168,6 +168,91 @@ class LinearFormsTest {
   }
 
   @Test
+  void aTransposeOfATransposedProductIsTheProduct() {
+    List<String> declare = List.of("m:f32[4,3]", "x:f32[4,5]");
+    assertTrue(
+        LinearLawMatrixTest.proved(
+            declare,
+            "(permute[1 0] (permute[1 0] (scale[1 12] (matmul (permute[1 0] m) x))))",
+            "(scale[1 12] (matmul (permute[1 0] m) x))"));
+    assertTrue(
+        LinearLawMatrixTest.proved(
+            declare,
+            "(reshape[3 5] (reshape[15] (matmul (permute[1 0] m) x)))",
+            "(matmul (permute[1 0] m) x)"));
+    assertFalse(
+        LinearLawMatrixTest.proved(
+            declare,
+            "(reshape[5 3] (reshape[15] (matmul (permute[1 0] m) x)))",
+            "(permute[1 0] (matmul (permute[1 0] m) x))"));
+  }
+
+  /**
+   * Each rank's weight gradient {@code p_k = m_k^T x_k}, stored transposed and transposed back
+   * ({@code q_k = p_k^T}, and permute-permute has put {@code p_k = q_k^T} in the class too), and a
+   * rank's loss gradient {@code m_k} with its half {@code h_k} (each holding the other as a
+   * multiple): the sequential gradient, a sum of products of halves, is half the sum of the
+   * transposes back, whichever class the forms reach first.
+   */
+  @Test
+  void cyclesOfClassesGiveOneFormWhicheverIsMetFirst() {
+    for (boolean sidesFirst : new boolean[] {false, true}) {
+      for (boolean transposedFirst : new boolean[] {false, true}) {
+        assertTrue(
+            gradientsMerge(sidesFirst, transposedFirst),
+            "sides first " + sidesFirst + ", transposed first " + transposedFirst);
+      }
+    }
+  }
+
+  private static boolean gradientsMerge(boolean sidesFirst, boolean transposedFirst) {
+    TermReader t = new TermReader();
+    List.of(
+            "m0:f32[4,3]",
+            "m1:f32[4,3]",
+            "x0:f32[4,5]",
+            "x1:f32[4,5]",
+            "p0:f32[3,5]",
+            "p1:f32[3,5]",
+            "q0:f32[5,3]",
+            "q1:f32[5,3]",
+            "h0:f32[4,3]",
+            "h1:f32[4,3]")
+        .forEach(t::add);
+    String left = "(sumn (matmul (permute[1 0] h0) x0) (matmul (permute[1 0] h1) x1))";
+    String right =
+        "(mul (sumn (permute[1 0] q0) (permute[1 0] q1)) (expand[3 5] (scalar[0.5 f32])))";
+    if (sidesFirst) {
+      t.add(left);
+      t.add(right);
+    }
+    EGraph<TypeInfo> g = t.graph();
+    for (int k = 0; k < 2; k++) {
+      if (transposedFirst) {
+        g.union(t.add("q" + k), t.add("(permute[1 0] p" + k + ")"));
+        g.union(t.add("p" + k), t.add("(permute[1 0] q" + k + ")"));
+      }
+      g.union(t.add("p" + k), t.add("(matmul (permute[1 0] m" + k + ") x" + k + ")"));
+      if (!transposedFirst) {
+        g.union(t.add("q" + k), t.add("(permute[1 0] p" + k + ")"));
+        g.union(t.add("p" + k), t.add("(permute[1 0] q" + k + ")"));
+      }
+      g.union(t.add("h" + k), t.add("(scale[1 2] m" + k + ")"));
+      g.union(t.add("m" + k), t.add("(mul h" + k + " (expand[4 3] (scalar[2.0 f32])))"));
+    }
+    int sequential = t.add(left);
+    int reduced = t.add(right);
+    g.rebuild();
+    Runner.run(
+        g,
+        List.of(new LinearForms().rewrite()),
+        new Runner.Limits(8, 100_000, System.nanoTime() + 60_000_000_000L, 100_000),
+        () -> false);
+    g.rebuild();
+    return g.find(sequential) == g.find(reduced);
+  }
+
+  @Test
   void nothingCancelsSinceInfinitiesDoNot() {
     assertFalse(proves("(sub a0 a0)", "(mul a1 (expand[2 3] (scalar[0.0 f32])))"));
     assertFalse(proves("(add (sub a0 a0) a1)", "a1"));

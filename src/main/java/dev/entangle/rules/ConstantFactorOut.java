@@ -10,13 +10,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code f(..., x * k, ...) = f(..., x, ...) * k} for a constant k and an operator f linear in that
- * operand ({@link Op#linearOperands}: a matrix product or a convolution and its gradients in either
- * operand, a softmax or log-softmax gradient, a rotary embedding, a pick, gather or embedding and
- * its gradient in its first), and a {@code where} in the value chosen where the other is zero (a
- * relu's gradient). A loss scaled by 1/batch then scales each gradient alike on every rank, so the
- * factor meets the one of the ranks' averages. The factor's shape is the result's, which the
- * pattern language cannot write for these operators. Only moves a factor out, so it ends.
+ * {@code f(..., x * k, ...) = f(..., x, ...) * k} for a constant k (a product with a constant, or a
+ * rational {@code scale}, which stays one, derived or stated alike) and an operator f linear in
+ * that operand ({@link Op#linearOperands}: a matrix product or a convolution and its gradients in
+ * either operand, a softmax or log-softmax gradient, a rotary embedding, a pick, gather or
+ * embedding and its gradient in its first), and a {@code where} in the value chosen where the other
+ * is zero (a relu's gradient). A loss scaled by 1/batch then scales each gradient alike on every
+ * rank, so the factor meets the one of the ranks' averages. The factor's shape is the result's,
+ * which the pattern language cannot write for these operators. Only moves a factor out, so it ends.
  */
 final class ConstantFactorOut implements NativeRule<ConstantFactorOut.Scaled> {
   static final String NAME = "constant-factor-out";
@@ -56,9 +57,10 @@ final class ConstantFactorOut implements NativeRule<ConstantFactorOut.Scaled> {
    * @param node the node
    * @param operand which operand
    * @param unscaled the operand without the factor
-   * @param factor the constant's class
+   * @param factor the constant's class, or -1 for a {@code scale}
+   * @param scale the {@code scale} node's attributes, or null for a product with a constant
    */
-  record Scaled(int cls, ENode node, int operand, int unscaled, int factor) {}
+  record Scaled(int cls, ENode node, int operand, int unscaled, int factor, long[] scale) {}
 
   @Override
   public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Scaled> found) {
@@ -74,9 +76,13 @@ final class ConstantFactorOut implements NativeRule<ConstantFactorOut.Scaled> {
             continue;
           }
           ENode product = scaled(g, n.child(i));
-          if (product != null) {
+          if (product != null && product.op() == Op.SCALE.id()) {
             found.match(
-                new Scaled(held.cls(), n, i, g.find(product.child(0)), g.find(product.child(1))));
+                new Scaled(held.cls(), n, i, g.find(product.child(0)), -1, product.attrs()));
+          } else if (product != null) {
+            found.match(
+                new Scaled(
+                    held.cls(), n, i, g.find(product.child(0)), g.find(product.child(1)), null));
           }
         }
       }
@@ -88,6 +94,10 @@ final class ConstantFactorOut implements NativeRule<ConstantFactorOut.Scaled> {
     int[] kids = m.node().children().clone();
     kids[m.operand()] = m.unscaled();
     int unscaled = g.add(new ENode(m.node().op(), m.node().attrs(), kids));
+    if (m.scale() != null) {
+      unions.union(m.cls(), g.add(new ENode(Op.SCALE.id(), m.scale(), new int[] {unscaled})));
+      return;
+    }
     TypeInfo result = g.data(m.cls());
     TypeInfo k = g.data(m.factor());
     int scalar =
@@ -103,12 +113,15 @@ final class ConstantFactorOut implements NativeRule<ConstantFactorOut.Scaled> {
     unions.union(m.cls(), g.add(new ENode(Op.MUL.id(), new long[0], new int[] {unscaled, factor})));
   }
 
-  /** A product x * k in the class, k constant and x not. */
+  /** A product x * k in the class, k constant and x not, or a scale of x; or null. */
   private static ENode scaled(EGraph<TypeInfo> g, int cls) {
     for (ENode n : g.nodes(cls)) {
       if (n.op() == Op.MUL.id()
           && g.data(n.child(1)).constant() != null
           && g.data(n.child(0)).constant() == null) {
+        return n;
+      }
+      if (n.op() == Op.SCALE.id() && g.data(n.child(0)).constant() == null) {
         return n;
       }
     }

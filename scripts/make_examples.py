@@ -828,9 +828,10 @@ def data_parallel_grads(name, n, grad_reduce_op="avg"):
             "the loss and gradients equal every rank's averages, as expected", expect=expect)
     return Case(
         name, f"data-parallel-grads over {n} ranks all-reducing the gradients with sum instead of avg",
-        gs, gd, relations, "not-refined", f"the gradients come out {n} times too large: the loss's"
-        " gradient is each rank's scaled by its share, but the weight gradient is no average of the"
-        " ranks'", operator=node_name(gs, "aten.mm.default"), expect=expect)
+        gs, gd, relations, "not-refined", f"the gradients come out {n} times too large: each is the"
+        f" ranks' sum where G_s has 1/{n} of it, and the bias gradient's sum over the rows is the"
+        " first with no clean expression", operator=node_name(gs, "aten.sum.dim_IntList"),
+        expect=expect)
 
 
 def bias_share_row_parallel(name, n, divide=True):
@@ -923,9 +924,9 @@ def data_parallel_loss(name, n, loss, grad_reduce_op="avg"):
     return Case(
         name, f"{name.replace('bug-', '').replace('-grads-sum', '')} over {n} ranks all-reducing the"
         " gradients with sum instead of avg", gs, gd, relations, "not-refined",
-        f"the gradients come out {n} times too large: the loss's gradient is each rank's scaled by"
-        " its share, but the weight gradient is no average of the ranks'",
-        operator=node_name(gs, "aten.mm.default"), expect=expect)
+        f"the gradients come out {n} times too large: each is the ranks' sum where G_s has 1/{n} of"
+        " it, and the bias gradient's sum over the rows is the first with no clean expression",
+        operator=node_name(gs, "aten.sum.dim_IntList"), expect=expect)
 
 
 def conv_out_channels(name, n, interleave=False):
@@ -1085,8 +1086,9 @@ def zero_grads(name, n, reduce_grads=True):
     return Case(
         name, f"zero-grads over {n} ranks keeping each rank's rows of its own gradients instead of"
         " reduce-scattering them", gs, gd, relations, "not-refined",
-        "a gradient shard misses the other ranks' batch rows",
-        operator=node_name(gs, "aten.mm.default"), expect=expect)
+        "a gradient shard misses the other ranks' batch rows (the whole gradient is half the sum of"
+        " the ranks' own, which no rank takes: the bias's is the first with no clean expression)",
+        operator=node_name(gs, "aten.sum.dim_IntList"), expect=expect)
 
 
 def micro_batched_data_parallel(name, n, micro, scale=True):
@@ -1134,8 +1136,9 @@ def zero_adam_step(name, n, reduce_grads=True):
     return Case(
         name, f"the ZeRO stage-2 Adam step over {n} ranks stepping with the rank's rows of its own"
         " gradients instead of reduce-scattering them", gs, gd, relations, "not-refined",
-        "a gradient shard misses the other ranks' batch rows",
-        operator=node_name(gs, "aten.mm.default"), expect=expect, outputs=outputs)
+        "a gradient shard misses the other ranks' batch rows: the first moment's update is the first"
+        " operator with no clean expression", operator=node_name(gs, "aten.mul.Tensor", 2),
+        expect=expect, outputs=outputs)
 
 
 def flat_zero_grads(name, n):
@@ -1539,10 +1542,8 @@ GD_LOCATIONS = {
         "loss = (F.linear(x, weight, bias) - target).pow(2).sum()", 0),
     "bug-rank-zero-bias-every-rank": ("y = y + self.bias", 2),
     "bug-context-parallel-unshifted-mask": ("return super().attend(q, k, v, row_start)", 0),
-    "bug-data-parallel-grads-sum": (
-        'return (dist.all_reduce(loss, "avg", GROUP), dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),', 0),
-    "bug-dp-mse-loss-grads-sum": (
-        'return (dist.all_reduce(loss, "avg", GROUP), dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),', 1),
+    "bug-data-parallel-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 0),
+    "bug-dp-mse-loss-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 1),
     "bug-conv-in-channels-bias-before-allreduce": (
         "partial = F.conv2d(x, self.weight, self.bias, padding=1)", 0),
     "bug-conv-in-channels-relu-before-allreduce": ("partial = F.relu(partial)", 0),
@@ -1556,8 +1557,7 @@ GD_LOCATIONS = {
     "bug-conv-out-channels-interleaved": (
         "return dist.all_gather(y, self.world_size, GROUP).view(y.shape[0], -1, *y.shape[2:])", 0),
     "bug-dp-conv-grads-sum": ("dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),", 0),
-    "bug-dp-cross-entropy-grads-sum": (
-        'return (dist.all_reduce(loss, "avg", GROUP), dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),', 2),
+    "bug-dp-cross-entropy-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 2),
     "bug-expert-parallel-transposed-splits": (
         "routed = dist.all_to_all(x, self.recv, self.send, GROUP)", 0),
     "bug-expert-sharded": ("return F.gelu(x @ self.w1) @ self.w2", 0),

@@ -87,6 +87,12 @@ final class GdLocations {
       int[] none = new int[gd.size()];
       rank(gd, none, -2, expected::contains, ranked);
     }
+    if (reachedTerms(f).stream().anyMatch(GdLocations::restsOnDerivedFactor)) {
+      // G_s's value is a multiple of what G_d computes from these tensors: G_d computed them as
+      // G_s needs them, and how it reduces them across ranks next (a sum for an average) is where
+      // the factor comes from
+      rank(gd, fromSeeds, -2, v -> after(fromSeeds[v]) && reducesRanks(gd.definition(v)), ranked);
+    }
     Set<Integer> lookalikes = lookalikes(reachedTerms(f), gd);
     rank(gd, fromSeeds, -1, v -> lookalikes.contains(gd.value(v).op()), ranked);
     if (closest.isEmpty()) {
@@ -226,6 +232,20 @@ final class GdLocations {
       t.leaves(leaves);
     }
     return leaves;
+  }
+
+  /** Whether a term holds a factor derived from the ranks' shares ({@link Op#derivedScale}). */
+  private static boolean restsOnDerivedFactor(CoreTerm t) {
+    return (t.op() == Op.SCALE.id() && Op.derivedScale(t.attrs()))
+        || t.children().stream().anyMatch(GdLocations::restsOnDerivedFactor);
+  }
+
+  private static final List<String> REDUCTIONS =
+      List.of("all_reduce", "reduce_scatter", "all-reduce", "reduce-scatter");
+
+  /** Whether an operation sums or averages across ranks, by its target (torch's or XLA's name). */
+  private static boolean reducesRanks(CoreOp op) {
+    return op != null && REDUCTIONS.stream().anyMatch(op.target()::contains);
   }
 
   /**

@@ -2264,3 +2264,32 @@ class ZeroAdamStep(RegressionAdamStep):
         return (dist.all_reduce(loss, "avg", GROUP), dist.all_gather(weight, n, GROUP),
                 dist.all_gather(bias, n, GROUP), *weight_moments, *bias_moments)
 
+
+
+# ---------------------------------------------------------------------------
+# A two-dimensional mesh: data parallelism by tensor parallelism
+
+
+class DataTensorParallelRegressionGrad(RegressionGrad):
+    """:class:`RegressionGrad` on a mesh of ``dp`` by ``tp`` ranks (rank ``d * tp + t``): the weight's
+    and bias's rows split over the tensor-parallel ranks, the batch rows over the data-parallel
+    ones, the target both ways. Each rank's loss is the mean of the squared errors of its block, so
+    the sequential mean is the average of every rank's: the loss is all-reduced (sum) over all the
+    ranks and divided by their number, and each gradient all-reduced (sum) over the rank's
+    data-parallel group (``dp{t}``, the ranks holding the same rows) and divided by the number of
+    ranks too. ``divisor="dp"`` divides the gradients by the data-parallel degree instead (a
+    mistake: they come out ``tp`` times too large)."""
+
+    def __init__(self, in_features, out_features, rank, dp, tp, divisor="world"):
+        part, _ = _shard(out_features, rank % tp, tp, "out_features")
+        super().__init__(in_features, part)
+        self.rank, self.dp, self.tp, self.divisor = rank, dp, tp, divisor
+
+    def forward(self, x, target):
+        loss, grad_weight, grad_bias = super().forward(x, target)
+        world = self.dp * self.tp
+        divide = self.dp if self.divisor == "dp" else world
+        group = f"dp{self.rank % self.tp}"
+        grad_weight = dist.all_reduce(grad_weight, "sum", group) / divide
+        grad_bias = dist.all_reduce(grad_bias, "sum", group) / divide
+        return dist.all_reduce(loss, "sum", "world") / world, grad_weight, grad_bias

@@ -1114,6 +1114,45 @@ def micro_batched_data_parallel(name, n, micro, scale=True):
         expect=expect)
 
 
+def data_tensor_parallel(name, dp, tp, divisor="world"):
+    batch, dim_in, dim_out = 4 * dp, 5, 2 * tp
+    n = dp * tp
+    outputs = ("loss", "grad_weight", "grad_bias")
+    gs = tag_outputs(trace(m.RegressionGrad(dim_in, dim_out), x=t(batch, dim_in),
+                           target=t(batch, dim_out)), *outputs)
+    gd = [tag_outputs(g, *outputs) for g in
+          trace_ranks(n, lambda r: m.DataTensorParallelRegressionGrad(dim_in, dim_out, r, dp, tp, divisor),
+                      lambda r: dict(x=t(batch // dp, dim_in), target=t(batch // dp, dim_out // tp)))]
+
+    def rows(name, d):  # the tensor-parallel ranks' blocks of data-parallel row block d
+        return ", ".join(f"r{d * tp + k}.{name}" for k in range(tp))
+
+    relations = [relate("x", "concat(" + ", ".join(f"r{d * tp + k}.x" for d in range(dp)) + ", dim=0)")
+                 for k in range(tp)]
+    relations.append(relate("target", "concat(" + ", ".join(
+        f"concat({rows('target', d)}, dim=1)" for d in range(dp)) + ", dim=0)"))
+    relations += [relate(p, f"concat({rows(p, d)}, dim=0)") for p in ("weight", "bias") for d in range(dp)]
+    expect = [relate("loss", f"r{k}.loss") for k in range(n)]
+    expect += [relate(o, f"concat({rows(o, d)}, dim=0)") for o in ("grad_weight", "grad_bias")
+               for d in range(dp)]
+    groups = {"world": list(range(n)), **{f"dp{k}": [d * tp + k for d in range(dp)] for k in range(tp)}}
+    if divisor == "world":
+        return Case(
+            name, f"a training step on a {dp} x {tp} mesh, data parallelism by tensor parallelism: the"
+            " weight's rows split over the tensor-parallel ranks, the batch over the data-parallel"
+            " ones; each rank's loss the mean over its block, the loss all-reduced over every rank"
+            " and the gradients over each data-parallel group, all divided by the number of ranks",
+            gs, gd, relations, "refines", "the gradients concatenate one data-parallel row of the"
+            " mesh; the loss is every rank's", expect=expect, process_groups=groups)
+    return Case(
+        name, f"the {dp} x {tp} mesh's training step dividing the gradients by the data-parallel"
+        " degree instead of the number of ranks", gs, gd, relations, "not-refined",
+        f"the gradients come out {tp} times too large: the weight gradient, half the ranks' sum"
+        " where G_s has a quarter of it, is the first output with no clean expression",
+        operator=node_name(gs, "aten.t.default", 3),
+        expect=expect, process_groups=groups)
+
+
 def zero_adam_step(name, n, reduce_grads=True):
     batch, dim_in, dim_out = 8, 5, 4
     outputs = ("loss", "new_weight", "new_bias", "exp_avg_weight_new", "exp_avg_sq_weight_new",
@@ -1403,6 +1442,8 @@ def all_cases():
         micro_batched_data_parallel("micro-batched-dp2", 2, 2),
         micro_batched_data_parallel("micro-batched-dp4", 4, 2),
         micro_batched_data_parallel("bug-micro-batched-dp-unscaled", 2, 2, scale=False),
+        data_tensor_parallel("dp-tp-mesh-2x2", 2, 2),
+        data_tensor_parallel("bug-dp-tp-mesh-divided-by-dp", 2, 2, divisor="dp"),
         zero_adam_step("zero-adam-step-dp2", 2),
         zero_adam_step("zero-adam-step-dp4", 4),
         zero_adam_step("bug-zero-adam-step-grads-unreduced", 2, reduce_grads=False),
@@ -1528,6 +1569,8 @@ def _expr_shape(expr, ranks):
 # "gd_location"): the line's text in example_models.py and which of the lines with that text it is,
 # so that the line number follows edits of the models.
 GD_LOCATIONS = {
+    "bug-dp-tp-mesh-divided-by-dp": (
+        'grad_weight = dist.all_reduce(grad_weight, "sum", group) / divide', 0),
     "bug-clip-grad-norm-duplicate-counted": ("own = own + fc2_bias.pow(2).sum()", 0),
     "bug-lora-row-parallel-unreduced": ("return base + F.linear(low, fc2.lora_B) * fc2.scaling", 0),
     "bug-gated-moe-softmax-over-tokens": (

@@ -108,8 +108,9 @@ class ExamplesTest(unittest.TestCase):
         for c in self.cases:
             with self.subTest(c.name):
                 sequences = []
+                groups = c.gd_json.get("process_groups") or {}
                 for nodes in c.ranks:
-                    seq = [(n["target"], self._rank_independent_args(n)) for n in nodes.values()
+                    seq = [(n["target"], self._rank_independent_args(n, groups)) for n in nodes.values()
                            if "c10d_functional" in n["target"]]
                     for target, _ in seq:
                         self.assertIn(target, support.FUNCTIONAL_TARGETS)
@@ -117,17 +118,20 @@ class ExamplesTest(unittest.TestCase):
                 self.assertTrue(all(s == sequences[0] for s in sequences))
                 self._check_all_to_all_splits(c.ranks)
                 if c.gd_json["world_size"] > 1:
-                    self.assertEqual(c.gd_json["process_groups"],
-                                     {"tp": list(range(c.gd_json["world_size"]))})
+                    world = list(range(c.gd_json["world_size"]))
+                    self.assertEqual(c.gd_json["process_groups"]["tp"], world)
+                    for ranks in c.gd_json["process_groups"].values():  # (a mesh's subgroups)
+                        self.assertTrue(ranks and set(ranks) <= set(world), ranks)
                 self.assertFalse([n for n in c.gs.values() if "c10d" in n["target"]])
 
     @staticmethod
-    def _rank_independent_args(node):
+    def _rank_independent_args(node, groups):
         """A collective's arguments after its input, but the split sizes of all_to_all_single,
-        which are each rank's own."""
-        if node["target"].endswith("all_to_all_single.default"):
-            return node["args"][3:]
-        return node["args"][1:]
+        which are each rank's own, and with a group's name read as its size (on a two-dimensional
+        mesh each rank reduces over its own data-parallel group, ``dp0`` or ``dp1``)."""
+        args = node["args"][3:] if node["target"].endswith("all_to_all_single.default") \
+            else node["args"][1:]
+        return [len(groups[a]) if isinstance(a, str) and a in groups else a for a in args]
 
     def _check_all_to_all_splits(self, ranks):
         """The n-th all_to_all_single of every rank agrees: what rank j sends rank k (j's input

@@ -21,11 +21,13 @@ import java.util.stream.IntStream;
 /**
  * Searches the G_d values for a clean expression equal to a G_s value, numerically: each G_d
  * tensor, then the same-named tensor of every rank that has it concatenated along each dim, summed,
- * and their max and min; each under every permutation of its dims (all of them up to 4 dims, the
- * transpositions beyond) and, where the element count matches, reshaped to the target's shape.
- * Candidates are tried in that order and the first within tolerance ({@link Tolerance#of}) is the
- * answer; otherwise the closest (by relative error) among those already in the target's shape or
- * one reshape away is reported with how it differs. A fingerprint that no arrangement changes rules
+ * and their max and min, then the same over the groups of a two-dimensional mesh that hold rank 0
+ * (its first block of consecutive ranks and its first stride of ranks, for each size dividing their
+ * number); each under every permutation of its dims (all of them up to 4 dims, the transpositions
+ * beyond) and, where the element count matches, reshaped to the target's shape. Candidates are
+ * tried in that order and the first within tolerance ({@link Tolerance#of}) is the answer;
+ * otherwise the closest (by relative error) among those already in the target's shape or one
+ * reshape away is reported with how it differs. A fingerprint that no arrangement changes rules
  * most candidates out before they are compared, and no pair of different tensors is ever combined,
  * so a search costs time linear in the size of the G_d values; past its work limit it stops and
  * says so.
@@ -145,50 +147,77 @@ public final class CleanSearch {
       }
     }
     for (var e : acrossRanks.entrySet()) {
-      List<GdValue> parts = e.getValue();
-      Tensor first = parts.get(0).value();
-      if (first.dtype() != dtype) {
-        continue;
-      }
-      List<Expr> refs =
-          parts.stream().map(v -> (Expr) new Expr.Tensor(v.rank(), v.name())).toList();
-      Tensor[] tensors = parts.stream().map(GdValue::value).toArray(Tensor[]::new);
-      if ((long) first.numel() * parts.size() == n) {
-        for (int d = 0; d < first.rank(); d++) {
-          long[] shape = first.shape();
-          shape[d] *= parts.size();
-          int dim = d;
-          out.add(
-              new Base(
-                  "concat/" + d + "/" + e.getKey(),
-                  new Expr.Concat(refs, d),
-                  shape,
-                  () -> Layout.concat(tensors, dim, shape)));
+      acrossRanks(e.getKey(), e.getValue(), n, dtype, out);
+    }
+    // then the groups of a two-dimensional mesh that hold rank 0: its first block of consecutive
+    // ranks and its first stride of them, for each size that divides the ranks
+    for (var e : acrossRanks.entrySet()) {
+      List<GdValue> all = e.getValue();
+      for (int size = 2; size < all.size(); size++) {
+        if (all.size() % size != 0) {
+          continue;
         }
-      }
-      if (first.numel() == n) {
-        for (Expr.ReduceKind kind : Expr.ReduceKind.values()) {
-          if (kind == Expr.ReduceKind.MEAN) {
-            continue; // a mean across ranks is not guessed: with ranks that sum in crossed
-            // groups, the mean of what every rank holds can equal the value while no rank does
-          }
-          Op op =
-              switch (kind) {
-                case SUM, MEAN -> Op.SUMN;
-                case MAX -> Op.MAXN;
-                case MIN -> Op.MINN;
-              };
-          double[][] xs = Arrays.stream(tensors).map(Tensor::raw).toArray(double[][]::new);
-          out.add(
-              new Base(
-                  kind.fn() + "/" + e.getKey(),
-                  new Expr.Reduce(kind, refs),
-                  first.shape(),
-                  () -> Elementwise.combine(op, xs)));
+        int stride = all.size() / size;
+        List<GdValue> block = new ArrayList<>();
+        List<GdValue> strided = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+          block.add(all.get(i));
+          strided.add(all.get(i * stride));
         }
+        acrossRanks(e.getKey() + "/" + ranks(block), block, n, dtype, out);
+        acrossRanks(e.getKey() + "/" + ranks(strided), strided, n, dtype, out);
       }
     }
     return out;
+  }
+
+  private static String ranks(List<GdValue> parts) {
+    return parts.stream().map(v -> Integer.toString(v.rank())).toList().toString();
+  }
+
+  /** The concatenations, sums, maxima and minima of one tensor's copies on {@code parts}. */
+  private static void acrossRanks(
+      String key, List<GdValue> parts, long n, int dtype, List<Base> out) {
+    Tensor first = parts.get(0).value();
+    if (first.dtype() != dtype) {
+      return;
+    }
+    List<Expr> refs = parts.stream().map(v -> (Expr) new Expr.Tensor(v.rank(), v.name())).toList();
+    Tensor[] tensors = parts.stream().map(GdValue::value).toArray(Tensor[]::new);
+    if ((long) first.numel() * parts.size() == n) {
+      for (int d = 0; d < first.rank(); d++) {
+        long[] shape = first.shape();
+        shape[d] *= parts.size();
+        int dim = d;
+        out.add(
+            new Base(
+                "concat/" + d + "/" + key,
+                new Expr.Concat(refs, d),
+                shape,
+                () -> Layout.concat(tensors, dim, shape)));
+      }
+    }
+    if (first.numel() == n) {
+      for (Expr.ReduceKind kind : Expr.ReduceKind.values()) {
+        if (kind == Expr.ReduceKind.MEAN) {
+          continue; // a mean across ranks is not guessed: with ranks that sum in crossed
+          // groups, the mean of what every rank holds can equal the value while no rank does
+        }
+        Op op =
+            switch (kind) {
+              case SUM, MEAN -> Op.SUMN;
+              case MAX -> Op.MAXN;
+              case MIN -> Op.MINN;
+            };
+        double[][] xs = Arrays.stream(tensors).map(Tensor::raw).toArray(double[][]::new);
+        out.add(
+            new Base(
+                kind.fn() + "/" + key,
+                new Expr.Reduce(kind, refs),
+                first.shape(),
+                () -> Elementwise.combine(op, xs)));
+      }
+    }
   }
 
   /**

@@ -66,6 +66,39 @@ class CleanSearchTest {
         "min(r0.h, r1.h)", found(search.search(Tensors.apply(Op.MINN, new long[0], A, B))));
   }
 
+  /**
+   * On a 2 x 2 mesh (rank = 2 d + t), a gradient split over the tensor-parallel ranks and equal
+   * along the data-parallel ones is the concat of the first block of ranks; a value summed over the
+   * data-parallel ranks only is the sum of the first stride of them.
+   */
+  @Test
+  void findsCombinationsOverTheGroupsOfATwoDimensionalMesh() {
+    Tensor g0 = random(2, 3);
+    Tensor g1 = random(2, 3);
+    Tensor p0 = random(2, 3);
+    Tensor p2 = random(2, 3);
+    CleanSearch search =
+        new CleanSearch(
+            List.of(
+                new GdValue(0, "g", g0),
+                new GdValue(1, "g", g1),
+                new GdValue(2, "g", g0),
+                new GdValue(3, "g", g1),
+                new GdValue(0, "p", p0),
+                new GdValue(1, "p", random(2, 3)),
+                new GdValue(2, "p", p2),
+                new GdValue(3, "p", random(2, 3))));
+    assertEquals(
+        "concat(r0.g, r1.g, dim=0)",
+        found(search.search(Tensors.apply(Op.CONCAT, new long[] {0}, g0, g1))));
+    assertEquals(
+        "sum(r0.p, r2.p)", found(search.search(Tensors.apply(Op.SUMN, new long[0], p0, p2))));
+    assertInstanceOf(
+        SearchResult.NotFound.class,
+        search.search(Tensors.apply(Op.CONCAT, new long[] {0}, g1, g0)),
+        "the groups keep their ranks' order");
+  }
+
   @Test
   void findsATransposeAndAReshape() {
     CleanSearch search = new CleanSearch(RANKS);

@@ -505,8 +505,9 @@ public final class XlaLowering {
 
   /**
    * reduce of one array by add, max or min whose initial value is that reducer's identity (0, -inf,
-   * +inf, or the integer extremes): the core sum, max or min over the dims. Any other initial value
-   * is applied an unspecified number of times by XLA, so such reduces stay opaque.
+   * +inf, or the integer extremes), or of booleans by or (from false) or and (from true): the core
+   * sum, max or min over the dims. Any other initial value is applied an unspecified number of
+   * times by XLA, so such reduces stay opaque.
    */
   private static Integer reduce(Call c) {
     if (c.node.args().size() != 2
@@ -527,6 +528,10 @@ public final class XlaLowering {
               init == -lowest(dt) || (!Dtype.isFloating(dt) && init == highest(dt))
                   ? Op.RAMIN
                   : null;
+          // on booleans or is the max and and the min (XLA's any and all, as a gather's
+          // out-of-range mask reduces its index vector)
+          case "or" -> "bool".equals(Dtype.name(dt)) && init == 0 ? Op.RAMAX : null;
+          case "and" -> "bool".equals(Dtype.name(dt)) && init == 1 ? Op.RAMIN : null;
           default -> null;
         };
     if (op == null) {
@@ -568,8 +573,9 @@ public final class XlaLowering {
 
   /**
    * A gather of whole rows of dim 0 ({@code start_index_map={0}}, slice sizes 1 then full, offset
-   * dims last): an embedding lookup of the operand flattened to [rows, rest]. XLA clamps an index
-   * out of range to the last row; the embedding assumes indices in range, as torch requires.
+   * dims last): an embedding lookup of the operand flattened to [rows, rest], at the indices
+   * clamped to [0, rows - 1] as XLA clamps them (a partitioned gather looks up every index in its
+   * shard, clamped, and masks the rows of the indices outside it).
    */
   private static Integer gather(Call c) {
     int x = c.tensor(0, null);
@@ -622,7 +628,15 @@ public final class XlaLowering {
       rest *= xs[i];
     }
     int table2 = c.reshape(x, new long[] {xs[0], rest});
-    int ids = c.reshape(idx, batch.stream().mapToLong(Long::longValue).toArray());
+    long[] idShape = batch.stream().mapToLong(Long::longValue).toArray();
+    int ids = c.reshape(idx, idShape);
+    int idType = c.type(idx).dtype();
+    ids =
+        c.b.add(
+            Op.MINIMUM,
+            new long[0],
+            c.b.add(Op.MAXIMUM, new long[0], ids, c.filled(0, idType, idShape)),
+            c.filled(xs[0] - 1, idType, idShape));
     List<Long> out = new ArrayList<>(batch);
     for (int i = collapsed.length; i < xs.length; i++) {
       out.add(i == 0 ? 1 : xs[i]);

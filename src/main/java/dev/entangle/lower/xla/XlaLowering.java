@@ -319,6 +319,10 @@ public final class XlaLowering {
     if (same && v.length > 0) {
       return c.filled(v[0], t.dtype(), t.shape());
     }
+    Integer range = progression(c, v, t);
+    if (range != null) {
+      return range;
+    }
     if (v.length > 64 || v.length == 0) {
       return null;
     }
@@ -328,6 +332,56 @@ public final class XlaLowering {
     }
     return c.reshape(
         parts.length == 1 ? parts[0] : c.b.add(Op.CONCAT, new long[] {0}, parts), t.shape());
+  }
+
+  /**
+   * A literal of integers in arithmetic progression along its last dims and repeated along the
+   * others (in row-major order), as the partitioner writes a shard's positions: an arange, reshaped
+   * and broadcast; null for any other literal.
+   */
+  private static Integer progression(Call c, double[] v, TypeInfo t) {
+    long[] shape = t.shape();
+    if (v.length < 2 || Dtype.isFloating(t.dtype()) || t.dtype() == Dtype.BOOL.code()) {
+      return null;
+    }
+    int period = 1;
+    for (int k = shape.length - 1; k >= 0; k--) {
+      period *= (int) shape[k];
+      if (period < 2 || !repeats(v, period) || !arithmetic(v, period)) {
+        continue;
+      }
+      long start = (long) v[0];
+      long by = (long) (v[1] - v[0]);
+      int range = c.b.add(Op.ARANGE, new long[] {start, start + by * period, by, t.dtype()});
+      long[] inner = shape.clone();
+      for (int i = 0; i < k; i++) {
+        inner[i] = 1;
+      }
+      int shaped = c.reshape(range, inner);
+      return Arrays.equals(inner, shape) ? shaped : c.b.add(Op.EXPAND, shape, shaped);
+    }
+    return null;
+  }
+
+  /** Whether {@code v} is its first {@code period} values over and over. */
+  private static boolean repeats(double[] v, int period) {
+    for (int i = period; i < v.length; i++) {
+      if (Double.compare(v[i], v[i - period]) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether the first {@code n} values are integers in arithmetic progression, not all equal. */
+  private static boolean arithmetic(double[] v, int n) {
+    double step = v[1] - v[0];
+    for (int i = 0; i < n; i++) {
+      if (v[i] != v[0] + i * step || v[i] != Math.rint(v[i])) {
+        return false;
+      }
+    }
+    return step != 0;
   }
 
   public static double number(Arg a) {

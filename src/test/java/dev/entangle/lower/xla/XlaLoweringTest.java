@@ -226,7 +226,9 @@ class XlaLoweringTest {
             "%one = f32[] constant(1e-05)",
             "%inf = f16[] constant(-inf)",
             "%t = pred[] constant(true)",
-            "%list = s32[3]{0} constant({4, 5, 6})",
+            "%list = s32[3]{0} constant({4, 6, 5})",
+            "%steps = s32[3]{0} constant({4, 5, 6})",
+            "%rows = s32[2,3]{1,0} constant({ {0, 2, 4}, {0, 2, 4} })",
             "%same = f32[2,2]{1,0} constant({ {2, 2}, {2, 2} })",
             "%elided = f32[32]{0} constant({...})");
     assertEquals("(expand[2 3] (reshape[1 3] (arange[0 3 1 5])))", t.get("i"));
@@ -234,9 +236,12 @@ class XlaLoweringTest {
     assertEquals("(scalar[-Infinity float16])", t.get("inf"));
     assertEquals("(scalar[1.0 bool])", t.get("t"));
     assertEquals(
-        "(concat[0] (expand[1] (scalar[4.0 int32])) (expand[1] (scalar[5.0 int32])) (expand[1] (scalar[6.0"
+        "(concat[0] (expand[1] (scalar[4.0 int32])) (expand[1] (scalar[6.0 int32])) (expand[1] (scalar[5.0"
             + " int32])))",
         t.get("list"));
+    // integers in arithmetic progression, repeated along the leading dims: a shard's positions
+    assertEquals("(arange[4 7 1 5])", t.get("steps"));
+    assertEquals("(expand[2 3] (reshape[1 3] (arange[0 6 2 5])))", t.get("rows"));
     assertEquals("(expand[2 2] (scalar[2.0 float32]))", t.get("same"));
     assertEquals("(xla.constant)", t.get("elided"), "an elided literal is a value of its own");
   }

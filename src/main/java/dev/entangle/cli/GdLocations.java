@@ -87,13 +87,14 @@ final class GdLocations {
       int[] none = new int[gd.size()];
       rank(gd, none, -2, expected::contains, ranked);
     }
-    if (reachedTerms(f).stream().anyMatch(GdLocations::restsOnDerivedFactor)) {
+    List<CoreTerm> reached = reachedTerms(f);
+    if (reached.stream().anyMatch(CoreTerm::restsOnDerivedFactor)) {
       // G_s's value is a multiple of what G_d computes from these tensors: G_d computed them as
       // G_s needs them, and how it reduces them across ranks next (a sum for an average) is where
       // the factor comes from
       rank(gd, fromSeeds, -2, v -> after(fromSeeds[v]) && reducesRanks(gd.definition(v)), ranked);
     }
-    Set<Integer> lookalikes = lookalikes(reachedTerms(f), gd);
+    Set<Integer> lookalikes = lookalikes(reached, gd);
     rank(gd, fromSeeds, -1, v -> lookalikes.contains(gd.value(v).op()), ranked);
     if (closest.isEmpty()) {
       rank(gd, fromSeeds, 0, v -> after(fromSeeds[v]), ranked);
@@ -232,12 +233,6 @@ final class GdLocations {
       t.leaves(leaves);
     }
     return leaves;
-  }
-
-  /** Whether a term holds a factor derived from the ranks' shares ({@link Op#derivedScale}). */
-  private static boolean restsOnDerivedFactor(CoreTerm t) {
-    return (t.op() == Op.SCALE.id() && Op.derivedScale(t.attrs()))
-        || t.children().stream().anyMatch(GdLocations::restsOnDerivedFactor);
   }
 
   private static final List<String> REDUCTIONS =

@@ -34,6 +34,15 @@ public record CoreTerm(int op, long[] attrs, List<CoreTerm> children) {
     return op == Op.TENSOR.id();
   }
 
+  /**
+   * Whether the term holds a factor the checker derived from the ranks' shares ({@link
+   * Op#derivedScale}), which no output relation may rest on.
+   */
+  public boolean restsOnDerivedFactor() {
+    return (op == Op.SCALE.id() && Op.derivedScale(attrs))
+        || children.stream().anyMatch(CoreTerm::restsOnDerivedFactor);
+  }
+
   /** The value id of a leaf. */
   public int tensorId() {
     return (int) attrs[0];

@@ -462,7 +462,7 @@ final class CheckRun {
         for (CoreTerm e : ctx.relation.getOrDefault(o, List.of())) {
           Set<Integer> leaves = new HashSet<>();
           e.leaves(leaves);
-          if (leaves.stream().allMatch(ctx.gd::available) && !CleanCost.restsOnDerivedFactor(e)) {
+          if (leaves.stream().allMatch(ctx.gd::available) && !e.restsOnDerivedFactor()) {
             overOutputs.put(o, e);
             break;
           }

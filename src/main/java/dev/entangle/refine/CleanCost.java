@@ -1,6 +1,5 @@
 package dev.entangle.refine;
 
-import dev.entangle.core.CoreTerm;
 import dev.entangle.core.Op;
 import dev.entangle.egraph.CostModel;
 import dev.entangle.egraph.ENode;
@@ -51,19 +50,6 @@ final class CleanCost {
       }
       return op != null && op.isClean() ? 1 : 20;
     };
-  }
-
-  /** Whether a term holds a factor the checker derived ({@link #overOutputs}). */
-  static boolean restsOnDerivedFactor(CoreTerm t) {
-    if (t.op() == Op.SCALE.id() && Op.derivedScale(t.attrs())) {
-      return true;
-    }
-    for (CoreTerm c : t.children()) {
-      if (restsOnDerivedFactor(c)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   static boolean isClean(ENode n) {

@@ -100,9 +100,13 @@ public final class ClassForms {
 
   /** The form of a structural atom: the atom, or the form it is an alias of. */
   private LinearForm structural(Atom a) {
-    int id = table.atom(a);
-    Integer alias = aliases.get(id);
-    return alias == null ? LinearForm.atom(id) : table.formAt(alias);
+    return aliased(table.atom(a));
+  }
+
+  /** The form of an interned atom: the atom, or the form it is an alias of. */
+  private LinearForm aliased(int atom) {
+    Integer alias = aliases.get(atom);
+    return alias == null ? LinearForm.atom(atom) : table.formAt(alias);
   }
 
   /**
@@ -305,9 +309,7 @@ public final class ClassForms {
         m -> {
           LinearForm out = LinearForm.monomial(Monomial.ONE);
           for (int i = 0; i < m.degree() && out != null; i++) {
-            int atom = layoutAtom(op, n.attrs(), m.atom(i), inShape);
-            Integer alias = table.atomAt(atom).isClass() ? null : aliases.get(atom);
-            out = out.times(alias == null ? LinearForm.atom(atom) : table.formAt(alias));
+            out = out.times(aliased(layoutAtom(op, n.attrs(), m.atom(i), inShape)));
           }
           return out;
         });

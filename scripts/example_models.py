@@ -2293,3 +2293,51 @@ class DataTensorParallelRegressionGrad(RegressionGrad):
         grad_weight = dist.all_reduce(grad_weight, "sum", group) / divide
         grad_bias = dist.all_reduce(grad_bias, "sum", group) / divide
         return dist.all_reduce(loss, "sum", "world") / world, grad_weight, grad_bias
+
+
+# ---------------------------------------------------------------------------
+# Sequence parallelism with a batch: DeepSpeed Ulysses in Megatron's [seq, batch, heads, dim] layout
+
+
+class SeqBatchAttention(nn.Module):
+    """``softmax(q k^T / sqrt(d)) v`` per batch row and head over q, k, v [seq, batch, heads,
+    head_dim] (Megatron's layout), the result in the same layout."""
+
+    def attend(self, q, k, v):
+        qh, kh, vh = (x.permute(1, 2, 0, 3) for x in (q, k, v))
+        scores = torch.matmul(qh, kh.transpose(-2, -1)) / math.sqrt(q.shape[-1])
+        return torch.matmul(torch.softmax(scores, dim=-1), vh).permute(2, 0, 1, 3)
+
+    def forward(self, q, k, v):
+        return self.attend(q, k, v)
+
+
+class UlyssesSeqBatchAttention(SeqBatchAttention):
+    """DeepSpeed Ulysses over :class:`SeqBatchAttention`: rank k holds sequence chunk k of q, k and
+    v; each is split into the ranks' head groups, moved first and sent by ``all_to_all_single``, so
+    a rank gets every sequence chunk of its heads; after attention the sequence is split the same
+    way and sent back, and the received head groups are put in rank order. ``interleave=True``
+    orders the heads (local head, rank) on the way back instead (a mistake: the heads come back
+    interleaved)."""
+
+    def __init__(self, world_size, interleave=False):
+        super().__init__()
+        self.n, self.interleave = world_size, interleave
+
+    def to_heads(self, x):
+        s, b, h, d = x.shape
+        n = self.n
+        x = x.reshape(s, b, n, h // n, d).permute(2, 0, 1, 3, 4).contiguous()
+        y = dist.all_to_all(x, [1] * n, [1] * n, GROUP)
+        return y.reshape(n * s, b, h // n, d)
+
+    def to_sequence(self, x):
+        s, b, hp, d = x.shape
+        n = self.n
+        x = x.reshape(n, s // n, b, hp, d).contiguous()
+        y = dist.all_to_all(x, [1] * n, [1] * n, GROUP)
+        y = y.permute(1, 2, 3, 0, 4) if self.interleave else y.permute(1, 2, 0, 3, 4)
+        return y.reshape(s // n, b, n * hp, d)
+
+    def forward(self, q, k, v):
+        return self.to_sequence(self.attend(*(self.to_heads(x) for x in (q, k, v))))

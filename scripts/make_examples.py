@@ -1316,6 +1316,26 @@ def ulysses(name, n, bug=None):
         operator=node_name(gs, "aten.bmm.default"))
 
 
+def ulysses_batched(name, n, interleave=False):
+    seq, batch, heads, dim = 4 * n, 2, 2 * n, 4
+    gs = trace(m.SeqBatchAttention(), **{x: t(seq, batch, heads, dim) for x in "qkv"})
+    gd = trace_ranks(n, lambda r: m.UlyssesSeqBatchAttention(n, interleave),
+                     lambda r: {x: t(seq // n, batch, heads, dim) for x in "qkv"})
+    relations = [shard("q", 0), shard("k", 0), shard("v", 0)]
+    if not interleave:
+        return Case(
+            name, f"DeepSpeed-Ulysses over {n} ranks in Megatron's [seq, batch, heads, dim] layout:"
+            " q, k and v sharded along the sequence, each split into the ranks' head groups and sent"
+            " by an all_to_all_single, attention per batch row and head, and the sequence sent back"
+            " the same way", gs, gd, relations, "refines",
+            "the attention output = concat of the ranks' outputs along the sequence")
+    return Case(
+        name, f"Ulysses over {n} ranks ordering the returned heads (local head, rank) instead of"
+        " (rank, local head)", gs, gd, relations, "not-refined",
+        "the heads come back interleaved across the ranks",
+        operator=node_name(gs, "aten.permute.default", 3))
+
+
 def context_parallel(name, n, offset_bug=False, shifted_arange=False):
     heads, seq, dim = 2, 8, 4
     shapes = dict(q=t(heads, seq, dim), k=t(heads, seq, dim), v=t(heads, seq, dim))
@@ -1465,6 +1485,9 @@ def all_cases():
         ulysses("ulysses-attention-sp4", 4),
         ulysses("bug-ulysses-chunk-order", 2, bug="order"),
         ulysses("bug-ulysses-split-sequence", 4, bug="split"),
+        ulysses_batched("ulysses-batched-sp2", 2),
+        ulysses_batched("ulysses-batched-sp4", 4),
+        ulysses_batched("bug-ulysses-batched-heads-interleaved", 4, interleave=True),
     ]
 
 
@@ -1569,6 +1592,8 @@ def _expr_shape(expr, ranks):
 # "gd_location"): the line's text in example_models.py and which of the lines with that text it is,
 # so that the line number follows edits of the models.
 GD_LOCATIONS = {
+    "bug-ulysses-batched-heads-interleaved": (
+        "y = y.permute(1, 2, 3, 0, 4) if self.interleave else y.permute(1, 2, 0, 3, 4)", 0),
     "bug-dp-tp-mesh-divided-by-dp": (
         'grad_weight = dist.all_reduce(grad_weight, "sum", group) / divide', 0),
     "bug-clip-grad-norm-duplicate-counted": ("own = own + fc2_bias.pow(2).sum()", 0),

@@ -626,7 +626,7 @@ final class OperatorCheck {
     while (!work.isEmpty() && broughtIn.size() <= ctx.options.exploreLimit()) {
       int t = work.poll();
       for (int u : ctx.gd.hot(t) ? hotUsers(t) : ctx.gd.users(t)) {
-        if (broughtInIds.has(u) || ctx.gd.constant[u]) {
+        if (ctx.gd.constant[u]) {
           continue;
         }
         int depth = 0;
@@ -639,6 +639,15 @@ final class OperatorCheck {
           }
           depth = Math.max(depth, dd);
           explored |= trel.has(d) || broughtInIds.has(d);
+        }
+        if (broughtInIds.has(u)) {
+          // brought in farther away before: a value T_rel gained since is nearer, and so are the
+          // users beyond it that the old distance refused
+          if (depth >= 0 && depth + 1 < broughtIn.get(u)) {
+            broughtIn.put(u, depth + 1);
+            queue(work, u);
+          }
+          continue;
         }
         // a user only of related values near T_rel is not one of T_rel's or the brought-in's
         if (depth < 0 || depth + 1 > MAX_DEPTH || !explored) {

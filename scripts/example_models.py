@@ -2341,3 +2341,32 @@ class UlyssesSeqBatchAttention(SeqBatchAttention):
 
     def forward(self, q, k, v):
         return self.to_sequence(self.attend(*(self.to_heads(x) for x in (q, k, v))))
+
+
+# ---------------------------------------------------------------------------
+# ZeRO with the average taken by hand: a sum reduce-scatter, then a division by the ranks' count
+
+
+class ZeroAdamSummedStep(ZeroAdamStep):
+    """:class:`ZeroAdamStep` averaging as DeepSpeed's ZeRO does it by hand: the gradients are
+    reduce-scattered with ``sum`` and the shard divided by the number of ranks, and the loss
+    all-reduced with ``sum`` and divided likewise. ``divide=False`` leaves out the gradients'
+    division (a mistake: the step uses the ranks' summed gradient, ``n`` times the average)."""
+
+    def __init__(self, in_features, out_features, rank, world_size, divide=True):
+        super().__init__(in_features, out_features, rank, world_size)
+        self.divide = divide
+
+    def forward(self, x, target):
+        n = self.world_size
+        loss, grad_weight, grad_bias = self.loss_and_grads(self.weight, self.bias, x, target)
+        stepped = []
+        for name, grad in (("weight", grad_weight), ("bias", grad_bias)):
+            shard = getattr(self, name).chunk(n)[self.rank]
+            grad = dist.reduce_scatter(grad, n, "sum", GROUP)
+            if self.divide:
+                grad = grad / n
+            stepped.append(self.update(shard, grad, name))
+        (weight, *weight_moments), (bias, *bias_moments) = stepped
+        return (dist.all_reduce(loss, "sum", GROUP) / n, dist.all_gather(weight, n, GROUP),
+                dist.all_gather(bias, n, GROUP), *weight_moments, *bias_moments)

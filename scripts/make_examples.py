@@ -1153,18 +1153,36 @@ def data_tensor_parallel(name, dp, tp, divisor="world"):
         expect=expect, process_groups=groups)
 
 
-def zero_adam_step(name, n, reduce_grads=True):
+def zero_adam_step(name, n, reduce_grads=True, summed=None):
+    """``summed`` (True or False): the gradients reduce-scattered with a sum, then divided by the
+    ranks' count when True (left undivided, a bug, when False)."""
     batch, dim_in, dim_out = 8, 5, 4
     outputs = ("loss", "new_weight", "new_bias", "exp_avg_weight_new", "exp_avg_sq_weight_new",
                "exp_avg_bias_new", "exp_avg_sq_bias_new")
     gs = tag_outputs(trace(m.RegressionAdamStep(dim_in, dim_out), x=t(batch, dim_in),
                            target=t(batch, dim_out)), *outputs)
     gd = [tag_outputs(g, *outputs) for g in
-          trace_ranks(n, lambda r: m.ZeroAdamStep(dim_in, dim_out, r, n, reduce_grads),
+          trace_ranks(n, lambda r: m.ZeroAdamStep(dim_in, dim_out, r, n, reduce_grads)
+                      if summed is None else m.ZeroAdamSummedStep(dim_in, dim_out, r, n, summed),
                       lambda r: dict(x=t(batch // n, dim_in), target=t(batch // n, dim_out)))]
     relations = [shard("x", 0), shard("target", 0), replicate("weight"), replicate("bias")]
     relations += [shard(f"{moment}_{p}", 0) for moment in ("exp_avg", "exp_avg_sq") for p in ("weight", "bias")]
     expect = [relate(o, f"r{k}.{o}") for o in ("loss", "new_weight", "new_bias") for k in range(n)]
+    if summed is not None:
+        if summed:
+            return Case(
+                name, f"a ZeRO stage-2 Adam step over {n} data-parallel ranks averaging by hand: the"
+                " gradients reduce-scattered with a sum and the shard divided by the ranks' count, the"
+                " loss all-reduced (sum) and divided likewise", gs, gd, relations, "refines",
+                "the new parameters are every rank's; the new moments concatenate the ranks' shards",
+                expect=expect, outputs=outputs)
+        return Case(
+            name, f"the same over {n} ranks without dividing the reduce-scattered gradients by the"
+            " ranks' count", gs, gd, relations, "not-refined",
+            "each gradient shard is the ranks' sum, n times the average: the first moment's update"
+            " (its sum of the scaled old moment and the scaled gradient) is the first operator with"
+            " no clean expression", operator=node_name(gs, "aten.add.Tensor"), expect=expect,
+            outputs=outputs)
     if reduce_grads:
         return Case(
             name, f"a ZeRO stage-2 Adam step over {n} data-parallel ranks: each rank's gradients on"
@@ -1467,6 +1485,9 @@ def all_cases():
         zero_adam_step("zero-adam-step-dp2", 2),
         zero_adam_step("zero-adam-step-dp4", 4),
         zero_adam_step("bug-zero-adam-step-grads-unreduced", 2, reduce_grads=False),
+        zero_adam_step("zero-adam-step-summed-dp2", 2, summed=True),
+        zero_adam_step("zero-adam-step-summed-dp4", 4, summed=True),
+        zero_adam_step("bug-zero-adam-step-summed-undivided", 4, summed=False),
         lora_mlp("lora-mlp-tp2", 2),
         lora_mlp("lora-mlp-tp4", 4, reduce="fused"),
         lora_mlp("bug-lora-row-parallel-unreduced", 2, reduce=None),
@@ -1592,6 +1613,7 @@ def _expr_shape(expr, ranks):
 # "gd_location"): the line's text in example_models.py and which of the lines with that text it is,
 # so that the line number follows edits of the models.
 GD_LOCATIONS = {
+    "bug-zero-adam-step-summed-undivided": ('grad = dist.reduce_scatter(grad, n, "sum", GROUP)', 0),
     "bug-ulysses-batched-heads-interleaved": (
         "y = y.permute(1, 2, 3, 0, 4) if self.interleave else y.permute(1, 2, 0, 3, 4)", 0),
     "bug-dp-tp-mesh-divided-by-dp": (

@@ -93,6 +93,11 @@ final class GdLocations {
       // G_s needs them, and how it reduces them across ranks next (a sum for an average) is where
       // the factor comes from
       rank(gd, fromSeeds, -2, v -> after(fromSeeds[v]) && reducesRanks(gd.definition(v)), ranked);
+      // or how G_d reduced their inputs across ranks before (a gradient summed, not averaged)
+      Set<Integer> scaled = new LinkedHashSet<>();
+      reached.forEach(t -> t.derivedFactorLeaves(scaled));
+      int[] toScaled = distances(gd, scaled, false);
+      rank(gd, toScaled, -2, v -> after(toScaled[v]) && reducesRanks(gd.definition(v)), ranked);
     }
     Set<Integer> lookalikes = lookalikes(reached, gd);
     rank(gd, fromSeeds, -1, v -> lookalikes.contains(gd.value(v).op()), ranked);

@@ -43,6 +43,17 @@ public record CoreTerm(int op, long[] attrs, List<CoreTerm> children) {
         || children.stream().anyMatch(CoreTerm::restsOnDerivedFactor);
   }
 
+  /** Adds the value ids of the leaves under a derived factor ({@link #restsOnDerivedFactor}). */
+  public void derivedFactorLeaves(Set<Integer> out) {
+    if (op == Op.SCALE.id() && Op.derivedScale(attrs)) {
+      leaves(out);
+      return;
+    }
+    for (CoreTerm c : children) {
+      c.derivedFactorLeaves(out);
+    }
+  }
+
   /** The value id of a leaf. */
   public int tensorId() {
     return (int) attrs[0];

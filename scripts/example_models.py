@@ -2370,3 +2370,57 @@ class ZeroAdamSummedStep(ZeroAdamStep):
         (weight, *weight_moments), (bias, *bias_moments) = stepped
         return (dist.all_reduce(loss, "sum", GROUP) / n, dist.all_gather(weight, n, GROUP),
                 dist.all_gather(bias, n, GROUP), *weight_moments, *bias_moments)
+
+
+# ---------------------------------------------------------------------------
+# A fused QKV projection in two layouts: the sequential model's [q; k; v] rows (Hugging Face's),
+# Megatron's rows interleaved per head ([heads / tp, 3, head_dim]) on each rank
+
+
+class FusedQKVSelfAttention(nn.Module):
+    """Self-attention over x [seq, batch, hidden] with q, k and v one projection whose rows are q's,
+    then k's, then v's (``chunk(3)``), heads split from the hidden dim, and an output projection."""
+
+    def __init__(self, hidden, heads):
+        super().__init__()
+        self.heads, self.head_dim = heads, hidden // heads
+        self.qkv = Linear(hidden, 3 * hidden, bias=False)
+        self.out = Linear(hidden, hidden, bias=False)
+
+    def attend(self, q, k, v):
+        q, k, v = (t.permute(1, 2, 0, 3) for t in (q, k, v))
+        p = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(self.head_dim), dim=-1)
+        return (p @ v).permute(2, 0, 1, 3)
+
+    def forward(self, x):
+        s, b, _ = x.shape
+        q, k, v = (t.reshape(s, b, self.heads, self.head_dim) for t in self.qkv(x).chunk(3, dim=-1))
+        return self.out(self.attend(q, k, v).reshape(s, b, -1))
+
+
+class MegatronFusedQKVSelfAttention(FusedQKVSelfAttention):
+    """:class:`FusedQKVSelfAttention` as Megatron shards it over ``world_size`` ranks: rank k holds
+    the rows of its heads, interleaved per head (``[heads / tp, 3, head_dim]``: each head's q, k
+    and v rows together), views its output so and unbinds q, k and v; the output projection is
+    row-parallel, all-reduced. ``local_scale=True`` scales the scores by the square root of the
+    rank's hidden width instead of the head's (a mistake: the scale is off by the heads a rank
+    holds)."""
+
+    def __init__(self, hidden, heads, rank, world_size, local_scale=False):
+        super().__init__(hidden, heads)
+        self.local, self.local_scale = heads // world_size, local_scale
+        self.qkv = Linear(hidden, 3 * self.local * self.head_dim, bias=False)
+        self.out = Linear(self.local * self.head_dim, hidden, bias=False)
+
+    def attend(self, q, k, v):
+        if not self.local_scale:
+            return super().attend(q, k, v)
+        q, k, v = (t.permute(1, 2, 0, 3) for t in (q, k, v))
+        scores = q @ k.transpose(-1, -2) / math.sqrt(self.local * self.head_dim)
+        return (torch.softmax(scores, dim=-1) @ v).permute(2, 0, 1, 3)
+
+    def forward(self, x):
+        s, b, _ = x.shape
+        mixed = self.qkv(x)
+        q, k, v = mixed.view(s, b, self.local, 3, self.head_dim).unbind(3)
+        return dist.all_reduce(self.out(self.attend(q, k, v).reshape(s, b, -1)), "sum", GROUP)

@@ -722,6 +722,31 @@ def fused_qkv(name, n):
         "the heads' contexts concatenate; the output is the all-reduce plus the bias")
 
 
+def megatron_fused_qkv(name, n, local_scale=False):
+    seq, batch, hidden, heads = 4, 2, 16, 2 * n
+    head_dim = hidden // heads
+    gs = trace(m.FusedQKVSelfAttention(hidden, heads), x=t(seq, batch, hidden))
+    gd = trace_ranks(n, lambda r: m.MegatronFusedQKVSelfAttention(hidden, heads, r, n, local_scale),
+                     lambda r: dict(x=t(seq, batch, hidden)))
+    shards = ", ".join(f"r{k}.qkv.weight" for k in range(n))
+    qkv = (f"reshape(permute(reshape(concat({shards}, dim=0), [{heads}, 3, {head_dim}, {hidden}]),"
+           f" [1, 0, 2, 3]), [{3 * hidden}, {hidden}])")
+    relations = [replicate("x"), relate("qkv.weight", qkv), shard("out.weight", 1)]
+    if not local_scale:
+        return Case(
+            name, f"self-attention with q, k and v fused in one projection, the sequential weight's"
+            f" rows [q; k; v] and Megatron's shards over TP={n} interleaved per head ([heads / tp,"
+            " 3, head_dim]): each rank views its output so and unbinds q, k and v; output"
+            " projection row-parallel, all-reduce", gs, gd, relations, "refines",
+            "the output equals the all-reduce on any rank")
+    return Case(
+        name, f"the same over TP={n} scaling the scores by the square root of the rank's hidden"
+        " width instead of the head's", gs, gd, relations, "not-refined",
+        "the scale is off by the heads a rank holds: the scaled scores are a multiple of the"
+        " ranks' (a derived factor), so the softmax is the first operator with no clean expression",
+        operator=node_name(gs, "aten._softmax.default"))
+
+
 def sp_rmsnorm(name, n, gather_batch_first=False):
     seq, batch, hidden, ffn = 8, 2, 6, 8
     gs = trace(m.RMSNormMLP(hidden, ffn), x=t(seq, batch, hidden))
@@ -1509,6 +1534,9 @@ def all_cases():
         ulysses_batched("ulysses-batched-sp2", 2),
         ulysses_batched("ulysses-batched-sp4", 4),
         ulysses_batched("bug-ulysses-batched-heads-interleaved", 4, interleave=True),
+        megatron_fused_qkv("megatron-fused-qkv-tp2", 2),
+        megatron_fused_qkv("megatron-fused-qkv-tp4", 4),
+        megatron_fused_qkv("bug-megatron-fused-qkv-local-scale", 2, local_scale=True),
     ]
 
 
@@ -1565,7 +1593,7 @@ def check_relations(case, gs, ranks):
 
 def _expr_shape(expr, ranks):
     """The shape of a relation expression made of rK.NAME, concat(..., dim=D), transpose(e, A, B),
-    reshape(e, [...]) and slice(e, DIM, START, END)."""
+    permute(e, [...]), reshape(e, [...]) and slice(e, DIM, START, END)."""
     expr = expr.strip()
     ref = re.fullmatch(r"r(\d+)\.([A-Za-z_][A-Za-z0-9_.]*)", expr)
     if ref:
@@ -1595,6 +1623,9 @@ def _expr_shape(expr, ranks):
         numel = math.prod(_expr_shape(args[0], ranks))
         assert math.prod(shape) == numel, f"reshape of {numel} elements to {shape}"
         return shape
+    if call.group(1) == "permute":
+        shape = _expr_shape(args[0], ranks)
+        return [shape[int(v)] for v in args[1].strip("[]").split(",")]
     if call.group(1) == "transpose":
         shape = _expr_shape(args[0], ranks)
         a, b = int(args[1]), int(args[2])
@@ -1613,6 +1644,8 @@ def _expr_shape(expr, ranks):
 # "gd_location"): the line's text in example_models.py and which of the lines with that text it is,
 # so that the line number follows edits of the models.
 GD_LOCATIONS = {
+    "bug-megatron-fused-qkv-local-scale": (
+        "scores = q @ k.transpose(-1, -2) / math.sqrt(self.local * self.head_dim)", 0),
     "bug-zero-adam-step-summed-undivided": ('grad = dist.reduce_scatter(grad, n, "sum", GROUP)', 0),
     "bug-ulysses-batched-heads-interleaved": (
         "y = y.permute(1, 2, 3, 0, 4) if self.interleave else y.permute(1, 2, 0, 3, 4)", 0),

@@ -98,6 +98,9 @@ final class GdLocations {
       reached.forEach(t -> t.derivedFactorLeaves(scaled));
       int[] toScaled = distances(gd, scaled, false);
       rank(gd, toScaled, -2, v -> after(toScaled[v]) && reducesRanks(gd.definition(v)), ranked);
+      // or how G_d scales them right away (a division by another constant)
+      int[] fromScaled = distances(gd, scaled, true);
+      rank(gd, fromScaled, -2, v -> fromScaled[v] == 1 && scalesByLiteral(gd, v), ranked);
     }
     Set<Integer> lookalikes = lookalikes(reached, gd);
     rank(gd, fromSeeds, -1, v -> lookalikes.contains(gd.value(v).op()), ranked);
@@ -246,6 +249,17 @@ final class GdLocations {
   /** Whether an operation sums or averages across ranks, by its target (torch's or XLA's name). */
   private static boolean reducesRanks(CoreOp op) {
     return op != null && REDUCTIONS.stream().anyMatch(op.target()::contains);
+  }
+
+  private static final List<String> SCALINGS =
+      List.of("aten.div.", "aten.mul.", "xla.divide", "xla.multiply");
+
+  /** Whether a value is a product or quotient of one tensor and a literal (a scaling). */
+  private static boolean scalesByLiteral(CoreProgram gd, int v) {
+    CoreOp op = gd.definition(v);
+    return op != null
+        && SCALINGS.stream().anyMatch(op.target()::startsWith)
+        && gd.deps(v).length == 1;
   }
 
   /**

@@ -2249,6 +2249,13 @@ class ZeroAdamStep(RegressionAdamStep):
             self.register_buffer(f"exp_avg_sq_{name}", torch.empty(shape))
         self.rank, self.world_size, self.reduce_grads = rank, world_size, reduce_grads
 
+    def average(self, grad):
+        """The rank's shard of the ranks' average of ``grad``."""
+        return dist.reduce_scatter(grad, self.world_size, "avg", GROUP)
+
+    def average_loss(self, loss):
+        return dist.all_reduce(loss, "avg", GROUP)
+
     def forward(self, x, target):
         n = self.world_size
         loss, grad_weight, grad_bias = self.loss_and_grads(self.weight, self.bias, x, target)
@@ -2256,12 +2263,12 @@ class ZeroAdamStep(RegressionAdamStep):
         for name, grad in (("weight", grad_weight), ("bias", grad_bias)):
             shard = getattr(self, name).chunk(n)[self.rank]
             if self.reduce_grads:
-                grad = dist.reduce_scatter(grad, n, "avg", GROUP)
+                grad = self.average(grad)
             else:
                 grad = grad.chunk(n)[self.rank]
             stepped.append(self.update(shard, grad, name))
         (weight, *weight_moments), (bias, *bias_moments) = stepped
-        return (dist.all_reduce(loss, "avg", GROUP), dist.all_gather(weight, n, GROUP),
+        return (self.average_loss(loss), dist.all_gather(weight, n, GROUP),
                 dist.all_gather(bias, n, GROUP), *weight_moments, *bias_moments)
 
 
@@ -2357,19 +2364,12 @@ class ZeroAdamSummedStep(ZeroAdamStep):
         super().__init__(in_features, out_features, rank, world_size)
         self.divide = divide
 
-    def forward(self, x, target):
-        n = self.world_size
-        loss, grad_weight, grad_bias = self.loss_and_grads(self.weight, self.bias, x, target)
-        stepped = []
-        for name, grad in (("weight", grad_weight), ("bias", grad_bias)):
-            shard = getattr(self, name).chunk(n)[self.rank]
-            grad = dist.reduce_scatter(grad, n, "sum", GROUP)
-            if self.divide:
-                grad = grad / n
-            stepped.append(self.update(shard, grad, name))
-        (weight, *weight_moments), (bias, *bias_moments) = stepped
-        return (dist.all_reduce(loss, "sum", GROUP) / n, dist.all_gather(weight, n, GROUP),
-                dist.all_gather(bias, n, GROUP), *weight_moments, *bias_moments)
+    def average(self, grad):
+        grad = dist.reduce_scatter(grad, self.world_size, "sum", GROUP)
+        return grad / self.world_size if self.divide else grad
+
+    def average_loss(self, loss):
+        return dist.all_reduce(loss, "sum", GROUP) / self.world_size
 
 
 # ---------------------------------------------------------------------------

@@ -1646,7 +1646,8 @@ def _expr_shape(expr, ranks):
 GD_LOCATIONS = {
     "bug-megatron-fused-qkv-local-scale": (
         "scores = q @ k.transpose(-1, -2) / math.sqrt(self.local * self.head_dim)", 0),
-    "bug-zero-adam-step-summed-undivided": ('grad = dist.reduce_scatter(grad, n, "sum", GROUP)', 0),
+    "bug-zero-adam-step-summed-undivided": (
+        'grad = dist.reduce_scatter(grad, self.world_size, "sum", GROUP)', 0),
     "bug-ulysses-batched-heads-interleaved": (
         "y = y.permute(1, 2, 3, 0, 4) if self.interleave else y.permute(1, 2, 0, 3, 4)", 0),
     "bug-dp-tp-mesh-divided-by-dp": (

@@ -244,6 +244,37 @@ public final class ClassForms {
     return n;
   }
 
+  /** {@code a + b}, or, when terms cancel, a multiple of the atom of the sum's terms before. */
+  private LinearForm sum(LinearForm a, LinearForm b) {
+    LinearForm f = a.plus(b);
+    return f != null ? f : cancelled(a.plusKeepingCancelled(b));
+  }
+
+  /** {@code a · b}, or, when terms cancel, a multiple of the atom of its terms before. */
+  private LinearForm product(LinearForm a, LinearForm b) {
+    LinearForm f = a.times(b);
+    return f != null ? f : cancelled(a.timesKeepingCancelled(b));
+  }
+
+  /**
+   * A value whose terms cancel ({@code x·(1 - t) + x·(1 - t)·t}, as autodiff writes a derivative)
+   * has no form: with an infinite x, {@code x - x} is not 0. It is a multiple of one structural
+   * atom, named by its terms before cancelling (the cancelled ones at zero) divided by the first
+   * term's coefficient: the same cancelling sum of other multiples of the same terms (a sequential
+   * gradient and each rank's share of it) is then the same atom, scaled. Null when the terms
+   * overflow or all cancel.
+   */
+  private LinearForm cancelled(LinearForm terms) {
+    Rational lead = terms == null ? null : terms.leadingCoefficient();
+    if (lead == null) {
+      return null;
+    }
+    LinearForm key = terms.times(lead.reciprocal());
+    return key == null
+        ? null
+        : structural(new Atom(Op.SUMN.id(), new long[0], new int[] {table.form(key)})).times(lead);
+  }
+
   private LinearForm child(ENode n, int i, int depth) {
     return table.formAt(form(n.child(i), depth + 1));
   }
@@ -255,22 +286,22 @@ public final class ClassForms {
     }
     return switch (op) {
       case NEG -> child(n, 0, depth).negate();
-      case ADD -> child(n, 0, depth).plus(child(n, 1, depth));
+      case ADD -> sum(child(n, 0, depth), child(n, 1, depth));
       case SUB -> {
         LinearForm b = child(n, 1, depth).negate();
-        yield b == null ? null : child(n, 0, depth).plus(b);
+        yield b == null ? null : sum(child(n, 0, depth), b);
       }
-      case MUL -> child(n, 0, depth).times(child(n, 1, depth));
+      case MUL -> product(child(n, 0, depth), child(n, 1, depth));
       case DIV -> {
         LinearForm inverse = reciprocal(child(n, 1, depth));
-        yield inverse == null ? null : child(n, 0, depth).times(inverse);
+        yield inverse == null ? null : product(child(n, 0, depth), inverse);
       }
       case RECIPROCAL -> reciprocal(child(n, 0, depth));
       case SCALE -> child(n, 0, depth).times(Rational.of(n.attr(0), n.attr(1)));
       case SUMN -> {
         LinearForm sum = LinearForm.ZERO;
         for (int i = 0; i < n.arity() && sum != null; i++) {
-          sum = sum.plus(child(n, i, depth));
+          sum = sum(sum, child(n, i, depth));
         }
         yield sum;
       }

@@ -11,9 +11,10 @@ import java.util.function.Function;
  * non-zero exact rational coefficient. Two values that normalize to equal forms over the same atoms
  * are equal (as real numbers: floating point is read as real arithmetic, but for infinities and
  * NaN: nothing cancels, {@code x - x} and {@code x · 0} are not 0, so an operation whose result
- * would lose a monomial that way gives no form). Operations return null also when the result would
- * exceed {@link #MAX_TERMS} monomials or {@link #MAX_DEGREE} atoms in one monomial, or a
- * coefficient would overflow: the value then stays an atom.
+ * would lose a monomial that way gives no form; {@code ClassForms} names such a value by its terms
+ * before cancelling). Operations return null also when the result would exceed {@link #MAX_TERMS}
+ * monomials or {@link #MAX_DEGREE} atoms in one monomial, or a coefficient would overflow: the
+ * value then stays an atom.
  *
  * @param monomials the monomials, strictly increasing
  * @param coefficients their coefficients, none zero
@@ -149,6 +150,64 @@ public record LinearForm(List<Monomial> monomials, List<Rational> coefficients) 
       return null;
     }
     return of(product);
+  }
+
+  /**
+   * The terms of {@code this + o} with the monomials that cancel kept, at coefficient zero; null
+   * when a coefficient would overflow or the terms are too many. Not a form (forms hold no zero
+   * coefficient): the key of a sum whose terms cancel ({@code ClassForms}).
+   */
+  LinearForm plusKeepingCancelled(LinearForm o) {
+    TreeMap<Monomial, Rational> sum = terms();
+    try {
+      for (int i = 0; i < o.size(); i++) {
+        sum.merge(o.monomial(i), o.coefficient(i), Rational::plus);
+      }
+    } catch (ArithmeticException e) {
+      return null;
+    }
+    return keepingZeros(sum);
+  }
+
+  /**
+   * The terms of {@code this · o} with the monomials that cancel kept, as {@link
+   * #plusKeepingCancelled}.
+   */
+  LinearForm timesKeepingCancelled(LinearForm o) {
+    if ((long) size() * o.size() > MAX_TERMS * 4L || size() == 0 || o.size() == 0) {
+      return null;
+    }
+    TreeMap<Monomial, Rational> product = new TreeMap<>();
+    try {
+      for (int i = 0; i < size(); i++) {
+        for (int j = 0; j < o.size(); j++) {
+          Monomial m = monomial(i).times(o.monomial(j));
+          if (m.degree() > MAX_DEGREE) {
+            return null;
+          }
+          product.merge(m, coefficient(i).times(o.coefficient(j)), Rational::plus);
+        }
+      }
+    } catch (ArithmeticException e) {
+      return null;
+    }
+    return keepingZeros(product);
+  }
+
+  private static LinearForm keepingZeros(TreeMap<Monomial, Rational> terms) {
+    return terms.size() > MAX_TERMS
+        ? null
+        : new LinearForm(new ArrayList<>(terms.keySet()), new ArrayList<>(terms.values()));
+  }
+
+  /** The first non-zero coefficient, or null when there is none. */
+  Rational leadingCoefficient() {
+    for (Rational c : coefficients) {
+      if (!c.isZero()) {
+        return c;
+      }
+    }
+    return null;
   }
 
   /**

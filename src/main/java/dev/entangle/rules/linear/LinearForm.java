@@ -126,30 +126,11 @@ public record LinearForm(List<Monomial> monomials, List<Rational> coefficients) 
 
   /** The element-wise product of two forms, expanded; null for a zero factor of a non-constant. */
   public LinearForm times(LinearForm o) {
-    if ((long) size() * o.size() > MAX_TERMS * 4L) {
-      return null;
-    }
     if ((size() == 0 && !o.isConstant()) || (o.size() == 0 && !isConstant())) {
       return null;
     }
-    TreeMap<Monomial, Rational> product = new TreeMap<>();
-    try {
-      for (int i = 0; i < size(); i++) {
-        for (int j = 0; j < o.size(); j++) {
-          Monomial m = monomial(i).times(o.monomial(j));
-          if (m.degree() > MAX_DEGREE) {
-            return null;
-          }
-          Rational r = product.merge(m, coefficient(i).times(o.coefficient(j)), Rational::plus);
-          if (r.isZero() && !m.isOne()) {
-            return null;
-          }
-        }
-      }
-    } catch (ArithmeticException e) {
-      return null;
-    }
-    return of(product);
+    TreeMap<Monomial, Rational> product = productTerms(o, false);
+    return product == null ? null : of(product);
   }
 
   /**
@@ -174,7 +155,19 @@ public record LinearForm(List<Monomial> monomials, List<Rational> coefficients) 
    * #plusKeepingCancelled}.
    */
   LinearForm timesKeepingCancelled(LinearForm o) {
-    if ((long) size() * o.size() > MAX_TERMS * 4L || size() == 0 || o.size() == 0) {
+    if (size() == 0 || o.size() == 0) {
+      return null;
+    }
+    TreeMap<Monomial, Rational> product = productTerms(o, true);
+    return product == null ? null : keepingZeros(product);
+  }
+
+  /**
+   * The expanded product's terms; null when they are too many, a monomial too long, a coefficient
+   * overflows, or (unless {@code keepCancelled}) a monomial but the empty one cancels.
+   */
+  private TreeMap<Monomial, Rational> productTerms(LinearForm o, boolean keepCancelled) {
+    if ((long) size() * o.size() > MAX_TERMS * 4L) {
       return null;
     }
     TreeMap<Monomial, Rational> product = new TreeMap<>();
@@ -185,13 +178,16 @@ public record LinearForm(List<Monomial> monomials, List<Rational> coefficients) 
           if (m.degree() > MAX_DEGREE) {
             return null;
           }
-          product.merge(m, coefficient(i).times(o.coefficient(j)), Rational::plus);
+          Rational r = product.merge(m, coefficient(i).times(o.coefficient(j)), Rational::plus);
+          if (r.isZero() && !m.isOne() && !keepCancelled) {
+            return null;
+          }
         }
       }
     } catch (ArithmeticException e) {
       return null;
     }
-    return keepingZeros(product);
+    return product;
   }
 
   private static LinearForm keepingZeros(TreeMap<Monomial, Rational> terms) {

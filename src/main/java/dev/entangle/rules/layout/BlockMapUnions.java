@@ -78,12 +78,13 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
         }
       }
     }
+    Map<BlockMap, Integer> tensors = new HashMap<>();
     for (int c : g.classesWithOp(Op.TENSOR.id())) {
       for (BlockMap m : forms.of(c)) {
-        seen.putIfAbsent(m, g.find(c));
+        tensors.putIfAbsent(m, g.find(c));
       }
     }
-    Tilings tilings = new Tilings(g, seen);
+    Tilings tilings = new Tilings(g, tensors);
     for (int c : layout) {
       deadline.poll();
       for (BlockMap m : forms.of(c)) {

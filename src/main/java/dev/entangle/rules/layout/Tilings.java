@@ -24,7 +24,8 @@ import java.util.TreeSet;
  * when that form is already in the class. Once the coarsest tiling along a dim is there, the finest
  * one (the smallest such slab at each offset) follows: a rank's shard that the rank splits into
  * micro-batches tiles the sequential tensor by the micro-batches too, so a product of it splits
- * toward the micro-batches' products.
+ * toward the micro-batches' products. A broadcast is tiled by whole G_d tensors only (the ranks'
+ * own broadcasts), and only along the first dim that they tile.
  */
 final class Tilings {
   /** Most pieces of one tiling. */
@@ -39,6 +40,7 @@ final class Tilings {
   /** Per dim, the sizes along it of the maps of classes holding a G_d tensor, largest first. */
   private final Map<Integer, TreeSet<Long>> sizes = new HashMap<>();
 
+  /** Over {@code classOf}: the block maps of the classes holding a G_d tensor. */
   Tilings(EGraph<TypeInfo> g, Map<BlockMap, Integer> classOf) {
     this.g = g;
     this.classOf = classOf;
@@ -54,9 +56,11 @@ final class Tilings {
 
   /** A tiling of class {@code c}, whose map is {@code m}, that is not in it yet; or null. */
   Tiled of(int c, BlockMap m) {
-    if (holdsTensor(g, c) || broadcasts(m)) {
-      return null; // a G_d tensor is its own clean form; a broadcast is clean as it is
+    if (holdsTensor(g, c)) {
+      return null; // a G_d tensor is its own clean form
     }
+    // a broadcast, which is not clean, is tiled by whole G_d tensors only (the ranks' broadcasts)
+    boolean broadcast = broadcasts(m);
     for (int source : m.sources()) {
       if (!holdsTensor(g, source)) {
         return null; // G_d tensors lay out G_d tensors only
@@ -65,8 +69,11 @@ final class Tilings {
     int dtype = g.data(c).dtype();
     for (int d = 0; d < m.rank(); d++) {
       Blocks coarsest = along(m, d, dtype, DEPTH, false);
-      if (coarsest == null) {
+      if (coarsest == null || (broadcast && !wholeTensors(coarsest))) {
         continue;
+      }
+      if (broadcast) {
+        return lookup(g, coarsest) != g.find(c) ? new Tiled(c, coarsest) : null;
       }
       if (lookup(g, coarsest) != g.find(c)) {
         return new Tiled(c, coarsest);
@@ -132,6 +139,14 @@ final class Tilings {
       }
     }
     return null;
+  }
+
+  /** Whether a tiling's pieces are all whole G_d tensors (no range of one). */
+  private static boolean wholeTensors(Piece p) {
+    if (p instanceof Whole) {
+      return true;
+    }
+    return p instanceof Blocks b && b.parts().stream().allMatch(Tilings::wholeTensors);
   }
 
   /** The first cut point after {@code at}. */

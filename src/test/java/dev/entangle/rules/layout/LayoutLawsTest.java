@@ -2,6 +2,7 @@ package dev.entangle.rules.layout;
 
 import static dev.entangle.rules.layout.LayoutTerm.allToAll;
 import static dev.entangle.rules.layout.LayoutTerm.concat;
+import static dev.entangle.rules.layout.LayoutTerm.expand;
 import static dev.entangle.rules.layout.LayoutTerm.leaf;
 import static dev.entangle.rules.layout.LayoutTerm.permute;
 import static dev.entangle.rules.layout.LayoutTerm.reshape;
@@ -218,6 +219,33 @@ class LayoutLawsTest {
     int concat = g.lookup(new ENode(Op.CONCAT.id(), new long[] {0}, parts));
     assertEquals(g.find(c), concat, "concat(x0, ..., x" + (n - 1) + ") in the class of the layout");
     w.checkOnNumbers(n);
+  }
+
+  /**
+   * A broadcast of the ranks' tensors (a row maximum spread over the keys, as a softmax does),
+   * which is not clean, gains the concat of the ranks' own broadcasts, which G_d computed: a
+   * relation can then name them.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {2, 3, 4, 8, 16})
+  void aBroadcastOfRankTensorsGainsTheConcatOfTheRanksBroadcasts(int n) {
+    World w = new World();
+    List<LayoutTerm> x = leaves("x", n, 1, 3);
+    List<LayoutTerm> b = leaves("b", n, 1, 3, 5);
+    int whole = w.add(expand(reshape(concat(x, 0), n, 3, 1), n, 3, 5));
+    EGraph<TypeInfo> g = w.graph();
+    int[] parts = new int[n];
+    for (int r = 0; r < n; r++) {
+      parts[r] = w.add(b.get(r));
+      g.union(parts[r], w.add(expand(reshape(x.get(r), 1, 3, 1), 1, 3, 5)));
+    }
+    w.decide();
+    for (int r = 0; r < n; r++) {
+      parts[r] = g.find(parts[r]);
+    }
+    int broadcasts = g.lookup(new ENode(Op.CONCAT.id(), new long[] {0}, parts));
+    assertEquals(g.find(whole), broadcasts, "concat of the ranks' broadcasts in the class");
+    // (not checked on numbers: the broadcasts are leaves made equal to the ranks' terms by hand)
   }
 
   /**

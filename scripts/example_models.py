@@ -2377,20 +2377,16 @@ class ZeroAdamSummedStep(ZeroAdamStep):
 # Megatron's rows interleaved per head ([heads / tp, 3, head_dim]) on each rank
 
 
-class FusedQKVSelfAttention(nn.Module):
+class FusedQKVSelfAttention(SeqBatchAttention):
     """Self-attention over x [seq, batch, hidden] with q, k and v one projection whose rows are q's,
-    then k's, then v's (``chunk(3)``), heads split from the hidden dim, and an output projection."""
+    then k's, then v's (``chunk(3)``), heads split from the hidden dim, :class:`SeqBatchAttention`,
+    and an output projection."""
 
     def __init__(self, hidden, heads):
         super().__init__()
         self.heads, self.head_dim = heads, hidden // heads
         self.qkv = Linear(hidden, 3 * hidden, bias=False)
         self.out = Linear(hidden, hidden, bias=False)
-
-    def attend(self, q, k, v):
-        q, k, v = (t.permute(1, 2, 0, 3) for t in (q, k, v))
-        p = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(self.head_dim), dim=-1)
-        return (p @ v).permute(2, 0, 1, 3)
 
     def forward(self, x):
         s, b, _ = x.shape

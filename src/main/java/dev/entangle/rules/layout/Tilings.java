@@ -35,21 +35,21 @@ final class Tilings {
   private static final int DEPTH = 2;
 
   private final EGraph<TypeInfo> g;
-  private final Map<BlockMap, Integer> classOf;
+
+  /** The block maps of the classes holding a G_d tensor, each to its class. */
+  private final Map<BlockMap, Integer> tensorOf;
 
   /** Per dim, the sizes along it of the maps of classes holding a G_d tensor, largest first. */
   private final Map<Integer, TreeSet<Long>> sizes = new HashMap<>();
 
-  /** Over {@code classOf}: the block maps of the classes holding a G_d tensor. */
-  Tilings(EGraph<TypeInfo> g, Map<BlockMap, Integer> classOf) {
+  /** Over {@code tensorOf}: the block maps of the classes holding a G_d tensor. */
+  Tilings(EGraph<TypeInfo> g, Map<BlockMap, Integer> tensorOf) {
     this.g = g;
-    this.classOf = classOf;
-    for (Map.Entry<BlockMap, Integer> e : classOf.entrySet()) {
-      if (holdsTensor(g, e.getValue())) {
-        long[] shape = e.getKey().shape();
-        for (int d = 0; d < shape.length; d++) {
-          sizes.computeIfAbsent(d, k -> new TreeSet<>(Comparator.reverseOrder())).add(shape[d]);
-        }
+    this.tensorOf = tensorOf;
+    for (BlockMap m : tensorOf.keySet()) {
+      long[] shape = m.shape();
+      for (int d = 0; d < shape.length; d++) {
+        sizes.computeIfAbsent(d, k -> new TreeSet<>(Comparator.reverseOrder())).add(shape[d]);
       }
     }
   }
@@ -125,8 +125,8 @@ final class Tilings {
 
   /** A slab as a G_d tensor of the dtype, or tiled along another dim than {@code d}; or null. */
   private Piece slab(BlockMap slab, int d, int dtype, int depth) {
-    Integer other = slab == null ? null : classOf.get(slab);
-    if (other != null && holdsTensor(g, other) && g.data(other).dtype() == dtype) {
+    Integer other = slab == null ? null : tensorOf.get(slab);
+    if (other != null && g.data(other).dtype() == dtype) {
       return new Whole(g.find(other));
     }
     if (slab == null || depth <= 1) {

@@ -90,18 +90,8 @@ public record LinearForm(List<Monomial> monomials, List<Rational> coefficients) 
   }
 
   public LinearForm plus(LinearForm o) {
-    TreeMap<Monomial, Rational> sum = terms();
-    try {
-      for (int i = 0; i < o.size(); i++) {
-        Rational r = sum.merge(o.monomial(i), o.coefficient(i), Rational::plus);
-        if (r.isZero() && !o.monomial(i).isOne()) {
-          return null; // x - x is not 0 for an infinite x
-        }
-      }
-    } catch (ArithmeticException e) {
-      return null;
-    }
-    return of(sum);
+    TreeMap<Monomial, Rational> sum = sumTerms(o, false);
+    return sum == null ? null : of(sum);
   }
 
   /** This form times a constant; null for zero unless the form is a constant (x · 0 is not 0). */
@@ -139,15 +129,27 @@ public record LinearForm(List<Monomial> monomials, List<Rational> coefficients) 
    * coefficient): the key of a sum whose terms cancel ({@code ClassForms}).
    */
   LinearForm plusKeepingCancelled(LinearForm o) {
+    TreeMap<Monomial, Rational> sum = sumTerms(o, true);
+    return sum == null ? null : keepingZeros(sum);
+  }
+
+  /**
+   * The sum's terms; null when a coefficient overflows or (unless {@code keepCancelled}) a monomial
+   * but the empty one cancels: x - x is not 0 for an infinite x.
+   */
+  private TreeMap<Monomial, Rational> sumTerms(LinearForm o, boolean keepCancelled) {
     TreeMap<Monomial, Rational> sum = terms();
     try {
       for (int i = 0; i < o.size(); i++) {
-        sum.merge(o.monomial(i), o.coefficient(i), Rational::plus);
+        Rational r = sum.merge(o.monomial(i), o.coefficient(i), Rational::plus);
+        if (r.isZero() && !o.monomial(i).isOne() && !keepCancelled) {
+          return null;
+        }
       }
     } catch (ArithmeticException e) {
       return null;
     }
-    return keepingZeros(sum);
+    return sum;
   }
 
   /**

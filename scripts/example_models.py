@@ -2420,3 +2420,47 @@ class MegatronFusedQKVSelfAttention(FusedQKVSelfAttention):
         mixed = self.qkv(x)
         q, k, v = mixed.view(s, b, self.local, 3, self.head_dim).unbind(3)
         return dist.all_reduce(self.out(self.attend(q, k, v).reshape(s, b, -1)), "sum", GROUP)
+
+
+# ---------------------------------------------------------------------------
+# Vocabulary-parallel cross-entropy, forward (Megatron's vocab_parallel_cross_entropy)
+
+
+class LMHeadLoss(nn.Module):
+    """``F.cross_entropy(h W^T, labels)`` of an output layer over the whole vocabulary."""
+
+    def __init__(self, hidden, vocab):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(vocab, hidden))
+
+    def forward(self, h, labels):
+        return F.cross_entropy(F.linear(h, self.weight), labels)
+
+
+class VocabParallelLMHeadLoss(LMHeadLoss):
+    """:class:`LMHeadLoss` with the vocabulary split over TP ranks, the loss computed as Megatron's
+    ``vocab_parallel_cross_entropy`` does: the logits' row max all-reduced (max) and subtracted,
+    each rank picking the target logits in its own range (``logits[arange, masked_target]``, zero
+    where the target lies in another rank's range), those and the exponentials' sums all-reduced
+    (sum); the loss is ``log(sum_exp) - predicted``, averaged. ``mask_predicted=False`` forgets to
+    zero the picks of targets outside the rank's range (a mistake: each rank adds the logit at its
+    column 0 for them)."""
+
+    def __init__(self, hidden, vocab, rank, world_size, mask_predicted=True):
+        super().__init__(hidden, vocab)
+        part, self.start = _shard(vocab, rank, world_size, "vocab")
+        self.mask_predicted = mask_predicted
+        self.weight = nn.Parameter(torch.empty(part, hidden))
+
+    def forward(self, h, labels):
+        logits = F.linear(h, self.weight)
+        part = logits.shape[-1]
+        logits = logits - dist.all_reduce(logits.max(dim=-1)[0], "max", GROUP).unsqueeze(-1)
+        outside = (labels < self.start) | (labels >= self.start + part)
+        target = (labels - self.start).masked_fill(outside, 0)
+        predicted = logits[torch.arange(logits.shape[0]), target]
+        if self.mask_predicted:
+            predicted = predicted.masked_fill(outside, 0.0)
+        predicted = dist.all_reduce(predicted, "sum", GROUP)
+        sum_exp = dist.all_reduce(logits.exp().sum(dim=-1), "sum", GROUP)
+        return (torch.log(sum_exp) - predicted).mean()

@@ -447,9 +447,11 @@ def vocab_parallel_cross_entropy(name, n, mask_grad=True):
             name, "F.cross_entropy of x W^T + b and its weight and bias gradients, the classes"
             f" split over TP={n} as Megatron's vocabulary-parallel cross-entropy computes it, forward"
             " and backward by hand", gs, gd, relations, "unproved",
-            "no rank computes the log-softmax of the whole logits, and no lemma yet relates it to"
-            " the ranks' max-shifted sums; the loss and both gradients equal clean expressions of"
-            " G_d's outputs on numbers: a gap in the lemmas, not a bug", operator=operator)
+            "no rank computes the log-softmax of the whole logits; the loss is proved from the"
+            " ranks' max-shifted picks and sums, but no lemma yet relates the log-softmax's"
+            " backward to the ranks' softmax minus their masked one-hots; both gradients equal clean"
+            " expressions of G_d's outputs on numbers: a gap in the lemmas, not a bug",
+            operator=operator)
     return Case(
         name, "vocab-parallel-cross-entropy-tp2 without zeroing the one-hot of targets in other"
         " ranks' ranges in the backward", gs, gd, relations, "not-refined",
@@ -1400,6 +1402,29 @@ def context_parallel(name, n, offset_bug=False, shifted_arange=False):
         operator=node_name(gs, "aten.masked_fill.Scalar"))
 
 
+def vocab_parallel_lm_loss(name, n, mask_predicted=True):
+    batch, hidden, vocab = 8, HIDDEN, 16
+    inputs = lambda: dict(h=t(batch, hidden), labels=t(batch, dtype=torch.int64))
+    gs = tag_outputs(trace(m.LMHeadLoss(hidden, vocab), **inputs()), "loss")
+    gd = [tag_outputs(g, "loss") for g in
+          trace_ranks(n, lambda r: m.VocabParallelLMHeadLoss(hidden, vocab, r, n, mask_predicted),
+                      lambda r: inputs())]
+    relations = [replicate("h"), replicate("labels"), shard("weight", 0)]
+    if mask_predicted:
+        return Case(
+            name, f"F.cross_entropy of an output layer h W^T, the vocabulary split over TP={n} as"
+            " Megatron's vocab_parallel_cross_entropy computes the loss: the row max all-reduced"
+            " (max), each rank's target logits (masked to its range) and exponentials' sums"
+            " all-reduced (sum); no rank computes the whole log-softmax", gs, gd, relations,
+            "refines", "loss = the ranks' loss (every rank's is the same)")
+    return Case(
+        name, "vocab-parallel-lm-loss-tp2 without zeroing the picked logits of targets in other"
+        " ranks' ranges", gs, gd, relations, "not-refined",
+        "each rank adds its column-0 logit for every target another rank holds; the log-softmax"
+        " that no rank computes starts the chain, which fails at the loss",
+        operator=node_name(gs, "aten._log_softmax.default"))
+
+
 def all_cases():
     return [
         fig1_matmul(),
@@ -1537,6 +1562,9 @@ def all_cases():
         megatron_fused_qkv("megatron-fused-qkv-tp2", 2),
         megatron_fused_qkv("megatron-fused-qkv-tp4", 4),
         megatron_fused_qkv("bug-megatron-fused-qkv-local-scale", 2, local_scale=True),
+        vocab_parallel_lm_loss("vocab-parallel-lm-loss-tp2", 2),
+        vocab_parallel_lm_loss("vocab-parallel-lm-loss-tp4", 4),
+        vocab_parallel_lm_loss("bug-vocab-parallel-lm-loss-unmasked-pick", 2, mask_predicted=False),
     ]
 
 
@@ -1660,6 +1688,7 @@ GD_LOCATIONS = {
     "bug-micro-batched-dp-unscaled": (
         "parts = self.loss_and_grads(self.weight, self.bias, x_part, target_part)", 0),
     "bug-vocab-parallel-cross-entropy-unmasked-grad": ("exp = logits.exp()", 0),
+    "bug-vocab-parallel-lm-loss-unmasked-pick": ("predicted = logits[torch.arange(logits.shape[0]), target]", 2),
     "bug-bias-share-row-parallel-undivided": (
         'return dist.all_reduce(x @ self.weight.t() + share, "sum", GROUP)', 0),
     "bug-data-parallel-local-summed-loss": (

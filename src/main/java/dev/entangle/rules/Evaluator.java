@@ -123,6 +123,14 @@ final class Evaluator {
     return g.holds(c, op.id());
   }
 
+  /** Whether an integer class is shown to hold no negative element ({@link NonNegativeIds}). */
+  boolean nonNegative(Object cls) {
+    if (!(cls instanceof Integer c)) {
+      throw NoMatch.INSTANCE;
+    }
+    return NonNegativeIds.holds(g, c);
+  }
+
   List<ENode> nodes(int cls) {
     return g.nodes(cls);
   }

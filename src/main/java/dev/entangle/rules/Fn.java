@@ -654,6 +654,14 @@ enum Fn {
             }
             return Double.doubleToLongBits(k);
           })),
+  NONNEG(
+      "nonneg",
+      1,
+      1,
+      false,
+      "(nonneg ?ids): 1 when every element of an integer class is shown to be at least 0 (see"
+          + " NonNegativeIds)",
+      strict((e, v) -> bool(e.nonNegative(v[0])))),
   IS_SUMN(
       "is-sumn",
       1,
@@ -737,6 +745,15 @@ enum Fn {
     this.doc = doc;
     this.takesListVariable = takesListVariable;
     this.impl = impl;
+  }
+
+  /**
+   * How many child steps below the classes it is given the function reads nodes: 0 for all but
+   * those that look into how a class is built ({@code nonneg}); a rule calling one is searched
+   * again when a class that far below its pattern changes ({@link RuleSearcher}).
+   */
+  int readsBelow() {
+    return this == NONNEG ? NonNegativeIds.READS_BELOW : 0;
   }
 
   /** The function a rule names, or null. */

@@ -53,14 +53,19 @@ class ChainOutputsOnNumbersTest {
       assertEquals("_log_softmax", o.programs().gs().op(a.operator()).name());
       taken.put(o.programs().gs().value(a.output()).name(), text.relation(a.candidate().term()));
     }
-    // the loss as rank 0 returns it; the gradients as the ranks' rows of the weight and bias
+    // the gradients as the ranks' rows of the weight and bias; the loss is proved (the pick of
+    // the log-softmax as the max-shifted pick minus the log of the shifted exponentials' sum)
     assertEquals(
         Map.of(
-            "detach_8", "r0.mean",
             "t_3", "concat(r0.mm, r1.mm, dim=0)",
             "view", "concat(r0.sum_2, r1.sum_2, dim=0)"),
         taken,
         "the outputs taken on numbers");
+    Map<String, String> proved = new LinkedHashMap<>();
+    for (CheckResult.OutputEntry e : o.result().outputRelation()) {
+      proved.put(o.programs().gs().value(e.gs()).name(), text.relation(e.gd()));
+    }
+    assertEquals("r0.mean", proved.get("detach_8"), "the loss, proved");
   }
 
   @Test

@@ -76,14 +76,18 @@ public final class Indexing implements Semantics {
     return out;
   }
 
-  /** {@code x[..., idx]}: for each position of idx, the element of x's last dim it names. */
+  /**
+   * {@code x[..., idx]}: for each position of idx, the element of x's last dim it names. As torch's
+   * {@code gather} and {@code nll_loss}, an id outside {@code [0, V)} has no value (negative ids do
+   * not wrap; advanced indexing, which wraps them, is {@code index2}).
+   */
   public static double[] pick(Tensor x, Tensor idx) {
     long v = x.size(x.rank() - 1);
     double[] id = idx.raw();
     double[] src = x.raw();
     double[] out = new double[id.length];
     for (int p = 0; p < id.length; p++) {
-      long c = wrap(integer(id[p], "pick", idx, p), v, "entries of the last dim", idx, p);
+      long c = inRange(integer(id[p], "pick", idx, p), v, "entries of the last dim", idx, p);
       out[p] = src[(int) (p * v + c)];
     }
     return out;
@@ -142,8 +146,16 @@ public final class Indexing implements Semantics {
     return (long) v;
   }
 
+  private static long inRange(long v, long size, String what, Tensor ids, int p) {
+    return checked(v < 0 ? size : v, size, what, ids, p, v);
+  }
+
   private static long wrap(long v, long size, String what, Tensor ids, int p) {
-    long w = v < 0 ? v + size : v;
+    return checked(v < 0 ? v + size : v, size, what, ids, p, v);
+  }
+
+  /** The index w (the id v, wrapped or not) when it lies in {@code [0, size)}. */
+  private static long checked(long w, long size, String what, Tensor ids, int p, long v) {
     if (w < 0 || w >= size) {
       throw new EvalException(
           "index "

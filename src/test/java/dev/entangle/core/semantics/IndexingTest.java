@@ -81,7 +81,16 @@ class IndexingTest {
   @Test
   void pickTakesOneElementOfTheLastDimPerPosition() {
     assertTensor(apply(Op.PICK, attrs(), X, i64(shape(2), 2, 0)), F32, shape(2), 2, 3);
-    assertTensor(apply(Op.PICK, attrs(), X, i64(shape(2), -1, 1)), F32, shape(2), 2, 4);
+    assertTensor(apply(Op.PICK, attrs(), X, i64(shape(2), 2, 1)), F32, shape(2), 2, 4);
+  }
+
+  @Test
+  void aPickHasNoValueForANegativeIdAsTorchsGather() {
+    EvalException e =
+        assertThrows(EvalException.class, () -> apply(Op.PICK, attrs(), X, i64(shape(2), -1, 1)));
+    assertEquals(
+        "index -1 at position [0] is outside the 3 entries of the last dim it indexes",
+        e.getMessage());
   }
 
   @Test

@@ -16,7 +16,8 @@ import java.util.Map;
  * {@code concat}) over its children's forms, and the identity over the class itself when it also
  * holds another node or no layout node gives a form (it is then a source). At most {@link
  * #PER_CLASS} forms are kept per class. A class met again while its forms are being computed (a
- * cycle) stands for itself: its identity, which is always true.
+ * cycle) stands for itself: its identity, which is always true. A source that is a reshape or
+ * permute of a class holding an earlier G_d tensor reads that one instead (its {@link #root}).
  */
 final class LayoutForms {
   /** The most forms kept per class. */
@@ -27,6 +28,7 @@ final class LayoutForms {
   private final EGraph<TypeInfo> g;
   private final SearchDeadline deadline;
   private final Map<Integer, List<BlockMap>> forms = new HashMap<>();
+  private final Map<Integer, BlockMap> roots = new HashMap<>();
 
   LayoutForms(EGraph<TypeInfo> g, SearchDeadline deadline) {
     this.g = g;
@@ -79,13 +81,64 @@ final class LayoutForms {
     return done;
   }
 
+  /**
+   * The class read whole as a source: its identity, or, when it is a reshape or permute of a class
+   * holding an earlier G_d tensor ({@link #order}), that layout of the earlier class's identity
+   * (followed down to the earliest). A tensor and its reshapes and transposes (JAX names each view
+   * of a value anew) then read one source, whichever of them a composition starts from, so equal
+   * compositions over them have one form.
+   */
   private List<BlockMap> identity(int c) {
-    TypeInfo t = g.data(c);
-    if (t == null || t.isTuple()) {
-      return List.of();
-    }
-    BlockMap m = BlockMap.identity(c, t.shape());
+    BlockMap m = root(g.find(c));
     return m == null ? List.of() : List.of(m);
+  }
+
+  private BlockMap root(int c) {
+    BlockMap known = roots.get(c);
+    if (known != null || roots.containsKey(c)) {
+      return known;
+    }
+    TypeInfo t = g.data(c);
+    BlockMap m = null;
+    if (t != null && !t.isTuple()) {
+      long own = order(c);
+      ENode view = null;
+      long best = own;
+      for (ENode n : g.nodes(c)) {
+        if (n.op() == Op.RESHAPE.id() || n.op() == Op.PERMUTE.id()) {
+          long o = order(g.find(n.child(0)));
+          if (o < best) {
+            best = o;
+            view = n;
+          }
+        }
+      }
+      if (view != null) {
+        BlockMap below = root(g.find(view.child(0)));
+        if (below != null) {
+          m =
+              view.op() == Op.RESHAPE.id()
+                  ? below.reshape(view.attrs())
+                  : below.permute(view.attrs());
+        }
+      }
+      if (m == null) {
+        m = BlockMap.identity(c, t.shape());
+      }
+    }
+    roots.put(c, m);
+    return m;
+  }
+
+  /** The first G_d tensor a class holds (their ids follow the programs' order); else the last. */
+  private long order(int c) {
+    long first = Long.MAX_VALUE;
+    for (ENode n : g.nodes(c)) {
+      if (n.op() == Op.TENSOR.id()) {
+        first = Math.min(first, n.attr(0));
+      }
+    }
+    return first;
   }
 
   /** The node's form over its children's k-th forms (their last when they have fewer). */

@@ -61,6 +61,20 @@ public final class Steps {
     return kind.length;
   }
 
+  /**
+   * Whether the steps only copy or lay out values: every node they build is a reshape, permute,
+   * expand, slice or concat.
+   */
+  public boolean layoutOnly() {
+    for (int i = 0; i < kind.length; i++) {
+      Op op = kind[i] == ADD ? Op.of(arg[i]) : null;
+      if (kind[i] == ADD && (op == null || op.kind != Op.Kind.LAYOUT)) {
+        return false; // a core operator that is not layout, or an opaque call
+      }
+    }
+    return true;
+  }
+
   public int kind(int i) {
     return kind[i];
   }

@@ -29,8 +29,15 @@ import java.util.function.IntFunction;
  * unproved}. Otherwise the failure stands, with the numbers that show the bug.
  */
 final class CheckRun {
-  /** Most G_s operations one deferred chain may span before the check gives up on it. */
+  /**
+   * Most G_s operations one deferred chain may span before the check gives up on it, those that
+   * only copy or lay out values not counted (JAX writes a reshape and a broadcast around every
+   * reduction); and {@link #MAX_SPAN} counting them.
+   */
   static final int MAX_CHAIN = 12;
+
+  /** Most G_s operations, layout ones too, one deferred chain may span. */
+  static final int MAX_SPAN = 16;
 
   private final Context ctx;
   private final CoreProgram gs;
@@ -44,6 +51,7 @@ final class CheckRun {
   private final Set<Integer> undefined = new LinkedHashSet<>();
   private final Map<Integer, CoreOp> chainRoot = new HashMap<>();
   private final Map<Integer, Integer> chainLength = new HashMap<>();
+  private final Map<Integer, Integer> chainSpan = new HashMap<>();
   private final Map<Integer, OperatorCheck.Outcome> failedAt = new HashMap<>();
 
   /**
@@ -372,6 +380,7 @@ final class CheckRun {
     for (int v : members) {
       chainRoot.remove(v);
       chainLength.remove(v);
+      chainSpan.remove(v);
       ctx.deferred.remove(v);
     }
     failedAt.remove(root.id());
@@ -545,18 +554,22 @@ final class CheckRun {
   /**
    * Defers an operation whose outputs have no clean expression: consumers see its term instead, so
    * a chain of G_s operations that only maps as a whole (a vocabulary shard's shifted targets, say)
-   * is checked as a chain. Refused past {@link #MAX_CHAIN} operations.
+   * is checked as a chain. Refused past {@link #MAX_CHAIN} operations (layout operations not
+   * counted) or {@link #MAX_SPAN} (counted).
    */
   private boolean defer(
       CoreOp op, List<Integer> outs, OperatorCheck.Outcome out, OperatorCheck check) {
     int length = 1;
+    int span = 1;
+    int step = op.steps().layoutOnly() ? 0 : 1;
     CoreOp root = rootOf(op);
     for (int in : op.reads()) {
       if (chainRoot.containsKey(in)) {
-        length = Math.max(length, chainLength.get(in) + 1);
+        length = Math.max(length, chainLength.get(in) + step);
+        span = Math.max(span, chainSpan.get(in) + 1);
       }
     }
-    if (length > MAX_CHAIN) {
+    if (length > MAX_CHAIN || span > MAX_SPAN) {
       return false;
     }
     if (root == op) {
@@ -571,6 +584,7 @@ final class CheckRun {
       ctx.deferred.add(o);
       chainRoot.put(o, root);
       chainLength.put(o, length);
+      chainSpan.put(o, span);
     }
     return true;
   }

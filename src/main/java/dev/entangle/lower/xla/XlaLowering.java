@@ -642,7 +642,7 @@ public final class XlaLowering {
     long[] sizes = dims(c, "slice_sizes");
     long ivd = c.integer(-1, "index_vector_dim", (long) is.length);
     if (c.node.kwarg("operand_batching_dims") instanceof Arg.ListArg b && !b.items().isEmpty()) {
-      return null;
+      return alongAxis(c, x, idx, startMap, collapsed, offsets, sizes, ivd);
     }
     if (!Arrays.equals(startMap, new long[] {0})
         || sizes.length != xs.length
@@ -698,6 +698,88 @@ public final class XlaLowering {
     return c.reshape(
         c.b.add(Op.EMBEDDING, new long[0], table2, ids),
         out.stream().mapToLong(Long::longValue).toArray());
+  }
+
+  /**
+   * A gather of one element along one axis a of the operand per index, every other operand dim
+   * matched to an index dim ({@code operand_batching_dims}, {@code start_indices_batching_dims}):
+   * JAX's {@code take_along_axis}. {@code out[p] = x[p's batching dims..., clamp(idx[p])]} with the
+   * index clamped to [0, size of a - 1] as XLA clamps it: a pick from the operand with a moved
+   * last, its batching dims in the index's order and broadcast over the index's other dims.
+   */
+  private static Integer alongAxis(
+      Call c,
+      int x,
+      int idx,
+      long[] startMap,
+      long[] collapsed,
+      long[] offsets,
+      long[] sizes,
+      long ivd) {
+    long[] xs = c.shape(x);
+    long[] is = c.shape(idx);
+    long[] operandBatch = dims(c, "operand_batching_dims");
+    long[] indexBatch = dims(c, "start_indices_batching_dims");
+    if (startMap.length != 1
+        || !Arrays.equals(collapsed, startMap)
+        || offsets.length != 0
+        || operandBatch.length != xs.length - 1
+        || indexBatch.length != operandBatch.length
+        || Arrays.stream(sizes).anyMatch(v -> v != 1)
+        || (ivd < is.length && is[(int) ivd] != 1)
+        || c.type(idx).dtype() == Dtype.BOOL.code()
+        || Dtype.isFloating(c.type(idx).dtype())) {
+      return null;
+    }
+    int axis = (int) startMap[0];
+    long[] outShape = new long[ivd < is.length ? is.length - 1 : is.length];
+    int[] outPos = new int[is.length]; // index dim -> output dim (-1 for the index vector dim)
+    for (int i = 0, o = 0; i < is.length; i++) {
+      outPos[i] = i == ivd ? -1 : o;
+      if (i != ivd) {
+        outShape[o++] = is[i];
+      }
+    }
+    // the operand's batching dims ordered by the output dim they match, then the axis
+    Integer[] order = new Integer[operandBatch.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+      if (operandBatch[i] == axis || indexBatch[i] == ivd || indexBatch[i] >= is.length) {
+        return null;
+      }
+    }
+    Arrays.sort(
+        order, (p, q) -> Integer.compare(outPos[(int) indexBatch[p]], outPos[(int) indexBatch[q]]));
+    long[] perm = new long[xs.length];
+    long[] spread = new long[outShape.length + 1];
+    Arrays.fill(spread, 1);
+    for (int i = 0; i < order.length; i++) {
+      perm[i] = operandBatch[order[i]];
+      int o = outPos[(int) indexBatch[order[i]]];
+      if (xs[(int) perm[i]] != outShape[o]) {
+        return null;
+      }
+      spread[o] = outShape[o];
+    }
+    perm[xs.length - 1] = axis;
+    spread[outShape.length] = xs[axis];
+    long[] full = Arrays.copyOf(outShape, outShape.length + 1);
+    full[outShape.length] = xs[axis];
+    boolean moves = false;
+    for (int i = 0; i < perm.length; i++) {
+      moves |= perm[i] != i;
+    }
+    int moved = moves ? c.b.add(Op.PERMUTE, perm, x) : x;
+    int table = c.expandTo(c.reshape(moved, spread), full);
+    int idType = c.type(idx).dtype();
+    int ids = c.reshape(idx, outShape);
+    ids =
+        c.b.add(
+            Op.MINIMUM,
+            new long[0],
+            c.b.add(Op.MAXIMUM, new long[0], ids, c.filled(0, idType, outShape)),
+            c.filled(xs[axis] - 1, idType, outShape));
+    return c.b.add(Op.PICK, new long[0], table, ids);
   }
 
   /**

@@ -289,6 +289,32 @@ class XlaLoweringTest {
   }
 
   @Test
+  void aGatherAlongOneAxisWithBatchingDimsIsAPick() throws IOException {
+    Map<String, String> t =
+        lower(
+            "%x = f32[8,32]{1,0} parameter(0)",
+            "%i = s32[8,1,1]{2,1,0} parameter(1)",
+            "%g = f32[8,1]{1,0} gather(%x, %i), offset_dims={}, collapsed_slice_dims={1},"
+                + " start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0},"
+                + " index_vector_dim=2, slice_sizes={1,1}",
+            "%y = f32[5,4]{1,0} parameter(2)",
+            "%j = s32[3,4,1]{2,1,0} parameter(3)",
+            "%h = f32[3,4]{1,0} gather(%y, %j), offset_dims={}, collapsed_slice_dims={0},"
+                + " start_index_map={0}, operand_batching_dims={1}, start_indices_batching_dims={1},"
+                + " index_vector_dim=2, slice_sizes={1,1}");
+    // JAX's take_along_axis along the last dim: each row picks at its clamped index
+    assertEquals(
+        "(pick (reshape[8 1 32] x) (minimum (maximum (reshape[8 1] i) (expand[8 1] (scalar[0.0"
+            + " int32]))) (expand[8 1] (scalar[31.0 int32]))))",
+        t.get("g"));
+    // along dim 0: the operand transposed so that the axis is last, spread over the index's rows
+    assertEquals(
+        "(pick (expand[3 4 5] (reshape[1 4 5] (permute[1 0] y))) (minimum (maximum (reshape[3 4] j)"
+            + " (expand[3 4] (scalar[0.0 int32]))) (expand[3 4] (scalar[4.0 int32]))))",
+        t.get("h"));
+  }
+
+  @Test
   void padsAndUpdatesAtKnownOffsetsAreConcats() throws IOException {
     Map<String, String> t =
         lower(

@@ -19,6 +19,12 @@ class JaxVocabXentTest(CaptureCase):
                 report = self.assert_verdict(["jax", f"{M}:build_manual", "--world", str(world)], "unproved")
                 self.assertEqual(["div.1"], [a["gs"] for a in report["assumed"]], report)
 
+    def test_a_target_pick_partitioned_by_xla_refines_on_2_and_4_devices(self):
+        # take_along_axis over the sharded classes: each device's clamped, masked pick
+        for world in (2, 4):
+            with self.subTest(world=world):
+                self.assert_verdict(["jax", f"{M}:build_take", "--world", str(world)], "refines")
+
     def test_a_local_max_and_a_missing_offset_are_bugs(self):
         for build in ("build_manual_local_max", "build_manual_no_offset"):
             with self.subTest(build=build):

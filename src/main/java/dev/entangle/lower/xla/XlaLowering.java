@@ -18,9 +18,10 @@ import java.util.Map;
  * XLA HLO instructions as the HLO importer writes them (target {@code xla.OPCODE}, the attributes
  * as kwargs): layout operations, {@code dot} (any batch and contracting dims) as a permuted,
  * reshaped {@code matmul}, element-wise arithmetic and comparisons, reductions whose reducer is
- * add, max or min from its identity, row gathers as embeddings, pads and updates at known offsets
- * as concats, literals, and the custom calls of AWS Neuron that transformers-neuronx emits ({@link
- * XlaCustomCalls}). Returns null for what it leaves opaque.
+ * add, max or min from its identity, row gathers as embeddings and gathers along one axis (JAX's
+ * take_along_axis) as picks, pads and updates at known offsets as concats, literals, and the custom
+ * calls of AWS Neuron that transformers-neuronx emits ({@link XlaCustomCalls}). Returns null for
+ * what it leaves opaque.
  */
 public final class XlaLowering {
   private final OpTable table;
@@ -770,16 +771,21 @@ public final class XlaLowering {
       moves |= perm[i] != i;
     }
     int moved = moves ? c.b.add(Op.PERMUTE, perm, x) : x;
-    int table = c.expandTo(c.reshape(moved, spread), full);
+    boolean onePerRow = true; // every index dim that is not a batching dim has size 1
+    for (int o = 0; o < outShape.length; o++) {
+      onePerRow &= spread[o] == outShape[o] || outShape[o] == 1;
+    }
+    long[] rows = onePerRow ? Arrays.copyOf(c.shape(moved), xs.length - 1) : outShape;
+    int table = onePerRow ? moved : c.expandTo(c.reshape(moved, spread), full);
     int idType = c.type(idx).dtype();
-    int ids = c.reshape(idx, outShape);
+    int ids = c.reshape(idx, rows);
     ids =
         c.b.add(
             Op.MINIMUM,
             new long[0],
-            c.b.add(Op.MAXIMUM, new long[0], ids, c.filled(0, idType, outShape)),
-            c.filled(xs[axis] - 1, idType, outShape));
-    return c.b.add(Op.PICK, new long[0], table, ids);
+            c.b.add(Op.MAXIMUM, new long[0], ids, c.filled(0, idType, rows)),
+            c.filled(xs[axis] - 1, idType, rows));
+    return c.reshape(c.b.add(Op.PICK, new long[0], table, ids), outShape);
   }
 
   /**

@@ -302,10 +302,11 @@ class XlaLoweringTest {
             "%h = f32[3,4]{1,0} gather(%y, %j), offset_dims={}, collapsed_slice_dims={0},"
                 + " start_index_map={0}, operand_batching_dims={1}, start_indices_batching_dims={1},"
                 + " index_vector_dim=2, slice_sizes={1,1}");
-    // JAX's take_along_axis along the last dim: each row picks at its clamped index
+    // JAX's take_along_axis along the last dim, one index per row: each row picks at its clamped
+    // index, viewed as the output
     assertEquals(
-        "(pick (reshape[8 1 32] x) (minimum (maximum (reshape[8 1] i) (expand[8 1] (scalar[0.0"
-            + " int32]))) (expand[8 1] (scalar[31.0 int32]))))",
+        "(reshape[8 1] (pick x (minimum (maximum (reshape[8] i) (expand[8] (scalar[0.0 int32])))"
+            + " (expand[8] (scalar[31.0 int32])))))",
         t.get("g"));
     // along dim 0: the operand transposed so that the axis is last, spread over the index's rows
     assertEquals(

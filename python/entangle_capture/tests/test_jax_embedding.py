@@ -1,0 +1,23 @@
+"""A JAX embedding lookup with its table sharded by rows."""
+
+import unittest
+
+from checking import CaptureCase, has_module
+
+M = "entangle_capture.examples.jax_embedding"
+
+
+@unittest.skipUnless(has_module("jax"), "jax is not installed (.ci/run installs it into .venv)")
+class JaxEmbeddingTest(CaptureCase):
+    def test_partitioned_by_xla_refines_on_2_and_4_devices(self):
+        # each device's lookup at the ids clamped into its rows, zeroed outside them
+        for world in (2, 4):
+            with self.subTest(world=world):
+                self.assert_verdict(["jax", f"{M}:build", "--world", str(world)], "refines")
+
+    def test_rows_of_other_devices_ids_left_unzeroed_are_not_refined(self):
+        self.assert_verdict(["jax", f"{M}:build_manual_unmasked", "--world", "2"], "not-refined")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -8,11 +8,12 @@ import dev.entangle.egraph.ENode;
 
 /**
  * Shows that an integer e-class holds no negative element, from how it is built: a known number at
- * least 0, a bool, positions ({@code arange} from 0 or more, upward), an {@code argmax}, a layout
- * of such ids, a sum, product or maximum of such ids, a {@code where} choosing between such ids,
- * and a vocabulary shard's shifted ids ({@code where(out_of_range[lo hi](t), k, t - lo)} with k at
- * least 0: inside the range, {@code t - lo} is at least 0; the mask may also be the {@code (t < lo)
- * | (t >= hi)} it is recognized from, or the "and" of the shards' masks that tiles a whole range).
+ * least 0, a bool or unsigned integer, positions ({@code arange} from 0 or more, upward), an {@code
+ * argmax}, a layout of such ids, a sum, product or minimum of such ids, a maximum with such ids (a
+ * clamp from 0), a {@code where} choosing between such ids, and a vocabulary shard's shifted ids
+ * ({@code where(out_of_range[lo hi](t), k, t - lo)} with k at least 0: inside the range, {@code t -
+ * lo} is at least 0; the mask may also be the {@code (t < lo) | (t >= hi)} it is recognized from,
+ * or the "and" of the shards' masks that tiles a whole range).
  *
  * <p>It lets a law that holds only for ids in range be stated for indexing that wraps negative ids
  * (advanced indexing reads {@code x[-1]} as the last entry, a pick does not), so it must never
@@ -40,7 +41,13 @@ final class NonNegativeIds {
       return false;
     }
     Dtype dt = Dtype.of(t.dtype());
-    if (dt == Dtype.BOOL || (t.constant() != null && t.constant() >= 0)) {
+    boolean unsigned =
+        dt == Dtype.BOOL
+            || dt == Dtype.UINT8
+            || dt == Dtype.UINT16
+            || dt == Dtype.UINT32
+            || dt == Dtype.UINT64;
+    if (unsigned || (t.constant() != null && t.constant() >= 0)) {
       return true;
     }
     if (depth == 0 || !dt.isIntegral()) {
@@ -59,7 +66,8 @@ final class NonNegativeIds {
     return switch (op) {
       case ARANGE -> n.attr(0) >= 0 && n.attr(2) > 0;
       case ARGMAX -> true;
-      case RESHAPE, EXPAND, PERMUTE, SLICE, CONCAT, ADD, MUL, MAXIMUM -> all(g, n, 0, depth);
+      case RESHAPE, EXPAND, PERMUTE, SLICE, CONCAT, ADD, MUL, MINIMUM -> all(g, n, 0, depth);
+      case MAXIMUM -> holds(g, n.child(0), depth) || holds(g, n.child(1), depth);
       case WHERE -> all(g, n, 1, depth) || (holds(g, n.child(1), depth) && shiftedInRange(g, n));
       default -> false;
     };

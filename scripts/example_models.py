@@ -2464,3 +2464,32 @@ class VocabParallelLMHeadLoss(LMHeadLoss):
         predicted = dist.all_reduce(predicted, "sum", GROUP)
         sum_exp = dist.all_reduce(logits.exp().sum(dim=-1), "sum", GROUP)
         return (torch.log(sum_exp) - predicted).mean()
+
+
+# ---------------------------------------------------------------------------
+# A target log-probability picked by advanced indexing, data parallel
+
+
+class PickedTargetLoss(nn.Module):
+    """``-log_softmax(x W^T)[arange(rows), labels].mean()``: the targets' log-probabilities picked
+    by advanced indexing (negative labels would count from the end of a row)."""
+
+    def __init__(self, in_features, classes):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(classes, in_features))
+
+    def forward(self, x, labels):
+        logp = torch.log_softmax(F.linear(x, self.weight), dim=-1)
+        return -logp[torch.arange(x.shape[0]), labels].mean()
+
+
+class DataParallelPickedTargetLoss(PickedTargetLoss):
+    """:class:`PickedTargetLoss` on each rank's rows, the losses averaged over the ranks
+    (``reduce_op="sum"`` adds them instead, a mistake)."""
+
+    def __init__(self, in_features, classes, reduce_op="avg"):
+        super().__init__(in_features, classes)
+        self.reduce_op = reduce_op
+
+    def forward(self, x, labels):
+        return dist.all_reduce(super().forward(x, labels), self.reduce_op, GROUP)

@@ -1425,6 +1425,25 @@ def vocab_parallel_lm_loss(name, n, mask_predicted=True):
         operator=node_name(gs, "aten._log_softmax.default"))
 
 
+def dp_picked_target_loss(name, n, reduce_op="avg"):
+    batch, dim_in, classes = 8, HIDDEN, 6
+    gs = tag_outputs(trace(m.PickedTargetLoss(dim_in, classes), x=t(batch, dim_in),
+                           labels=t(batch, dtype=torch.int64)), "loss")
+    gd = [tag_outputs(g, "loss") for g in
+          trace_ranks(n, lambda r: m.DataParallelPickedTargetLoss(dim_in, classes, reduce_op),
+                      lambda r: dict(x=t(batch // n, dim_in), labels=t(batch // n, dtype=torch.int64)))]
+    relations = [shard("x", 0), shard("labels", 0), replicate("weight")]
+    if reduce_op == "avg":
+        return Case(
+            name, f"a loss picking the targets' log-probabilities by advanced indexing"
+            f" (logp[arange(rows), labels]), data parallel over {n} ranks, averaged", gs, gd,
+            relations, "refines", "loss = the ranks' averaged loss")
+    return Case(
+        name, "dp-picked-target-loss-dp2 summing the ranks' mean losses instead of averaging them",
+        gs, gd, relations, "not-refined", "the loss is twice the sequential one",
+        operator=node_name(gs, "aten.mean.default"))
+
+
 def all_cases():
     return [
         fig1_matmul(),
@@ -1565,6 +1584,9 @@ def all_cases():
         vocab_parallel_lm_loss("vocab-parallel-lm-loss-tp2", 2),
         vocab_parallel_lm_loss("vocab-parallel-lm-loss-tp4", 4),
         vocab_parallel_lm_loss("bug-vocab-parallel-lm-loss-unmasked-pick", 2, mask_predicted=False),
+        dp_picked_target_loss("dp-picked-target-loss-dp2", 2),
+        dp_picked_target_loss("dp-picked-target-loss-dp4", 4),
+        dp_picked_target_loss("bug-dp-picked-target-loss-summed", 2, reduce_op="sum"),
     ]
 
 
@@ -1689,6 +1711,7 @@ GD_LOCATIONS = {
         "parts = self.loss_and_grads(self.weight, self.bias, x_part, target_part)", 0),
     "bug-vocab-parallel-cross-entropy-unmasked-grad": ("exp = logits.exp()", 0),
     "bug-vocab-parallel-lm-loss-unmasked-pick": ("predicted = logits[torch.arange(logits.shape[0]), target]", 2),
+    "bug-dp-picked-target-loss-summed": ("return dist.all_reduce(super().forward(x, labels), self.reduce_op, GROUP)", 0),
     "bug-bias-share-row-parallel-undivided": (
         'return dist.all_reduce(x @ self.weight.t() + share, "sum", GROUP)', 0),
     "bug-data-parallel-local-summed-loss": (

@@ -36,8 +36,14 @@ final class CheckRun {
    */
   static final int MAX_CHAIN = 12;
 
-  /** Most G_s operations, layout ones too, one deferred chain may span. */
+  /**
+   * Most G_s operations, layout ones too, one deferred chain may span: past {@link #MAX_CHAIN} of
+   * them only while its e-graph holds at most {@link #LONG_CHAIN_NODES} nodes.
+   */
   static final int MAX_SPAN = 16;
+
+  /** The e-graph size up to which a chain may span more than {@link #MAX_CHAIN} operations. */
+  static final int LONG_CHAIN_NODES = 4_000;
 
   private final Context ctx;
   private final CoreProgram gs;
@@ -555,7 +561,7 @@ final class CheckRun {
    * Defers an operation whose outputs have no clean expression: consumers see its term instead, so
    * a chain of G_s operations that only maps as a whole (a vocabulary shard's shifted targets, say)
    * is checked as a chain. Refused past {@link #MAX_CHAIN} operations (layout operations not
-   * counted) or {@link #MAX_SPAN} (counted).
+   * counted) or {@link #MAX_SPAN} (counted; past {@link #MAX_CHAIN} only on a small e-graph).
    */
   private boolean defer(
       CoreOp op, List<Integer> outs, OperatorCheck.Outcome out, OperatorCheck check) {
@@ -569,7 +575,9 @@ final class CheckRun {
         span = Math.max(span, chainSpan.get(in) + 1);
       }
     }
-    if (length > MAX_CHAIN || span > MAX_SPAN) {
+    if (length > MAX_CHAIN
+        || span > MAX_SPAN
+        || (span > MAX_CHAIN && check.nodeCount() > LONG_CHAIN_NODES)) {
       return false;
     }
     if (root == op) {

@@ -192,6 +192,11 @@ final class OperatorCheck {
     this.gdTerms = new GdTerms(ctx.gd, b);
   }
 
+  /** How many e-nodes this check's e-graph holds. */
+  int nodeCount() {
+    return g.nodeCount();
+  }
+
   /**
    * Whether a later operation of the same deferred chain may be checked on this e-graph ({@link
    * #continueWith}): it is well within the node and exploration limits, so that going on here is

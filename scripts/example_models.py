@@ -2493,3 +2493,12 @@ class DataParallelPickedTargetLoss(PickedTargetLoss):
 
     def forward(self, x, labels):
         return dist.all_reduce(super().forward(x, labels), self.reduce_op, GROUP)
+
+
+class LMHeadGatheredLoss(LMHeadLoss):
+    """:class:`LMHeadLoss` written as ``-log_softmax(h W^T).gather(-1, labels[:, None]).mean()``:
+    the targets' log-probabilities gathered as a [rows, 1] column and averaged over it."""
+
+    def forward(self, h, labels):
+        logp = torch.log_softmax(F.linear(h, self.weight), dim=-1)
+        return -logp.gather(-1, labels.unsqueeze(-1)).mean()

@@ -1402,14 +1402,20 @@ def context_parallel(name, n, offset_bug=False, shifted_arange=False):
         operator=node_name(gs, "aten.masked_fill.Scalar"))
 
 
-def vocab_parallel_lm_loss(name, n, mask_predicted=True):
+def vocab_parallel_lm_loss(name, n, mask_predicted=True, gathered=False):
     batch, hidden, vocab = 8, HIDDEN, 16
     inputs = lambda: dict(h=t(batch, hidden), labels=t(batch, dtype=torch.int64))
-    gs = tag_outputs(trace(m.LMHeadLoss(hidden, vocab), **inputs()), "loss")
+    sequential = m.LMHeadGatheredLoss if gathered else m.LMHeadLoss
+    gs = tag_outputs(trace(sequential(hidden, vocab), **inputs()), "loss")
     gd = [tag_outputs(g, "loss") for g in
           trace_ranks(n, lambda r: m.VocabParallelLMHeadLoss(hidden, vocab, r, n, mask_predicted),
                       lambda r: inputs())]
     relations = [replicate("h"), replicate("labels"), shard("weight", 0)]
+    if gathered:
+        return Case(
+            name, f"vocab-parallel-lm-loss-tp{n} with the sequential loss written as log_softmax,"
+            " a gather of the targets' column and its mean", gs, gd, relations, "refines",
+            "loss = the ranks' loss (every rank's is the same)")
     if mask_predicted:
         return Case(
             name, f"F.cross_entropy of an output layer h W^T, the vocabulary split over TP={n} as"
@@ -1584,6 +1590,7 @@ def all_cases():
         vocab_parallel_lm_loss("vocab-parallel-lm-loss-tp2", 2),
         vocab_parallel_lm_loss("vocab-parallel-lm-loss-tp4", 4),
         vocab_parallel_lm_loss("bug-vocab-parallel-lm-loss-unmasked-pick", 2, mask_predicted=False),
+        vocab_parallel_lm_loss("vocab-parallel-lm-loss-gathered-tp4", 4, gathered=True),
         dp_picked_target_loss("dp-picked-target-loss-dp2", 2),
         dp_picked_target_loss("dp-picked-target-loss-dp4", 4),
         dp_picked_target_loss("bug-dp-picked-target-loss-summed", 2, reduce_op="sum"),

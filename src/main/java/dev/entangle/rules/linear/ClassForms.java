@@ -420,17 +420,42 @@ public final class ClassForms {
       return null;
     }
     Rational size = Rational.of(count);
+    boolean whole = n.attr(0) == 0 && n.attrCount() - 1 == shape.length;
     LinearForm sum =
         in.map(
-            m ->
-                m.isOne()
-                    ? LinearForm.constant(size)
-                    : structural(
-                        new Atom(
-                            Op.RSUM.id(),
-                            n.attrs(),
-                            new int[] {table.form(LinearForm.monomial(m))})));
+            m -> {
+              if (m.isOne()) {
+                return LinearForm.constant(size);
+              }
+              if (whole && m.degree() == 1) {
+                return wholeSum(m.atom(0), n.attrs());
+              }
+              return structural(
+                  new Atom(
+                      Op.RSUM.id(), n.attrs(), new int[] {table.form(LinearForm.monomial(m))}));
+            });
     return sum == null || op == Op.RSUM ? sum : sum.times(size.reciprocal());
+  }
+
+  /**
+   * The sum of every element of an atom: the same whatever their layout, so a reshape or permute of
+   * an atom sums as the atom itself (a loss averaged over a [rows, 1] view of per-row losses).
+   */
+  private LinearForm wholeSum(int atom, long[] attrs) {
+    Atom a = table.atomAt(atom);
+    long[] operandShape = table.operandShape(atom);
+    while ((a.op() == Op.RESHAPE.id() || a.op() == Op.PERMUTE.id()) && operandShape != null) {
+      atom = table.formAt(a.operands()[0]).monomial(0).atom(0);
+      attrs = new long[operandShape.length + 1];
+      for (int i = 0; i < operandShape.length; i++) {
+        attrs[i + 1] = i;
+      }
+      a = table.atomAt(atom);
+      operandShape = table.operandShape(atom);
+    }
+    return structural(
+        new Atom(
+            Op.RSUM.id(), attrs, new int[] {table.form(LinearForm.monomial(Monomial.of(atom)))}));
   }
 
   /**

@@ -473,15 +473,7 @@ class GPT(nn.Module):
         return self.cross_entropy(logits, labels)
 
     def cross_entropy(self, logits, labels):
-        logits_max = self.all_reduce(logits.max(dim=-1)[0], "max")
-        logits = logits - logits_max.unsqueeze(-1)
-        end = self.vocab_start + logits.shape[-1]
-        mask = (labels < self.vocab_start) | (labels >= end)
-        target = (labels - self.vocab_start).masked_fill(mask, 0)
-        predicted = logits[torch.arange(logits.shape[0]), target]
-        predicted = self.all_reduce(predicted.masked_fill(mask, 0.0), "sum")
-        sum_exp = self.all_reduce(logits.exp().sum(dim=-1), "sum")
-        return (torch.log(sum_exp) - predicted).mean()
+        return vocab_parallel_cross_entropy(logits, labels, self.vocab_start, self.all_reduce)
 
 
 # ---------------------------------------------------------------------------
@@ -1687,20 +1679,7 @@ class Llama(nn.Module):
         return _SyncForward.apply(x) if op == "sum" else dist.all_reduce(x, op, GROUP)
 
     def cross_entropy(self, logits, labels):
-        """GPT's vocabulary-parallel cross-entropy; with gradients, the row maximum (which only
-        keeps ``exp`` finite) is detached, as Megatron's backward ignores it."""
-        logits_max = logits.max(dim=-1)[0]
-        if torch.is_grad_enabled():
-            logits_max = logits_max.detach()
-        logits_max = self.all_reduce(logits_max, "max")
-        logits = logits - logits_max.unsqueeze(-1)
-        end = self.vocab_start + logits.shape[-1]
-        mask = (labels < self.vocab_start) | (labels >= end)
-        target = (labels - self.vocab_start).masked_fill(mask, 0)
-        predicted = logits[torch.arange(logits.shape[0]), target]
-        predicted = self.all_reduce(predicted.masked_fill(mask, 0.0), "sum")
-        sum_exp = self.all_reduce(logits.exp().sum(dim=-1), "sum")
-        return (torch.log(sum_exp) - predicted).mean()
+        return vocab_parallel_cross_entropy(logits, labels, self.vocab_start, self.all_reduce)
 
     def forward(self, ids, labels, cos, sin):
         return self.cross_entropy(self.logits(ids, cos, sin), labels)
@@ -2438,13 +2417,9 @@ class LMHeadLoss(nn.Module):
 
 
 class VocabParallelLMHeadLoss(LMHeadLoss):
-    """:class:`LMHeadLoss` with the vocabulary split over TP ranks, the loss computed as Megatron's
-    ``vocab_parallel_cross_entropy`` does: the logits' row max all-reduced (max) and subtracted,
-    each rank picking the target logits in its own range (``logits[arange, masked_target]``, zero
-    where the target lies in another rank's range), those and the exponentials' sums all-reduced
-    (sum); the loss is ``log(sum_exp) - predicted``, averaged. ``mask_predicted=False`` forgets to
-    zero the picks of targets outside the rank's range (a mistake: each rank adds the logit at its
-    column 0 for them)."""
+    """:class:`LMHeadLoss` with the vocabulary split over TP ranks, the loss computed by
+    :func:`vocab_parallel_cross_entropy` (``mask_predicted=False``: the picks of targets outside the
+    rank's range left unzeroed, a mistake)."""
 
     def __init__(self, hidden, vocab, rank, world_size, mask_predicted=True):
         super().__init__(hidden, vocab)
@@ -2453,17 +2428,9 @@ class VocabParallelLMHeadLoss(LMHeadLoss):
         self.weight = nn.Parameter(torch.empty(part, hidden))
 
     def forward(self, h, labels):
-        logits = F.linear(h, self.weight)
-        part = logits.shape[-1]
-        logits = logits - dist.all_reduce(logits.max(dim=-1)[0], "max", GROUP).unsqueeze(-1)
-        outside = (labels < self.start) | (labels >= self.start + part)
-        target = (labels - self.start).masked_fill(outside, 0)
-        predicted = logits[torch.arange(logits.shape[0]), target]
-        if self.mask_predicted:
-            predicted = predicted.masked_fill(outside, 0.0)
-        predicted = dist.all_reduce(predicted, "sum", GROUP)
-        sum_exp = dist.all_reduce(logits.exp().sum(dim=-1), "sum", GROUP)
-        return (torch.log(sum_exp) - predicted).mean()
+        return vocab_parallel_cross_entropy(
+            F.linear(h, self.weight), labels, self.start,
+            lambda x, op: dist.all_reduce(x, op, GROUP), self.mask_predicted)
 
 
 # ---------------------------------------------------------------------------
@@ -2502,3 +2469,30 @@ class LMHeadGatheredLoss(LMHeadLoss):
     def forward(self, h, labels):
         logp = torch.log_softmax(F.linear(h, self.weight), dim=-1)
         return -logp.gather(-1, labels.unsqueeze(-1)).mean()
+
+
+def vocab_parallel_cross_entropy(logits, labels, start, all_reduce, mask_predicted=True):
+    """Megatron's vocabulary-parallel cross-entropy of a rank's logits [rows, V / ranks], whose
+    classes start at ``start``: the row maximum all-reduced (max) and subtracted, each rank picking
+    the target logits in its own range (``logits[arange, masked_target]``, zeroed where the target
+    lies in another rank's range), those and the exponentials' sums all-reduced (sum); the loss is
+    ``log(sum_exp) - predicted``, averaged. ``all_reduce(x, op)`` reduces across the ranks (the
+    identity on one rank: the sequential GPT and Llama run the same formulas). With gradients, the
+    row maximum (which only keeps ``exp`` finite) is detached, as Megatron's backward ignores it.
+    ``mask_predicted=False`` forgets to zero the picks of targets outside the rank's range (a
+    mistake: each rank adds the logit at its column 0 for them)."""
+    logits = logits - _no_grad(all_reduce(logits.max(dim=-1)[0], "max")).unsqueeze(-1)
+    mask = (labels < start) | (labels >= start + logits.shape[-1])
+    target = (labels - start).masked_fill(mask, 0)
+    predicted = logits[torch.arange(logits.shape[0]), target]
+    if mask_predicted:
+        predicted = predicted.masked_fill(mask, 0.0)
+    predicted = all_reduce(predicted, "sum")
+    sum_exp = all_reduce(logits.exp().sum(dim=-1), "sum")
+    return (torch.log(sum_exp) - predicted).mean()
+
+
+def _no_grad(x):
+    """x detached when gradients are being recorded (else as it is, so that a forward trace holds
+    no detach)."""
+    return x.detach() if torch.is_grad_enabled() else x

@@ -1717,7 +1717,7 @@ GD_LOCATIONS = {
     "bug-micro-batched-dp-unscaled": (
         "parts = self.loss_and_grads(self.weight, self.bias, x_part, target_part)", 0),
     "bug-vocab-parallel-cross-entropy-unmasked-grad": ("exp = logits.exp()", 0),
-    "bug-vocab-parallel-lm-loss-unmasked-pick": ("predicted = logits[torch.arange(logits.shape[0]), target]", 2),
+    "bug-vocab-parallel-lm-loss-unmasked-pick": ("predicted = logits[torch.arange(logits.shape[0]), target]", 0),
     "bug-dp-picked-target-loss-summed": ("return dist.all_reduce(super().forward(x, labels), self.reduce_op, GROUP)", 0),
     "bug-bias-share-row-parallel-undivided": (
         'return dist.all_reduce(x @ self.weight.t() + share, "sum", GROUP)', 0),

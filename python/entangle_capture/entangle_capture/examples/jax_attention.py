@@ -8,6 +8,7 @@ reshaping by the global head count (a sharding that forgets that the head dim is
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
+from entangle_capture.examples.per_device import per_device
 
 DIM, HEADS = 32, 8
 HEAD_DIM = DIM // HEADS
@@ -43,12 +44,10 @@ def build(mesh):
 
 
 def _manual(mesh, local_heads):
-    from jax import shard_map
-
-    def per_device(x, wq, wk, wv, wo):
+    def body(x, wq, wk, wv, wo):
         return jax.lax.psum(_attention(x, wq, wk, wv, wo, local_heads(mesh)), "tp")
 
-    return jax.jit(shard_map(per_device, mesh=mesh, in_specs=IN_SPECS, out_specs=P(), check_vma=False))
+    return per_device(body, mesh, IN_SPECS, P())
 
 
 def build_manual(mesh):

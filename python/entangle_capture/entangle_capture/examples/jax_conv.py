@@ -8,6 +8,7 @@ per device with shard_map, its gradient left unreduced (a bug)."""
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
+from entangle_capture.examples.per_device import per_device
 
 
 def conv(x, w):
@@ -37,7 +38,5 @@ def build_channels(mesh):
 
 def build_manual_missing_pmean(mesh):
     """Bug: each device's loss and gradient over its own samples, never averaged over devices."""
-    from jax import shard_map
-
-    manual = shard_map(step, mesh=mesh, in_specs=(P("tp"), P(), P("tp")), out_specs=(P(), P()), check_vma=False)
-    return step, _args(), (P("tp"), P(), P("tp")), (P(), P()), jax.jit(manual)
+    specs = (P("tp"), P(), P("tp"))
+    return step, _args(), specs, (P(), P()), per_device(step, mesh, specs, (P(), P()))

@@ -9,6 +9,7 @@ device holds)."""
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
+from entangle_capture.examples.per_device import per_device
 
 VOCAB, DIM = 32, 8
 
@@ -29,12 +30,9 @@ def build(mesh):
 
 
 def build_manual_unmasked(mesh):
-    from jax import shard_map
-
-    def per_device(table, ids):
+    def body(table, ids):
         rows = table.shape[0]
         local = ids - jax.lax.axis_index("tp") * rows
         return jax.lax.psum(jnp.take(table, jnp.clip(local, 0, rows - 1), axis=0), "tp")
 
-    return embed, _args(), IN_SPECS, P(), jax.jit(
-        shard_map(per_device, mesh=mesh, in_specs=IN_SPECS, out_specs=P(), check_vma=False))
+    return embed, _args(), IN_SPECS, P(), per_device(body, mesh, IN_SPECS, P())

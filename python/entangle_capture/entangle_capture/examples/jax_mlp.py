@@ -8,6 +8,7 @@ before the GELU), and ``build_manual_gelu_before_psum`` is that program summing 
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
+from entangle_capture.examples.per_device import per_device
 
 
 def mlp(x, w1, w2):
@@ -20,14 +21,11 @@ def _args():
     return (jax.random.normal(k1, (8, 16)), jax.random.normal(k2, (16, 32)), jax.random.normal(k3, (32, 16)))
 
 
+SPECS = (P(), P(None, "tp"), P("tp", None))
+
+
 def build(mesh):
-    return mlp, _args(), (P(), P(None, "tp"), P("tp", None))
-
-
-def _shard_map(body, mesh, out_spec):
-    from jax import shard_map
-
-    return shard_map(body, mesh=mesh, in_specs=(P(), P(None, "tp"), P("tp", None)), out_specs=out_spec, check_vma=False)
+    return mlp, _args(), SPECS
 
 
 def build_manual(mesh):
@@ -37,40 +35,32 @@ def build_manual(mesh):
     def mlp_per_device(x, w1, w2):
         return jax.lax.psum(mlp(x, w1, w2), "tp")
 
-    manual = _shard_map(mlp_per_device, mesh, P())
-    return mlp, _args(), (P(), P(None, "tp"), P("tp", None)), P(), jax.jit(manual)
+    return mlp, _args(), SPECS, P(), per_device(mlp_per_device, mesh, SPECS, P())
 
 
 def build_manual_missing_psum(mesh):
     """Bug: the per-device MLP returns its partial product without the psum."""
-    manual = _shard_map(mlp, mesh, P())
-    return mlp, _args(), (P(), P(None, "tp"), P("tp", None)), P(), jax.jit(manual)
+    return mlp, _args(), SPECS, P(), per_device(mlp, mesh, SPECS, P())
 
 
 ROW_FIRST_SPECS = (P(None, "tp"), P("tp", None), P())
-
-
-def _row_first(mesh, body):
-    from jax import shard_map
-
-    return jax.jit(shard_map(body, mesh=mesh, in_specs=ROW_FIRST_SPECS, out_specs=P(), check_vma=False))
 
 
 def build_manual_row_first(mesh):
     """The MLP with x sharded by features and w1 by rows: each device's partial product is
     summed (psum) before the GELU, and the replicated w2 is applied on every device."""
 
-    def per_device(x, w1, w2):
+    def body(x, w1, w2):
         return jax.nn.gelu(jax.lax.psum(x @ w1, "tp")) @ w2
 
-    return mlp, _args(), ROW_FIRST_SPECS, P(), _row_first(mesh, per_device)
+    return mlp, _args(), ROW_FIRST_SPECS, P(), per_device(body, mesh, ROW_FIRST_SPECS, P())
 
 
 def build_manual_gelu_before_psum(mesh):
     """Bug: the row-first MLP applies the GELU to each device's partial product and sums after
     it, a nonlinearity before the sum."""
 
-    def per_device(x, w1, w2):
+    def body(x, w1, w2):
         return jax.lax.psum(jax.nn.gelu(x @ w1) @ w2, "tp")
 
-    return mlp, _args(), ROW_FIRST_SPECS, P(), _row_first(mesh, per_device)
+    return mlp, _args(), ROW_FIRST_SPECS, P(), per_device(body, mesh, ROW_FIRST_SPECS, P())

@@ -9,6 +9,7 @@ program summing the gradients (``psum``) instead of averaging them, a step as ma
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
+from entangle_capture.examples.per_device import per_device
 
 SPECS = (P(), P(), P("tp", None), P("tp", None))
 OUT_SPECS = (P(), P(), P())
@@ -33,30 +34,24 @@ def build(mesh):
     return step, _args(), SPECS, OUT_SPECS
 
 
-def _per_device(mesh, body):
-    from jax import shard_map
-
-    return jax.jit(shard_map(body, mesh=mesh, in_specs=SPECS, out_specs=OUT_SPECS, check_vma=False))
-
-
 def build_manual_pmean(mesh):
     """Each device's loss and gradients on its rows, averaged over the devices by pmean."""
 
-    def per_device(w, b, x, y):
+    def body(w, b, x, y):
         value, (gw, gb) = jax.value_and_grad(loss, argnums=(0, 1))(w, b, x, y)
         value, gw, gb = jax.lax.pmean((value, gw, gb), "tp")
         return value, w - 0.1 * gw, b - 0.1 * gb
 
-    return step, _args(), SPECS, OUT_SPECS, _per_device(mesh, per_device)
+    return step, _args(), SPECS, OUT_SPECS, per_device(body, mesh, SPECS, OUT_SPECS)
 
 
 def build_manual_psum(mesh):
     """Bug: the gradients summed over the devices (psum) instead of averaged."""
 
-    def per_device(w, b, x, y):
+    def body(w, b, x, y):
         value, (gw, gb) = jax.value_and_grad(loss, argnums=(0, 1))(w, b, x, y)
         value = jax.lax.pmean(value, "tp")
         gw, gb = jax.lax.psum((gw, gb), "tp")
         return value, w - 0.1 * gw, b - 0.1 * gb
 
-    return step, _args(), SPECS, OUT_SPECS, _per_device(mesh, per_device)
+    return step, _args(), SPECS, OUT_SPECS, per_device(body, mesh, SPECS, OUT_SPECS)

@@ -10,6 +10,7 @@ its own chunk only (keys of other chunks unseen)."""
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
+from entangle_capture.examples.per_device import per_device
 
 SEQ, DIM, HEADS = 16, 16, 4
 HEAD_DIM = DIM // HEADS
@@ -43,9 +44,7 @@ def _args():
 
 
 def _manual(mesh, exchange):
-    from jax import shard_map
-
-    def per_device(x, wq, wk, wv):
+    def body(x, wq, wk, wv):
         heads = HEADS // mesh.shape["tp"] if exchange else HEADS
 
         def to_heads(t):  # [S/n, D] -> [S, D/n]: the chunk's heads out, the sequence in
@@ -56,7 +55,7 @@ def _manual(mesh, exchange):
             ctx = jax.lax.all_to_all(ctx, "tp", split_axis=0, concat_axis=1, tiled=True)
         return ctx
 
-    return jax.jit(shard_map(per_device, mesh=mesh, in_specs=IN_SPECS, out_specs=OUT_SPEC, check_vma=False))
+    return per_device(body, mesh, IN_SPECS, OUT_SPEC)
 
 
 def build_manual(mesh):

@@ -18,6 +18,7 @@ import functools
 import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
+from entangle_capture.examples.per_device import per_device
 
 BATCH, HIDDEN, VOCAB = 8, 16, 32
 
@@ -45,7 +46,7 @@ def _args():
             jax.random.randint(k[2], (BATCH,), 0, VOCAB))
 
 
-def _per_device(h, w, labels, global_max=True, offset=True):
+def _one_device(h, w, labels, global_max=True, offset=True):
     logits = h @ w
     part = logits.shape[-1]
     m = jnp.max(logits, axis=-1)
@@ -61,10 +62,7 @@ def _per_device(h, w, labels, global_max=True, offset=True):
 
 
 def _manual(mesh, **bug):
-    from jax import shard_map
-
-    body = functools.partial(_per_device, **bug)
-    return jax.jit(shard_map(body, mesh=mesh, in_specs=IN_SPECS, out_specs=P(), check_vma=False))
+    return per_device(functools.partial(_one_device, **bug), mesh, IN_SPECS, P())
 
 
 def build_manual(mesh):

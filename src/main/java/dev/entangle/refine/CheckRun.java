@@ -56,8 +56,14 @@ final class CheckRun {
   private final Map<Integer, CoreTerm> overOutputs = new HashMap<>();
   private final Set<Integer> undefined = new LinkedHashSet<>();
   private final Map<Integer, CoreOp> chainRoot = new HashMap<>();
-  private final Map<Integer, Integer> chainLength = new HashMap<>();
-  private final Map<Integer, Integer> chainSpan = new HashMap<>();
+  private final Map<Integer, ChainLength> chainLength = new HashMap<>();
+
+  /**
+   * How far into its chain a deferred value lies: the operations that compute ({@code computing})
+   * and all of them, layout ones too ({@code all}).
+   */
+  private record ChainLength(int computing, int all) {}
+
   private final Map<Integer, OperatorCheck.Outcome> failedAt = new HashMap<>();
 
   /**
@@ -386,7 +392,6 @@ final class CheckRun {
     for (int v : members) {
       chainRoot.remove(v);
       chainLength.remove(v);
-      chainSpan.remove(v);
       ctx.deferred.remove(v);
     }
     failedAt.remove(root.id());
@@ -571,8 +576,9 @@ final class CheckRun {
     CoreOp root = rootOf(op);
     for (int in : op.reads()) {
       if (chainRoot.containsKey(in)) {
-        length = Math.max(length, chainLength.get(in) + step);
-        span = Math.max(span, chainSpan.get(in) + 1);
+        ChainLength before = chainLength.get(in);
+        length = Math.max(length, before.computing() + step);
+        span = Math.max(span, before.all() + 1);
       }
     }
     if (length > MAX_CHAIN
@@ -591,8 +597,7 @@ final class CheckRun {
     for (int o : outs) {
       ctx.deferred.add(o);
       chainRoot.put(o, root);
-      chainLength.put(o, length);
-      chainSpan.put(o, span);
+      chainLength.put(o, new ChainLength(length, span));
     }
     return true;
   }

@@ -147,7 +147,7 @@ public final class Indexing implements Semantics {
   }
 
   private static long inRange(long v, long size, String what, Tensor ids, int p) {
-    return checked(v < 0 ? size : v, size, what, ids, p, v);
+    return checked(v, size, what, ids, p, v);
   }
 
   private static long wrap(long v, long size, String what, Tensor ids, int p) {

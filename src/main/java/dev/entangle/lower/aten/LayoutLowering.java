@@ -838,7 +838,7 @@ public final class LayoutLowering {
   }
 
   /** x permuted by p; x itself when p is the identity. */
-  static int permute(Call c, int x, long[] p) {
+  public static int permute(Call c, int x, long[] p) {
     for (int i = 0; i < p.length; i++) {
       if (p[i] != i) {
         return c.b.add(Op.PERMUTE, p, x);

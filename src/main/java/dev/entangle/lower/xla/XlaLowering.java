@@ -764,19 +764,20 @@ public final class XlaLowering {
     }
     perm[xs.length - 1] = axis;
     spread[outShape.length] = xs[axis];
-    long[] full = Arrays.copyOf(outShape, outShape.length + 1);
-    full[outShape.length] = xs[axis];
-    boolean moves = false;
-    for (int i = 0; i < perm.length; i++) {
-      moves |= perm[i] != i;
-    }
-    int moved = moves ? c.b.add(Op.PERMUTE, perm, x) : x;
+    int moved = LayoutLowering.permute(c, x, perm);
     boolean onePerRow = true; // every index dim that is not a batching dim has size 1
     for (int o = 0; o < outShape.length; o++) {
       onePerRow &= spread[o] == outShape[o] || outShape[o] == 1;
     }
-    long[] rows = onePerRow ? Arrays.copyOf(c.shape(moved), xs.length - 1) : outShape;
-    int table = onePerRow ? moved : c.expandTo(c.reshape(moved, spread), full);
+    long[] rows = outShape;
+    int table = moved;
+    if (onePerRow) {
+      rows = Arrays.copyOf(c.shape(moved), xs.length - 1);
+    } else {
+      long[] full = Arrays.copyOf(outShape, outShape.length + 1);
+      full[outShape.length] = xs[axis];
+      table = c.expandTo(c.reshape(moved, spread), full);
+    }
     int idType = c.type(idx).dtype();
     int ids = c.reshape(idx, rows);
     ids =

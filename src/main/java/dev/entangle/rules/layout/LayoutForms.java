@@ -94,16 +94,14 @@ final class LayoutForms {
   }
 
   private BlockMap root(int c) {
-    BlockMap known = roots.get(c);
-    if (known != null || roots.containsKey(c)) {
-      return known;
+    if (roots.containsKey(c)) {
+      return roots.get(c);
     }
     TypeInfo t = g.data(c);
     BlockMap m = null;
     if (t != null && !t.isTuple()) {
-      long own = order(c);
       ENode view = null;
-      long best = own;
+      long best = order(c);
       for (ENode n : g.nodes(c)) {
         if (n.op() == Op.RESHAPE.id() || n.op() == Op.PERMUTE.id()) {
           long o = order(g.find(n.child(0)));
@@ -130,7 +128,10 @@ final class LayoutForms {
     return m;
   }
 
-  /** The first G_d tensor a class holds (their ids follow the programs' order); else the last. */
+  /**
+   * The first G_d tensor a class holds (their ids follow the programs' order); after every tensor
+   * when it holds none.
+   */
   private long order(int c) {
     long first = Long.MAX_VALUE;
     for (ENode n : g.nodes(c)) {

@@ -144,19 +144,44 @@ final class OperatorCheck {
   private final Set<Integer> equalitiesAdded = new HashSet<>();
   private SparseIds equalitiesLookedUp = new SparseIds();
 
-  /** The G_d values brought in, in order, with their distance from T_rel. */
-  private final Map<Integer, Integer> broughtIn = new LinkedHashMap<>();
+  /** The G_d values brought in, in order. */
+  private final OrderedIdSet broughtIn = new OrderedIdSet();
 
-  /** The keys of {@link #broughtIn}, for the many lookups that find nothing. */
-  private final SparseIds broughtInIds = new SparseIds();
+  /** The values {@link #broughtIn}, each with its distance from T_rel. */
+  private final SparseIds broughtInDepth = new SparseIds();
+
+  /**
+   * Users {@link #bringIn} refused because a dependency was out of view, each with that dependency:
+   * while it stays out of view the user is refused again without reading its other dependencies (an
+   * all-gather's output over 16 ranks is a user of each of the 16).
+   */
+  private final SparseIds refusedFor = new SparseIds();
+
+  /**
+   * Users {@link #bringIn} last refused (value 1) because they read only related values near T_rel,
+   * none in T_rel or brought in. Only a dependency joining T_rel or the brought-in changes that,
+   * and such a dependency is queued and looks at the user again; so a look from a value that is
+   * neither refuses it at once (an all-reduce over 16 ranks of values near T_rel is a user of each
+   * of them).
+   */
+  private final SparseIds apart = new SparseIds();
+
+  /**
+   * The G_d values at most {@link #UPSTREAM_STEPS} dependency steps above T_rel, each with its
+   * fewest steps ({@link #upstreamOfTrel}); grown as T_rel grows.
+   */
+  private final SparseIds near = new SparseIds();
+
+  /** How many members of T_rel (the first, in order) {@link #near} has looked above. */
+  private int trelAbove;
+
+  /** Values that became {@link #near} since {@link #bringIn} last looked. */
+  private final List<Integer> nearAdded = new ArrayList<>();
 
   /**
    * How many members of T_rel (the first, in order) {@link #bringIn} has looked at the users of.
    */
   private int trelLookedAt;
-
-  /** Values {@link #upstreamOfTrel} has found in an earlier call of {@link #bringIn}. */
-  private SparseIds nearBefore = new SparseIds();
 
   /** Every value {@link #bringIn} has queued for this operator, in order ({@link #hotUsers}). */
   private int[] queued = new int[16];
@@ -224,7 +249,10 @@ final class OperatorCheck {
     this.listener = ctx.listener;
     this.fired = ctx.fired;
     this.trelLookedAt = 0;
-    this.nearBefore = new SparseIds();
+    this.nearAdded.clear();
+    for (int d : near.ascending()) {
+      nearAdded.add(d);
+    }
     this.equalitiesLookedUp = new SparseIds();
     return this;
   }
@@ -373,7 +401,7 @@ final class OperatorCheck {
         overOutputs,
         limit,
         -1,
-        new ArrayList<>(broughtIn.keySet()),
+        new ArrayList<>(broughtIn.inOrder()),
         hints,
         violated,
         g.nodeCount(),
@@ -614,42 +642,56 @@ final class OperatorCheck {
    */
   private int bringIn() {
     int added = 0;
-    SparseIds near = upstreamOfTrel();
+    upstreamOfTrel();
     ArrayDeque<Integer> work = new ArrayDeque<>();
     List<Integer> trelInOrder = trel.inOrder();
     for (int t : trelInOrder.subList(trelLookedAt, trelInOrder.size())) {
       queue(work, t);
     }
     trelLookedAt = trelInOrder.size();
-    for (int d : near.ascending()) {
-      if (nearBefore.add(d)) {
-        if (!trel.has(d) && reads.related(d)) {
-          queue(work, d);
-        }
+    nearAdded.sort(null);
+    for (int d : nearAdded) {
+      if (!trel.has(d) && reads.related(d)) {
+        queue(work, d);
       }
     }
+    nearAdded.clear();
     while (!work.isEmpty() && broughtIn.size() <= ctx.options.exploreLimit()) {
       int t = work.poll();
+      boolean fromExplored = trel.has(t) || broughtIn.has(t);
       for (int u : ctx.gd.hot(t) ? hotUsers(t) : ctx.gd.users(t)) {
         if (ctx.gd.constant[u]) {
+          continue;
+        }
+        int before = broughtInDepth.value(u);
+        if (before == 1) {
+          continue; // as near as a value brought in can be
+        }
+        if (!fromExplored && apart.value(u) == 1) {
+          continue;
+        }
+        int blocker = refusedFor.value(u);
+        if (blocker >= 0 && depthOf(blocker) < 0) {
           continue;
         }
         int depth = 0;
         boolean explored = false;
         for (int d : ctx.gd.deps(u)) {
-          int dd = depthOf(d, near);
+          int dd = depthOf(d);
           if (dd < 0) {
             depth = -1;
+            refusedFor.put(u, d);
             break;
           }
           depth = Math.max(depth, dd);
-          explored |= trel.has(d) || broughtInIds.has(d);
+          explored |= trel.has(d) || broughtIn.has(d);
         }
-        if (broughtInIds.has(u)) {
+        apart.put(u, depth >= 0 && !explored ? 1 : 0);
+        if (before >= 0) {
           // brought in farther away before: a value T_rel gained since is nearer, and so are the
           // users beyond it that the old distance refused
-          if (depth >= 0 && depth + 1 < broughtIn.get(u)) {
-            broughtIn.put(u, depth + 1);
+          if (depth >= 0 && depth + 1 < before) {
+            broughtInDepth.put(u, depth + 1);
             queue(work, u);
           }
           continue;
@@ -658,8 +700,8 @@ final class OperatorCheck {
         if (depth < 0 || depth + 1 > MAX_DEPTH || !explored) {
           continue;
         }
-        broughtIn.put(u, depth + 1);
-        broughtInIds.add(u);
+        broughtIn.add(u);
+        broughtInDepth.put(u, depth + 1);
         g.union(gdTerms.leaf(u), gdTerms.definition(u));
         added++;
         queue(work, u);
@@ -729,34 +771,46 @@ final class OperatorCheck {
    * always use. Without this bound a tensor every layer reads (a rotary table) would draw in every
    * earlier layer's related values, and each operator's work would grow with the model's depth.
    */
-  private SparseIds upstreamOfTrel() {
-    SparseIds near = new SparseIds();
-    List<Integer> frontier = new ArrayList<>(trel);
-    for (int step = 0; step < UPSTREAM_STEPS && !frontier.isEmpty(); step++) {
-      List<Integer> next = new ArrayList<>();
-      for (int x : frontier) {
-        for (int d : ctx.gd.deps(x)) {
-          if (near.add(d)) {
-            next.add(d);
-          }
-        }
-      }
-      frontier = next;
+  private void upstreamOfTrel() {
+    List<Integer> trelInOrder = trel.inOrder();
+    for (int t : trelInOrder.subList(trelAbove, trelInOrder.size())) {
+      above(t, 0);
     }
-    return near;
+    trelAbove = trelInOrder.size();
+  }
+
+  /**
+   * Adds the dependencies of {@code x}, {@code steps} steps above T_rel, to {@link #near}, and
+   * theirs, up to {@link #UPSTREAM_STEPS}; a value already near by more steps is near by fewer now,
+   * and so may be what is above it.
+   */
+  private void above(int x, int steps) {
+    if (steps == UPSTREAM_STEPS) {
+      return;
+    }
+    for (int d : ctx.gd.deps(x)) {
+      int before = near.value(d);
+      if (before < 0 || before > steps + 1) {
+        near.put(d, steps + 1);
+        if (before < 0) {
+          nearAdded.add(d);
+        }
+        above(d, steps + 1);
+      }
+    }
   }
 
   /**
    * How many steps a value is from T_rel: 0 in T_rel, constant, or related and either a G_d input
-   * or in {@code near}; -1 none of these and not brought in.
+   * or {@link #near}; -1 none of these and not brought in.
    */
-  private int depthOf(int d, SparseIds near) {
+  private int depthOf(int d) {
     if (trel.has(d)
         || ctx.gd.constant[d]
         || ((near.has(d) || ctx.gd.input(d)) && reads.related(d))) {
       return 0;
     }
-    return broughtInIds.has(d) ? broughtIn.get(d) : -1;
+    return broughtInDepth.value(d);
   }
 
   /**
@@ -768,7 +822,7 @@ final class OperatorCheck {
     for (int l : trel) {
       lookAt(l, candidates);
     }
-    for (int l : broughtIn.keySet()) {
+    for (int l : broughtIn.inOrder()) {
       lookAt(l, candidates);
     }
     int added = 0;

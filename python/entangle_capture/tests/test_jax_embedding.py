@@ -1,8 +1,10 @@
 """A JAX embedding lookup with its table sharded by rows."""
 
+import json
+import os
 import unittest
 
-from checking import CaptureCase, has_module
+from checking import CaptureCase, capture, check, has_module
 
 M = "entangle_capture.examples.jax_embedding"
 
@@ -14,6 +16,27 @@ class JaxEmbeddingTest(CaptureCase):
         for world in (2, 4):
             with self.subTest(world=world):
                 self.assert_verdict(["jax", f"{M}:build", "--world", str(world)], "refines")
+
+    def test_written_by_hand_refines_with_the_ids_range_stated(self):
+        # jnp.take gives NaN rows for ids outside the table, the devices zeros: equal for ids
+        # within it, which the relation states with in_range
+        for world in (2, 4):
+            with self.subTest(world=world):
+                d = self.folder()
+                capture(["jax", f"{M}:build_manual", "--world", str(world)], d)
+                hlo = ("gs.hlo", "gd.hlo", ("--ranks", str(world)))
+                code, report, text = check(d, *hlo)
+                self.assertEqual(report["verdict"], "unproved", text)
+                ri = os.path.join(d, "ri.json")
+                with open(ri, encoding="utf-8") as f:
+                    relation = json.load(f)
+                ids = [e for e in relation["relations"] if e.get("replicate")]
+                self.assertEqual(len(ids), 1, relation)
+                ids[0]["in_range"] = [0, 32]
+                with open(ri, "w", encoding="utf-8") as f:
+                    json.dump(relation, f)
+                code, report, text = check(d, *hlo)
+                self.assertEqual((code, report["verdict"]), (0, "refines"), text)
 
     def test_rows_of_other_devices_ids_left_unzeroed_are_not_refined(self):
         self.assert_verdict(["jax", f"{M}:build_manual_unmasked", "--world", "2"], "not-refined")

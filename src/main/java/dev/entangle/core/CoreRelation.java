@@ -11,12 +11,15 @@ import java.util.Map;
  * @param equalities groups of G_d terms known to be equal
  * @param outputs the G_s values the output relation must cover, or null for the default
  * @param expects the expectations to prove, in file order
+ * @param ranges the ranges the relation states, by the G_d value whose elements lie in them (the
+ *     tensors of an {@code "in_range"} entry's expression)
  */
 public record CoreRelation(
     Map<Integer, List<CoreTerm>> inputs,
     List<List<CoreTerm>> equalities,
     List<Integer> outputs,
-    List<Expect> expects) {
+    List<Expect> expects,
+    Map<Integer, IdRange> ranges) {
 
   /**
    * An expectation: G_s value {@code gs} must be proved equal to {@code gd}.

@@ -75,6 +75,19 @@ public final class Steps {
     return true;
   }
 
+  /**
+   * Whether the steps only view values in another shape: every node they build is a reshape or an
+   * expand (a broadcast), as JAX's many {@code broadcast_in_dim} and {@code reshape} are.
+   */
+  public boolean viewOnly() {
+    for (int i = 0; i < kind.length; i++) {
+      if (kind[i] == ADD && arg[i] != Op.RESHAPE.id() && arg[i] != Op.EXPAND.id()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   public int kind(int i) {
     return kind[i];
   }

@@ -58,6 +58,9 @@ public final class EGraph<D> {
   /** Counts changes (new classes and unions), so snapshots can tell they are stale. */
   private long version;
 
+  /** Changes with every new class, union and restore ({@link #stamp}). */
+  private long stamp;
+
   /**
    * Classes (possibly absorbed ids) that are new or gained nodes or facts since the last take (read
    * by {@link EGraphImage}).
@@ -92,6 +95,7 @@ public final class EGraph<D> {
     D data = analysis.make(this, canon);
     int id = uf.makeSet();
     version++;
+    stamp++;
     classes.add(new EClass<>(id, canon, data));
     touched.set(id);
     classCount++;
@@ -170,6 +174,7 @@ public final class EGraph<D> {
     uf.union(keep.id, gone.id);
     touched.set(keep.id);
     version++;
+    stamp++;
     classes.set(gone.id, null);
     classCount--;
     dirty = true;
@@ -410,6 +415,7 @@ public final class EGraph<D> {
     this.classCount = classCount;
     dirty = false;
     this.version = version;
+    this.stamp++;
     this.touched.clear();
     this.touched.or(touched);
   }
@@ -417,6 +423,15 @@ public final class EGraph<D> {
   /** Changes with every new class and every union. */
   long version() {
     return version;
+  }
+
+  /**
+   * Changes whenever what a class holds may have changed (a new class, a union, a restored image),
+   * and never returns to an earlier value: facts derived from the e-graph may be kept while it
+   * stays the same.
+   */
+  public long stamp() {
+    return stamp;
   }
 
   /** The number of ids ever handed out (absorbed ones included). */

@@ -3,6 +3,7 @@ package dev.entangle.lower;
 import dev.entangle.core.CoreProgram;
 import dev.entangle.core.CoreRelation;
 import dev.entangle.core.CoreTerm;
+import dev.entangle.core.IdRange;
 import dev.entangle.core.Op;
 import dev.entangle.core.ShapeException;
 import dev.entangle.core.Shapes;
@@ -67,6 +68,7 @@ public final class RelationLowering {
 
   private CoreRelation lower(RelationFile rel) {
     Map<Integer, List<CoreTerm>> inputs = new LinkedHashMap<>();
+    Map<Integer, IdRange> ranges = new LinkedHashMap<>();
     for (RelationEntry e : rel.relations()) {
       String where = rel.source() + ": " + e.where();
       int v = gsValue(e.gs(), where);
@@ -74,6 +76,9 @@ public final class RelationLowering {
       List<CoreTerm> list = inputs.computeIfAbsent(v, k -> new ArrayList<>());
       if (!list.contains(t)) {
         list.add(t);
+      }
+      if (e.range() != null) {
+        rangeOfLeaves(t, e.range(), ranges, where + " (gs \"" + e.gs() + "\")");
       }
     }
     List<List<CoreTerm>> equalities = new ArrayList<>();
@@ -98,7 +103,45 @@ public final class RelationLowering {
       int v = gsValue(e.gs(), where);
       expects.add(new CoreRelation.Expect(v, resolve(e.gd(), where), ExprPrinter.print(e.gd())));
     }
-    return new CoreRelation(inputs, equalities, outputs, expects);
+    return new CoreRelation(inputs, equalities, outputs, expects, ranges);
+  }
+
+  /**
+   * Gives {@code range} to every G_d tensor of {@code t}, an expression that only rearranges them
+   * (so each element of theirs is an element of the G_s tensor); with a tensor's range stated
+   * twice, both hold.
+   */
+  private static void rangeOfLeaves(
+      CoreTerm t, IdRange range, Map<Integer, IdRange> ranges, String where) {
+    if (t.op() == Op.TENSOR.id()) {
+      int id = (int) t.attrs()[0];
+      IdRange before = ranges.get(id);
+      IdRange both = before == null ? range : before.intersect(range);
+      if (both == null) {
+        throw new InputException(
+            where
+                + ": \"in_range\" "
+                + range
+                + " and an earlier "
+                + before
+                + " of the same G_d tensor have no value in common; state one range.");
+      }
+      ranges.put(id, both);
+      return;
+    }
+    Op op = Op.of(t.op());
+    if (op != Op.CONCAT && op != Op.SLICE && op != Op.PERMUTE && op != Op.RESHAPE) {
+      throw new InputException(
+          where
+              + ": \"in_range\" applies to an entry whose G_d expression only rearranges G_d"
+              + " tensors (concat, slice, transpose, permute, reshape), so that its range is theirs;"
+              + " this one computes them ("
+              + (op == null ? "an opaque call" : op.symbol())
+              + "). State the range on an input related that way.");
+    }
+    for (CoreTerm c : t.children()) {
+      rangeOfLeaves(c, range, ranges, where);
+    }
   }
 
   private int gsValue(String name, String where) {

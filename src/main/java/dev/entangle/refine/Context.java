@@ -1,6 +1,7 @@
 package dev.entangle.refine;
 
 import dev.entangle.core.CoreTerm;
+import dev.entangle.core.IdRange;
 import dev.entangle.core.Op;
 import dev.entangle.core.OpTable;
 import dev.entangle.core.Shapes;
@@ -39,6 +40,9 @@ final class Context {
   /** G_d equalities: the relation file's and those proved so far. */
   final GdEqualities equalities;
 
+  /** The ranges the relation states, by G_d value (representatives). */
+  final Map<Integer, IdRange> ranges;
+
   /** How often each lemma fired, in the order of {@link Lemmas#names()}. */
   final int[] fired;
 
@@ -72,8 +76,10 @@ final class Context {
       CheckOptions options,
       CheckListener listener,
       long deadline,
-      List<List<CoreTerm>> equalities) {
+      List<List<CoreTerm>> equalities,
+      Map<Integer, IdRange> ranges) {
     this.gs = gs;
+    this.ranges = Map.copyOf(ranges);
     this.gd = gd;
     this.table = gd.program.table();
     this.analysis = new TypeAnalysis(new Shapes(table, id -> gd.program.value((int) id).type()));

@@ -1,9 +1,13 @@
 package dev.entangle.refine;
 
+import dev.entangle.core.CoreOp;
 import dev.entangle.core.CoreProgram;
 import dev.entangle.core.CoreRelation;
 import dev.entangle.core.CoreTerm;
 import dev.entangle.core.CoreValue;
+import dev.entangle.core.Dtype;
+import dev.entangle.core.IdRange;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.core.ValueKind;
 import dev.entangle.lower.IdenticalValues;
 import java.util.ArrayList;
@@ -80,6 +84,21 @@ final class GdModel {
         directUsers[v] = directUsersOf(v);
       }
     }
+  }
+
+  /**
+   * Whether the value is ids or a mask (an integer or bool tensor) that its definition only views
+   * in another shape (reshape, expand: {@link dev.entangle.core.Steps#viewOnly}); exploration
+   * counts no step for it, so that the plumbing of a masked lookup (JAX reshapes and broadcasts its
+   * ids and masks between most operations) is brought in whole.
+   */
+  boolean indexView(int id) {
+    CoreOp d = program.definition(definer(id));
+    if (d == null || !d.steps().viewOnly()) {
+      return false;
+    }
+    TypeInfo t = program.value(id).type();
+    return t != null && !t.isTuple() && Dtype.of(t.dtype()).isIntegral();
   }
 
   /** Whether the value has more users than make a value hot ({@link #HOT_USERS} by default). */
@@ -207,7 +226,16 @@ final class GdModel {
     for (CoreRelation.Expect e : rel.expects()) {
       expects.add(new CoreRelation.Expect(e.gs(), e.gd().mapLeaves(rep), e.text()));
     }
-    return new CoreRelation(inputs, equalities, rel.outputs(), expects);
+    Map<Integer, IdRange> ranges = new LinkedHashMap<>();
+    for (Map.Entry<Integer, IdRange> e : rel.ranges().entrySet()) {
+      int r = rep[e.getKey()];
+      IdRange before = ranges.get(r);
+      IdRange both = before == null ? e.getValue() : before.intersect(e.getValue());
+      if (both != null) {
+        ranges.put(r, both);
+      }
+    }
+    return new CoreRelation(inputs, equalities, rel.outputs(), expects, ranges);
   }
 
   private List<CoreTerm> representing(List<CoreTerm> terms) {

@@ -115,7 +115,11 @@ final class OperatorCheck {
     }
   }
 
-  /** How far past T_rel exploration follows values computed from related tensors alone. */
+  /**
+   * How far past T_rel exploration follows values computed from related tensors alone, in steps
+   * that compute or lay out; a step that only views ids or a mask in another shape counts none
+   * ({@link GdModel#indexView}).
+   */
   static final int MAX_DEPTH = 8;
 
   /** How far above T_rel a related G_d value may lie for exploration to build on it. */
@@ -213,7 +217,7 @@ final class OperatorCheck {
     if (ctx.replays) {
       g.keepJournal(new Journal(Context.NAMING_OPS));
     }
-    this.b = new EGraphBuilder(g);
+    this.b = new EGraphBuilder(g, ctx.ranges);
     this.gdTerms = new GdTerms(ctx.gd, b);
   }
 
@@ -630,9 +634,9 @@ final class OperatorCheck {
    * Adds every unexplored G_d value (a user of T_rel or of what was brought in) whose dependencies
    * are all in T_rel, constant, related by R to some G_s value (a G_d input, or a computed value
    * near T_rel: {@link #upstreamOfTrel}), or themselves brought in at most {@link #MAX_DEPTH} steps
-   * away from related values (Listing 2's "expressible using T_rel", bounded): a chain G_d computes
-   * from related tensors alone, such as a vocabulary shard's mask, shift and lookup, is brought in
-   * whole, so lemmas can recognize it.
+   * (views aside) away from related values (Listing 2's "expressible using T_rel", bounded): a
+   * chain G_d computes from related tensors alone, such as a vocabulary shard's mask, shift and
+   * lookup, is brought in whole, so lemmas can recognize it.
    *
    * <p>Each call looks only at the users of what changed since the last: new members of T_rel, new
    * related values near it, and what it brings in. A user none of whose dependencies changed was
@@ -664,8 +668,9 @@ final class OperatorCheck {
           continue;
         }
         int before = broughtInDepth.value(u);
-        if (before == 1) {
-          continue; // as near as a value brought in can be
+        int step = ctx.gd.indexView(u) ? 0 : 1;
+        if (before == step) {
+          continue; // as near as it can be
         }
         if (!fromExplored && apart.value(u) == 1) {
           continue;
@@ -690,18 +695,18 @@ final class OperatorCheck {
         if (before >= 0) {
           // brought in farther away before: a value T_rel gained since is nearer, and so are the
           // users beyond it that the old distance refused
-          if (depth >= 0 && depth + 1 < before) {
-            broughtInDepth.put(u, depth + 1);
+          if (depth >= 0 && depth + step < before) {
+            broughtInDepth.put(u, depth + step);
             queue(work, u);
           }
           continue;
         }
         // a user only of related values near T_rel is not one of T_rel's or the brought-in's
-        if (depth < 0 || depth + 1 > MAX_DEPTH || !explored) {
+        if (depth < 0 || depth + step > MAX_DEPTH || !explored) {
           continue;
         }
         broughtIn.add(u);
-        broughtInDepth.put(u, depth + 1);
+        broughtInDepth.put(u, depth + step);
         g.union(gdTerms.leaf(u), gdTerms.definition(u));
         added++;
         queue(work, u);

@@ -48,7 +48,9 @@ public final class RefinementChecker {
       wanted.add(e.gs());
     }
     GsWalk walk = new GsWalk(gs, rel.inputs().keySet(), new ArrayList<>(wanted));
-    Context ctx = new Context(walk, model, lemmas, options, listener, deadline, rel.equalities());
+    Context ctx =
+        new Context(
+            walk, model, lemmas, options, listener, deadline, rel.equalities(), rel.ranges());
     for (Map.Entry<Integer, List<CoreTerm>> e : rel.inputs().entrySet()) {
       ctx.relate(e.getKey(), e.getValue());
     }

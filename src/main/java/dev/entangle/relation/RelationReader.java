@@ -2,6 +2,7 @@ package dev.entangle.relation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.entangle.core.IdRange;
 import dev.entangle.graph.JsonFiles;
 import dev.entangle.util.InputException;
 import dev.entangle.util.WrongSlot;
@@ -23,7 +24,8 @@ public final class RelationReader {
   static final String FORMAT = "entangle-relation/1";
   private static final Set<String> TOP_KEYS =
       Set.of("format", "relations", "equalities", "outputs", "expect");
-  private static final Set<String> ENTRY_KEYS = Set.of("gs", "gd", "shard", "replicate", "as");
+  private static final Set<String> ENTRY_KEYS =
+      Set.of("gs", "gd", "shard", "replicate", "as", "in_range");
 
   private final String file;
   private final int worldSize;
@@ -131,6 +133,7 @@ public final class RelationReader {
               + " DIM or \"replicate\": true.");
     }
     String gdName = gdName(json, gs, at);
+    IdRange range = range(json, where, at);
     if (json.has("gd")) {
       JsonNode gd = json.get("gd");
       if (!gd.isTextual()) {
@@ -141,7 +144,7 @@ public final class RelationReader {
                 + gd
                 + ".");
       }
-      out.add(new RelationEntry(gs, parse(gd.textValue(), at, "gd expression"), where));
+      out.add(new RelationEntry(gs, parse(gd.textValue(), at, "gd expression"), where, range));
     } else if (json.has("shard")) {
       JsonNode dim = json.get("shard");
       if (!dim.isIntegralNumber() || !dim.canConvertToInt()) {
@@ -156,7 +159,7 @@ public final class RelationReader {
       for (int k = 0; k < worldSize; k++) {
         parts.add(new Expr.Tensor(k, gdName));
       }
-      out.add(new RelationEntry(gs, new Expr.Concat(parts, dim.intValue()), where));
+      out.add(new RelationEntry(gs, new Expr.Concat(parts, dim.intValue()), where, range));
     } else {
       JsonNode flag = json.get("replicate");
       if (!flag.isBoolean() || !flag.booleanValue()) {
@@ -165,9 +168,38 @@ public final class RelationReader {
             "\"replicate\" must be true (every rank holds the whole tensor), not " + flag + ".");
       }
       for (int k = 0; k < worldSize; k++) {
-        out.add(new RelationEntry(gs, new Expr.Tensor(k, gdName), where));
+        out.add(new RelationEntry(gs, new Expr.Tensor(k, gdName), where, range));
       }
     }
+  }
+
+  /** The entry's {@code "in_range": [lo, hi]}, or null; stated in {@code relations} only. */
+  private IdRange range(JsonNode json, String where, String at) {
+    JsonNode r = json.get("in_range");
+    if (r == null || r.isNull()) {
+      return null;
+    }
+    if (!where.startsWith("relations")) {
+      throw error(
+          at,
+          "\"in_range\" states a fact about an input and goes in \"relations\" entries only,"
+              + " not in \"expect\".");
+    }
+    if (!r.isArray()
+        || r.size() != 2
+        || !r.get(0).isIntegralNumber()
+        || !r.get(1).isIntegralNumber()
+        || !r.get(0).canConvertToLong()
+        || !r.get(1).canConvertToLong()
+        || r.get(1).longValue() <= r.get(0).longValue()) {
+      throw error(
+          at,
+          "\"in_range\" must be two integers [lo, hi] with lo < hi (every element of the tensor"
+              + " is at least lo and below hi, as token ids within a vocabulary of hi), not "
+              + r
+              + ".");
+    }
+    return new IdRange(r.get(0).longValue(), r.get(1).longValue());
   }
 
   private String gdName(JsonNode json, String gs, String at) {

@@ -1,5 +1,6 @@
 package dev.entangle.relation;
 
+import dev.entangle.core.Dtype;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.Node;
@@ -84,6 +85,16 @@ public final class RelationValidator {
               + " has dtype "
               + want.dtype()
               + "; relate tensors of one dtype.");
+    }
+    Dtype dt = Dtype.byName(want.dtype());
+    if (e.range() != null && (dt == null || !dt.isIntegral() || dt == Dtype.BOOL)) {
+      throw new InputException(
+          where
+              + ": \"in_range\" states a range of integers, but "
+              + e.gs()
+              + " has dtype "
+              + want.dtype()
+              + "; state it on integer tensors (ids, positions) only.");
     }
   }
 

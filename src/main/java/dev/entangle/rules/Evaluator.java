@@ -123,12 +123,39 @@ final class Evaluator {
     return g.holds(c, op.id());
   }
 
-  /** Whether an integer class is shown to hold no negative element ({@link NonNegativeIds}). */
+  /** Whether an integer class is shown to hold no negative element ({@link IdBounds}). */
   boolean nonNegative(Object cls) {
     if (!(cls instanceof Integer c)) {
       throw NoMatch.INSTANCE;
     }
-    return NonNegativeIds.holds(g, c);
+    return IdBounds.nonNegative(g, c);
+  }
+
+  /**
+   * Whether every element of class {@code a} is shown below ({@code strictly}) or at most every
+   * element of class {@code b} ({@link IdBounds}).
+   */
+  boolean bounded(Object a, Object b, boolean strictly) {
+    if (!(a instanceof Integer x) || !(b instanceof Integer y)) {
+      throw NoMatch.INSTANCE;
+    }
+    return strictly ? IdBounds.below(g, x, y) : IdBounds.atMost(g, x, y);
+  }
+
+  /** Whether every element of class {@code m} is shown to be {@code v} ({@link IdBounds}). */
+  boolean always(Object m, double v) {
+    if (!(m instanceof Integer x)) {
+      throw NoMatch.INSTANCE;
+    }
+    return IdBounds.always(g, x, v);
+  }
+
+  /** Whether {@code t - c} is shown exact in t's dtype ({@link IdBounds#exactDifference}). */
+  boolean exactDifference(Object t, long c) {
+    if (!(t instanceof Integer x)) {
+      throw NoMatch.INSTANCE;
+    }
+    return IdBounds.exactDifference(g, x, c);
   }
 
   List<ENode> nodes(int cls) {

@@ -552,6 +552,13 @@ enum Fn {
       false,
       "(is-concat ?x): 1 when the class holds a concat",
       strict((e, v) -> bool(e.holds(v[0], Op.CONCAT)))),
+  IS_RESHAPE(
+      "is-reshape",
+      1,
+      1,
+      false,
+      "(is-reshape ?x): 1 when the class holds a reshape",
+      strict((e, v) -> bool(e.holds(v[0], Op.RESHAPE)))),
   FITS(
       "fits",
       2,
@@ -660,8 +667,47 @@ enum Fn {
       1,
       false,
       "(nonneg ?ids): 1 when every element of an integer class is shown to be at least 0 (see"
-          + " NonNegativeIds)",
+          + " IdBounds)",
       strict((e, v) -> bool(e.nonNegative(v[0])))),
+  BELOW(
+      "below",
+      2,
+      2,
+      false,
+      "(below ?a ?b): 1 when every element of the integer class ?a is shown to be below every"
+          + " element of ?b, from how they are built (see IdBounds)",
+      strict((e, v) -> bool(e.bounded(v[0], v[1], true)))),
+  ALWAYS(
+      "always",
+      1,
+      1,
+      false,
+      "(always ?m): 1 when every element of the bool class ?m is shown true, from how it is built"
+          + " (comparisons of ids the bounds decide, and, or, not; see IdBounds)",
+      strict((e, v) -> bool(e.always(v[0], 1)))),
+  NEVER(
+      "never",
+      1,
+      1,
+      false,
+      "(never ?m): 1 when every element of the bool class ?m is shown false (see always)",
+      strict((e, v) -> bool(e.always(v[0], 0)))),
+  EXACT_SUB(
+      "exact-sub",
+      2,
+      2,
+      false,
+      "(exact-sub ?t C): 1 when the integer class ?t less the number C, computed in its dtype, is"
+          + " shown to be the exact difference (its bounds are finite and nothing wraps around)",
+      strict((e, v) -> bool(e.exactDifference(v[0], Evaluator.num(v[1]))))),
+  AT_MOST(
+      "at-most",
+      2,
+      2,
+      false,
+      "(at-most ?a ?b): 1 when every element of the integer class ?a is shown to be at most every"
+          + " element of ?b, from how they are built (see IdBounds)",
+      strict((e, v) -> bool(e.bounded(v[0], v[1], false)))),
   IS_SUMN(
       "is-sumn",
       1,
@@ -753,7 +799,14 @@ enum Fn {
    * again when a class that far below its pattern changes ({@link RuleSearcher}).
    */
   int readsBelow() {
-    return this == NONNEG ? NonNegativeIds.READS_BELOW : 0;
+    return this == NONNEG
+            || this == BELOW
+            || this == AT_MOST
+            || this == EXACT_SUB
+            || this == ALWAYS
+            || this == NEVER
+        ? IdBounds.READS_BELOW
+        : 0;
   }
 
   /** The function a rule names, or null. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.entangle.core.IdRange;
 import dev.entangle.util.InputException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -132,6 +133,44 @@ class RelationReaderTest {
     assertTrue(rel.equalities().isEmpty());
     assertNull(rel.outputs());
     assertTrue(rel.expect().isEmpty());
+  }
+
+  @Test
+  void aRangeGoesWithEveryEntryItsSugarMakes() throws IOException {
+    RelationFile rel =
+        RelationReader.read(
+            write(
+                relations(
+                    "{'gs': 'ids', 'replicate': true, 'in_range': [0, 32000]},"
+                        + " {'gs': 'pos', 'shard': 0, 'in_range': [-4, 4]},"
+                        + " {'gs': 'x', 'gd': 'r0.x'}")),
+            2);
+    List<RelationEntry> e = rel.relations();
+    assertEquals(4, e.size());
+    assertEquals(new IdRange(0, 32000), e.get(0).range());
+    assertEquals(new IdRange(0, 32000), e.get(1).range());
+    assertEquals(new IdRange(-4, 4), e.get(2).range());
+    assertNull(e.get(3).range());
+  }
+
+  @Test
+  void aRangeIsTwoIntegersLoBelowHi() throws IOException {
+    for (String bad : List.of("[4, 4]", "[0]", "[0.5, 2]", "'0..8'", "[8, 0]")) {
+      assertContains(
+          error(relations("{'gs': 'ids', 'replicate': true, 'in_range': " + bad + "}")),
+          "relations[0] (gs \"ids\"): \"in_range\" must be two integers [lo, hi] with lo < hi");
+    }
+  }
+
+  @Test
+  void aRangeIsStatedInRelationsOnly() throws IOException {
+    assertContains(
+        error(
+            json(
+                "{'format': 'entangle-relation/1', 'expect': [{'gs': 'ids', 'gd': 'r0.ids',"
+                    + " 'in_range': [0, 8]}]}")),
+        "expect[0] (gs \"ids\"): \"in_range\" states a fact about an input and goes in"
+            + " \"relations\" entries only");
   }
 
   @Test

@@ -184,6 +184,14 @@ class RelationValidatorTest {
   }
 
   @Test
+  void aRangeIsStatedOnIntegerTensorsOnly() throws IOException {
+    assertEquals(
+        "relations[0] (gs \"x\"): \"in_range\" states a range of integers, but x has dtype"
+            + " float32; state it on integer tensors (ids, positions) only.",
+        error(file("{'gs': 'x', 'replicate': true, 'in_range': [0, 8]}", "")));
+  }
+
+  @Test
   void unknownGsName() throws IOException {
     assertContains(
         error(file("{'gs': 'w_in', 'shard': 0}", "")),

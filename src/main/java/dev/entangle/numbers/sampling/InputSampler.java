@@ -2,6 +2,7 @@ package dev.entangle.numbers.sampling;
 
 import dev.entangle.core.CoreProgram;
 import dev.entangle.core.Dtype;
+import dev.entangle.core.IdRange;
 import dev.entangle.core.OpTable;
 import dev.entangle.core.TypeInfo;
 import dev.entangle.core.numeric.Rounding;
@@ -117,10 +118,15 @@ public final class InputSampler {
     }
     for (var e : entriesOf.entrySet()) {
       Node node = gs.node(e.getKey());
+      IdRange stated = null;
+      for (int i : e.getValue()) {
+        IdRange r = relation.relations().get(i).range();
+        stated = r == null ? stated : stated == null ? r : stated.intersect(r);
+      }
       Partial value =
           drawn(
               node,
-              gsBounds.getOrDefault(node.name(), RandomValues.DEFAULT_INT_BOUND),
+              within(stated, gsBounds.getOrDefault(node.name(), RandomValues.DEFAULT_INT_BOUND)),
               random,
               budget);
       for (int i : e.getValue()) {
@@ -140,7 +146,8 @@ public final class InputSampler {
     for (Node n : gs.nodes()) {
       if (isInput(n) && !gsValues.containsKey(n.name())) {
         long bound = gsBounds.getOrDefault(n.name(), RandomValues.DEFAULT_INT_BOUND);
-        gsValues.put(n.name(), drawn(n, bound, random, budget).toTensor());
+        gsValues.put(
+            n.name(), drawn(n, new IdRange(0, Math.max(bound, 1)), random, budget).toTensor());
       }
     }
     return new SampledInputs(seed, gsValues, gdValues(inverter, random, budget));
@@ -234,7 +241,19 @@ public final class InputSampler {
     return n.op() == NodeOp.PLACEHOLDER || n.op() == NodeOp.GET_ATTR && n.meta().value() == null;
   }
 
-  private static Partial drawn(Node n, long bound, RandomValues random, WorkBudget budget) {
+  /**
+   * Where an integer input's elements are drawn: in the range the relation states, below the bound
+   * its lookups need when that leaves any value; else in [0, bound).
+   */
+  private static IdRange within(IdRange stated, long bound) {
+    if (stated == null) {
+      return new IdRange(0, Math.max(bound, 1));
+    }
+    IdRange both = stated.intersect(new IdRange(Math.min(stated.lo(), 0), Math.max(bound, 1)));
+    return both != null ? both : stated;
+  }
+
+  private static Partial drawn(Node n, IdRange ids, RandomValues random, WorkBudget budget) {
     if (n.type() == null) {
       throw new SamplingException(
           "the input " + n.name() + " has no tensor type to draw a value of");
@@ -258,7 +277,7 @@ public final class InputSampler {
     budget.work(count, "drawing the input " + n.name());
     Partial p = Partial.unknown(type.shape(), type.dtype());
     for (int k = 0; k < p.numel(); k++) {
-      p.values[k] = random.input(type.dtype(), bound);
+      p.values[k] = random.input(type.dtype(), ids.lo(), ids.hi());
       p.known[k] = true;
     }
     return p;

@@ -19,6 +19,14 @@ final class RandomValues {
     this.rng = new SplittableRandom(seed);
   }
 
+  /** One input element of {@code dtype}; integers lie in [lo, hi) (hi above lo). */
+  double input(int dtype, long lo, long hi) {
+    if (Rounding.isIntegral(dtype) && dtype != Dtype.BOOL.code()) {
+      return lo + rng.nextLong(hi - lo);
+    }
+    return input(dtype, hi);
+  }
+
   /** One input element of {@code dtype}; integers lie in [0, bound). */
   double input(int dtype, long bound) {
     if (dtype == Dtype.BOOL.code()) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.entangle.core.IdRange;
 import dev.entangle.core.OpTable;
 import dev.entangle.eval.BudgetExhausted;
 import dev.entangle.eval.Evaluation;
@@ -73,6 +74,31 @@ class InputSamplerTest {
     double[] w = v(in, -1, "w");
     assertArrayEquals(Arrays.copyOfRange(w, 0, 4), v(in, 0, "w"));
     assertArrayEquals(Arrays.copyOfRange(w, 4, 8), v(in, 1, "w"));
+  }
+
+  @Test
+  void idsAreDrawnInTheRangeTheRelationStates() {
+    Graphs g = new Graphs();
+    g.input("ids", "int64", new long[] {64});
+    Graph gs = g.build("ids");
+    Graphs r = new Graphs();
+    r.input("ids", "int64", new long[] {64});
+    DistributedGraph gd = Graphs.distributed(r.build("ids"));
+    RelationFile rel =
+        new RelationFile(
+            "ri.json",
+            List.of(
+                new RelationEntry(
+                    "ids", ExprParser.parse("r0.ids"), "relations[0]", new IdRange(100, 104))),
+            List.of(),
+            null,
+            List.of());
+    SampledInputs in =
+        new InputSampler(gs, gd, rel, new OpTable()).sample(5, WorkBudget.defaults());
+    for (double id : v(in, -1, "ids")) {
+      assertTrue(id >= 100 && id < 104, "drawn " + id);
+    }
+    assertArrayEquals(v(in, -1, "ids"), v(in, 0, "ids"));
   }
 
   @Test

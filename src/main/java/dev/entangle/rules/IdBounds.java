@@ -224,7 +224,7 @@ final class IdBounds {
       case CONCAT -> hull(n, 0, depth);
       case MAXIMUM, MAXN -> extreme(n, depth, true);
       case MINIMUM, MINN -> extreme(n, depth, false);
-      case RAMAX, RAMIN -> of(n.child(0), depth);
+      case RAMAX, RAMIN -> empty(n.child(0)) ? NONE : of(n.child(0), depth);
       case WHERE -> where(n, depth);
       case LT, LE, GT, GE -> comparison(n, op, depth);
       case AND -> extreme(n, depth, false);
@@ -235,6 +235,16 @@ final class IdBounds {
       }
       default -> NONE;
     };
+  }
+
+  /** Whether the class has no element (a reduction over it gives its identity, not an element). */
+  private boolean empty(int cls) {
+    for (long d : g.data(cls).shape()) {
+      if (d == 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A comparison the operands' bounds decide is 1 or 0 everywhere; else it is a bool. */
@@ -337,17 +347,22 @@ final class IdBounds {
   }
 
   /**
-   * For {@code where(mask, _, t - c)} with the mask true wherever {@code t < L}: {@code L - c}, the
-   * least the else branch takes where it is chosen; negative infinity when no such form is found.
+   * For {@code where(mask, _, t - c)} with the mask true wherever {@code t < L} and {@code 0 <= c
+   * <= L}: {@code L - c}, the least the else branch takes where it is chosen; negative infinity
+   * when no such form is found.
    */
   private double shiftedLow(ENode where) {
     double best = Double.NEGATIVE_INFINITY;
     for (ENode shifted : g.nodes(where.child(2))) {
       if (Op.of(shifted.op()) == Op.SUB) {
         Double c = g.data(shifted.child(1)).constant();
-        if (c != null) {
+        if (c != null && c >= 0) {
+          // t >= L there, and L >= c: t - c lies in [L - c, t], which no dtype wraps
           int t = g.find(shifted.child(0));
-          best = Math.max(best, coveredBelow(where.child(0), t, DEPTH) - c);
+          double below = coveredBelow(where.child(0), t, DEPTH);
+          if (below >= c) {
+            best = Math.max(best, below - c);
+          }
         }
       }
     }

@@ -2496,3 +2496,14 @@ def _no_grad(x):
     """x detached when gradients are being recorded (else as it is, so that a forward trace holds
     no detach)."""
     return x.detach() if torch.is_grad_enabled() else x
+
+
+class LMHeadIndexedLoss(LMHeadLoss):
+    """:class:`LMHeadLoss` written as ``-log_softmax(h W^T)[arange(rows), labels].mean()``: the
+    targets' log-probabilities picked by advanced indexing, which reads a negative label as
+    counting from the end of the row. Megatron's vocabulary-parallel loss gives such a label no
+    rank's logit, so the two agree for labels within the vocabulary only."""
+
+    def forward(self, h, labels):
+        logp = torch.log_softmax(F.linear(h, self.weight), dim=-1)
+        return -logp[torch.arange(h.shape[0]), labels].mean()

@@ -1402,15 +1402,32 @@ def context_parallel(name, n, offset_bug=False, shifted_arange=False):
         operator=node_name(gs, "aten.masked_fill.Scalar"))
 
 
-def vocab_parallel_lm_loss(name, n, mask_predicted=True, gathered=False):
+def vocab_parallel_lm_loss(name, n, mask_predicted=True, gathered=False, indexed=None):
+    """``indexed``: the sequential loss picks by advanced indexing; True states the labels' range
+    in the relation (``in_range``), False does not."""
     batch, hidden, vocab = 8, HIDDEN, 16
     inputs = lambda: dict(h=t(batch, hidden), labels=t(batch, dtype=torch.int64))
-    sequential = m.LMHeadGatheredLoss if gathered else m.LMHeadLoss
+    sequential = (m.LMHeadGatheredLoss if gathered else
+                  m.LMHeadIndexedLoss if indexed is not None else m.LMHeadLoss)
     gs = tag_outputs(trace(sequential(hidden, vocab), **inputs()), "loss")
     gd = [tag_outputs(g, "loss") for g in
           trace_ranks(n, lambda r: m.VocabParallelLMHeadLoss(hidden, vocab, r, n, mask_predicted),
                       lambda r: inputs())]
     relations = [replicate("h"), replicate("labels"), shard("weight", 0)]
+    if indexed is not None:
+        if indexed:
+            relations[1]["in_range"] = [0, vocab]
+            return Case(
+                name, f"vocab-parallel-lm-loss-tp{n} with the sequential loss picking the targets'"
+                " log-probabilities by advanced indexing (logp[arange(rows), labels]), the labels'"
+                " range stated in the relation (\"in_range\": [0, 16])", gs, gd, relations,
+                "refines", "loss = the ranks' loss (every rank's is the same)")
+        return Case(
+            name, f"vocab-parallel-lm-loss-indexed-tp{n} without the labels' range: advanced"
+            " indexing reads a negative label from the end of the row, which no rank's masked pick"
+            " does, so the two agree for labels within the vocabulary only", gs, gd, relations,
+            "unproved", "on numbers (labels drawn within the vocabulary) the losses agree",
+            operator=node_name(gs, "aten._log_softmax.default"))
     if gathered:
         return Case(
             name, f"vocab-parallel-lm-loss-tp{n} with the sequential loss written as log_softmax,"
@@ -1591,6 +1608,8 @@ def all_cases():
         vocab_parallel_lm_loss("vocab-parallel-lm-loss-tp4", 4),
         vocab_parallel_lm_loss("bug-vocab-parallel-lm-loss-unmasked-pick", 2, mask_predicted=False),
         vocab_parallel_lm_loss("vocab-parallel-lm-loss-gathered-tp4", 4, gathered=True),
+        vocab_parallel_lm_loss("vocab-parallel-lm-loss-indexed-tp4", 4, indexed=True),
+        vocab_parallel_lm_loss("vocab-parallel-lm-loss-indexed-unstated-tp4", 4, indexed=False),
         dp_picked_target_loss("dp-picked-target-loss-dp2", 2),
         dp_picked_target_loss("dp-picked-target-loss-dp4", 4),
         dp_picked_target_loss("bug-dp-picked-target-loss-summed", 2, reduce_op="sum"),

@@ -172,6 +172,14 @@ class DraftRelationTest {
       if (v >= 0 && gsp.value(v).kind() != ValueKind.INPUT) {
         ((ArrayNode) merged.get("relations")).add(e);
       }
+      if (e.has("in_range")) {
+        // a fact about the ids the user states; no draft can tell it from the graphs
+        for (JsonNode d : merged.get("relations")) {
+          if (d.get("gs").asText().equals(e.get("gs").asText())) {
+            ((ObjectNode) d).set("in_range", e.get("in_range"));
+          }
+        }
+      }
     }
     Path file = dir.resolve("merged.json");
     JSON.writeValue(file.toFile(), merged);

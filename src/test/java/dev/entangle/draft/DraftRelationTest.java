@@ -174,9 +174,9 @@ class DraftRelationTest {
       }
       if (e.has("in_range")) {
         // a fact about the ids the user states; no draft can tell it from the graphs
-        for (JsonNode d : merged.get("relations")) {
-          if (d.get("gs").asText().equals(e.get("gs").asText())) {
-            ((ObjectNode) d).set("in_range", e.get("in_range"));
+        for (JsonNode entry : merged.get("relations")) {
+          if (entry.get("gs").asText().equals(e.get("gs").asText())) {
+            ((ObjectNode) entry).set("in_range", e.get("in_range"));
           }
         }
       }

@@ -194,7 +194,7 @@ final class IdBounds {
     }
     return switch (op) {
       case ADD, SUMN, SUB, NEG, MUL -> held(dt, arithmetic(n, op, depth));
-      default -> elements(n, op, depth);
+      default -> elements(n, op, dt, depth);
     };
   }
 
@@ -215,8 +215,11 @@ final class IdBounds {
     };
   }
 
-  /** The bound of an operation whose elements are elements of its operands, or of positions. */
-  private double[] elements(ENode n, Op op, int depth) {
+  /**
+   * The bound of an operation whose elements are elements of its operands, positions, or the
+   * outcome of a comparison or of logic on masks.
+   */
+  private double[] elements(ENode n, Op op, Dtype dt, int depth) {
     return switch (op) {
       case ARANGE -> arange(n);
       case ARGMAX -> new double[] {0, Double.POSITIVE_INFINITY};
@@ -227,13 +230,20 @@ final class IdBounds {
       case RAMAX, RAMIN -> empty(n.child(0)) ? NONE : of(n.child(0), depth);
       case WHERE -> where(n, depth);
       case LT, LE, GT, GE -> comparison(n, op, depth);
+      case AND, OR, NOT -> dt == Dtype.BOOL ? logical(n, op, depth) : NONE; // on ints: bitwise
+      default -> NONE;
+    };
+  }
+
+  /** The bound of a logical and (the least operand), or (the largest) or not of bool masks. */
+  private double[] logical(ENode n, Op op, int depth) {
+    return switch (op) {
       case AND -> extreme(n, depth, false);
       case OR -> extreme(n, depth, true);
-      case NOT -> {
+      default -> {
         double[] a = of(n.child(0), depth);
         yield a[0] >= 0 && a[1] <= 1 ? new double[] {1 - a[1], 1 - a[0]} : new double[] {0, 1};
       }
-      default -> NONE;
     };
   }
 

@@ -2,6 +2,7 @@ package dev.entangle.core;
 
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.function.IntPredicate;
 
 /**
  * How one operation builds its terms, recorded once when the graph is lowered and replayed into
@@ -66,13 +67,8 @@ public final class Steps {
    * expand, slice or concat.
    */
   public boolean layoutOnly() {
-    for (int i = 0; i < kind.length; i++) {
-      Op op = kind[i] == ADD ? Op.of(arg[i]) : null;
-      if (kind[i] == ADD && (op == null || op.kind != Op.Kind.LAYOUT)) {
-        return false; // a core operator that is not layout, or an opaque call
-      }
-    }
-    return true;
+    // an opaque call is no core operator, and no layout
+    return buildsOnly(op -> Op.of(op) != null && Op.of(op).kind == Op.Kind.LAYOUT);
   }
 
   /**
@@ -80,8 +76,13 @@ public final class Steps {
    * expand (a broadcast), as JAX's many {@code broadcast_in_dim} and {@code reshape} are.
    */
   public boolean viewOnly() {
+    return buildsOnly(op -> op == Op.RESHAPE.id() || op == Op.EXPAND.id());
+  }
+
+  /** Whether every node the steps build has an operator id that {@code allowed} accepts. */
+  private boolean buildsOnly(IntPredicate allowed) {
     for (int i = 0; i < kind.length; i++) {
-      if (kind[i] == ADD && arg[i] != Op.RESHAPE.id() && arg[i] != Op.EXPAND.id()) {
+      if (kind[i] == ADD && !allowed.test(arg[i])) {
         return false;
       }
     }

@@ -69,6 +69,7 @@ final class GdModel {
     }
     users = usersOf(program, rep);
     constant = new boolean[n];
+    indexView = new byte[n];
     undefined = new boolean[n];
     output = new boolean[n];
     input = new boolean[n];
@@ -93,13 +94,26 @@ final class GdModel {
    * ids and masks between most operations) is brought in whole.
    */
   boolean indexView(int id) {
-    CoreOp d = program.definition(definer(id));
-    if (d == null || !d.steps().viewOnly()) {
-      return false;
+    int r = rep[id];
+    if (indexView[r] == 0) {
+      CoreOp d = program.definition(definer[r]);
+      TypeInfo t = program.value(r).type();
+      boolean view =
+          d != null
+              && d.steps().viewOnly()
+              && t != null
+              && !t.isTuple()
+              && Dtype.of(t.dtype()).isIntegral();
+      indexView[r] = (byte) (view ? 1 : 2);
     }
-    TypeInfo t = program.value(id).type();
-    return t != null && !t.isTuple() && Dtype.of(t.dtype()).isIntegral();
+    return indexView[r] == 1;
   }
+
+  /**
+   * {@link #indexView} of each representative once asked: 1 yes, 2 no, 0 not yet asked (threads
+   * checking ahead may ask at once; each writes the same answer).
+   */
+  private final byte[] indexView;
 
   /** Whether the value has more users than make a value hot ({@link #HOT_USERS} by default). */
   boolean hot(int id) {
@@ -227,14 +241,8 @@ final class GdModel {
       expects.add(new CoreRelation.Expect(e.gs(), e.gd().mapLeaves(rep), e.text()));
     }
     Map<Integer, IdRange> ranges = new LinkedHashMap<>();
-    for (Map.Entry<Integer, IdRange> e : rel.ranges().entrySet()) {
-      int r = rep[e.getKey()];
-      IdRange before = ranges.get(r);
-      IdRange both = before == null ? e.getValue() : before.intersect(e.getValue());
-      if (both != null) {
-        ranges.put(r, both);
-      }
-    }
+    // copies with ranges that have no value in common keep none (fewer facts, never wrong ones)
+    rel.ranges().forEach((v, range) -> ranges.merge(rep[v], range, IdRange::intersect));
     return new CoreRelation(inputs, equalities, rel.outputs(), expects, ranges);
   }
 

@@ -149,9 +149,9 @@ final class OperatorCheck {
   private SparseIds equalitiesLookedUp = new SparseIds();
 
   /** The G_d values brought in, in order. */
-  private final OrderedIdSet broughtIn = new OrderedIdSet();
+  private final List<Integer> broughtIn = new ArrayList<>();
 
-  /** The values {@link #broughtIn}, each with its distance from T_rel. */
+  /** The values {@link #broughtIn}, each with its distance from T_rel (the members: the keys). */
   private final SparseIds broughtInDepth = new SparseIds();
 
   /**
@@ -405,7 +405,7 @@ final class OperatorCheck {
         overOutputs,
         limit,
         -1,
-        new ArrayList<>(broughtIn.inOrder()),
+        new ArrayList<>(broughtIn),
         hints,
         violated,
         g.nodeCount(),
@@ -662,7 +662,7 @@ final class OperatorCheck {
     nearAdded.clear();
     while (!work.isEmpty() && broughtIn.size() <= ctx.options.exploreLimit()) {
       int t = work.poll();
-      boolean fromExplored = trel.has(t) || broughtIn.has(t);
+      boolean fromExplored = trel.has(t) || broughtInDepth.has(t);
       for (int u : ctx.gd.hot(t) ? hotUsers(t) : ctx.gd.users(t)) {
         if (ctx.gd.constant[u]) {
           continue;
@@ -689,7 +689,7 @@ final class OperatorCheck {
             break;
           }
           depth = Math.max(depth, dd);
-          explored |= trel.has(d) || broughtIn.has(d);
+          explored |= trel.has(d) || broughtInDepth.has(d);
         }
         apart.put(u, depth >= 0 && !explored ? 1 : 0);
         if (before >= 0) {
@@ -827,7 +827,7 @@ final class OperatorCheck {
     for (int l : trel) {
       lookAt(l, candidates);
     }
-    for (int l : broughtIn.inOrder()) {
+    for (int l : broughtIn) {
       lookAt(l, candidates);
     }
     int added = 0;

@@ -117,45 +117,38 @@ final class Evaluator {
 
   /** Whether a class holds a node of the operator. */
   boolean holds(Object cls, Op op) {
-    if (!(cls instanceof Integer c)) {
-      throw NoMatch.INSTANCE;
-    }
-    return g.holds(c, op.id());
+    return g.holds(cls(cls), op.id());
   }
 
   /** Whether an integer class is shown to hold no negative element ({@link IdBounds}). */
   boolean nonNegative(Object cls) {
-    if (!(cls instanceof Integer c)) {
-      throw NoMatch.INSTANCE;
-    }
-    return IdBounds.nonNegative(g, c);
+    return IdBounds.nonNegative(g, cls(cls));
   }
 
   /**
    * Whether every element of class {@code a} is shown below ({@code strictly}) or at most every
    * element of class {@code b} ({@link IdBounds}).
    */
-  boolean bounded(Object a, Object b, boolean strictly) {
-    if (!(a instanceof Integer x) || !(b instanceof Integer y)) {
-      throw NoMatch.INSTANCE;
-    }
-    return strictly ? IdBounds.below(g, x, y) : IdBounds.atMost(g, x, y);
+  boolean ordered(Object a, Object b, boolean strictly) {
+    return IdBounds.ordered(g, cls(a), cls(b), strictly);
   }
 
   /** Whether every element of class {@code m} is shown to be {@code v} ({@link IdBounds}). */
   boolean always(Object m, double v) {
-    if (!(m instanceof Integer x)) {
-      throw NoMatch.INSTANCE;
-    }
-    return IdBounds.always(g, x, v);
+    return IdBounds.always(g, cls(m), v);
   }
 
   /** Whether {@code t - c} is shown exact in t's dtype ({@link IdBounds#exactDifference}). */
   boolean exactDifference(Object t, long c) {
-    if (!(t instanceof Integer x)) {
+    return IdBounds.exactDifference(g, cls(t), c);
+  }
+
+  /** A value that must be a class; no match otherwise. */
+  private static int cls(Object v) {
+    if (!(v instanceof Integer c)) {
       throw NoMatch.INSTANCE;
     }
-    return IdBounds.exactDifference(g, x, c);
+    return c;
   }
 
   List<ENode> nodes(int cls) {

@@ -3,8 +3,10 @@ package dev.entangle.rules;
 import dev.entangle.core.Dtype;
 import dev.entangle.core.Op;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The functions a rule's conditions, lets and computed attributes may call: one table of name,
@@ -676,7 +678,7 @@ enum Fn {
       false,
       "(below ?a ?b): 1 when every element of the integer class ?a is shown to be below every"
           + " element of ?b, from how they are built (see IdBounds)",
-      strict((e, v) -> bool(e.bounded(v[0], v[1], true)))),
+      strict((e, v) -> bool(e.ordered(v[0], v[1], true)))),
   ALWAYS(
       "always",
       1,
@@ -707,7 +709,7 @@ enum Fn {
       false,
       "(at-most ?a ?b): 1 when every element of the integer class ?a is shown to be at most every"
           + " element of ?b, from how they are built (see IdBounds)",
-      strict((e, v) -> bool(e.bounded(v[0], v[1], false)))),
+      strict((e, v) -> bool(e.ordered(v[0], v[1], false)))),
   IS_SUMN(
       "is-sumn",
       1,
@@ -799,15 +801,12 @@ enum Fn {
    * again when a class that far below its pattern changes ({@link RuleSearcher}).
    */
   int readsBelow() {
-    return this == NONNEG
-            || this == BELOW
-            || this == AT_MOST
-            || this == EXACT_SUB
-            || this == ALWAYS
-            || this == NEVER
-        ? IdBounds.READS_BELOW
-        : 0;
+    return READ_BOUNDS.contains(this) ? IdBounds.READS_BELOW : 0;
   }
+
+  /** The functions that ask {@link IdBounds}, which reads how a class is built. */
+  private static final Set<Fn> READ_BOUNDS =
+      EnumSet.of(NONNEG, BELOW, AT_MOST, EXACT_SUB, ALWAYS, NEVER);
 
   /** The function a rule names, or null. */
   static Fn bySymbol(String symbol) {

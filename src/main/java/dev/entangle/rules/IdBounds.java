@@ -41,33 +41,36 @@ final class IdBounds {
 
   private static final double[] NONE = {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY};
 
-  private final EGraph<TypeInfo> g;
-
-  /** The e-graph's {@link EGraph#stamp} the bounds below were found at. */
-  private long stamp = -1;
-
   /**
-   * Bounds found by class and depth left, while the e-graph stays the same: classes are met again
-   * along many paths, and a search asks about the masks of many matches.
+   * Bounds found in one e-graph by class and depth left, while it stays the same ({@link
+   * EGraph#stamp}): classes are met again along many paths, and a search asks about the masks of
+   * many matches. It holds no reference to its e-graph, which keys it weakly ({@link #KNOWN}).
    */
-  private final Map<Long, double[]> known = new HashMap<>();
-
-  /** The queries of each e-graph (each is used by one thread at a time). */
-  private static final Map<EGraph<TypeInfo>, IdBounds> BY_GRAPH =
-      Collections.synchronizedMap(new WeakHashMap<>());
-
-  private IdBounds(EGraph<TypeInfo> g) {
-    this.g = g;
+  private static final class Known {
+    long stamp = -1;
+    final Map<Long, double[]> bounds = new HashMap<>();
   }
 
-  /** The query of {@code g}, its bounds found so far kept while the e-graph is unchanged. */
+  /** What is known of each e-graph (each is used by one thread at a time). */
+  private static final Map<EGraph<TypeInfo>, Known> KNOWN =
+      Collections.synchronizedMap(new WeakHashMap<>());
+
+  private final EGraph<TypeInfo> g;
+  private final Map<Long, double[]> known;
+
+  private IdBounds(EGraph<TypeInfo> g, Map<Long, double[]> known) {
+    this.g = g;
+    this.known = known;
+  }
+
+  /** A query of {@code g}, with the bounds found so far while the e-graph is unchanged. */
   private static IdBounds in(EGraph<TypeInfo> g) {
-    IdBounds q = BY_GRAPH.computeIfAbsent(g, IdBounds::new);
-    if (q.stamp != g.stamp()) {
-      q.known.clear();
-      q.stamp = g.stamp();
+    Known k = KNOWN.computeIfAbsent(g, x -> new Known());
+    if (k.stamp != g.stamp()) {
+      k.bounds.clear();
+      k.stamp = g.stamp();
     }
-    return q;
+    return new IdBounds(g, k.bounds);
   }
 
   /** The least and the largest value an element of the class may take, {@code [lo, hi]}. */
@@ -80,16 +83,15 @@ final class IdBounds {
     return of(g, cls)[0] >= 0;
   }
 
-  /** Whether every element of {@code a} is shown below every element of {@code b}. */
-  static boolean below(EGraph<TypeInfo> g, int a, int b) {
+  /**
+   * Whether every element of {@code a} is shown below ({@code strictly}) or at most every element
+   * of {@code b}.
+   */
+  static boolean ordered(EGraph<TypeInfo> g, int a, int b, boolean strictly) {
     IdBounds q = in(g);
-    return q.of(a, DEPTH)[1] < q.of(b, DEPTH)[0];
-  }
-
-  /** Whether every element of the class is shown to lie in a finite range its dtype holds. */
-  static boolean bounded(EGraph<TypeInfo> g, int cls) {
-    double[] b = of(g, cls);
-    return b[0] > Double.NEGATIVE_INFINITY && b[1] < Double.POSITIVE_INFINITY;
+    double most = q.of(a, DEPTH)[1];
+    double least = q.of(b, DEPTH)[0];
+    return strictly ? most < least : most <= least;
   }
 
   /**
@@ -101,21 +103,13 @@ final class IdBounds {
     if (b[0] == Double.NEGATIVE_INFINITY || b[1] == Double.POSITIVE_INFINITY) {
       return false;
     }
-    Dtype dt = Dtype.of(g.data(t).dtype());
-    double[] d = {b[0] - c, b[1] - c};
-    return held(dt, d)[0] == d[0] && held(dt, d)[1] == d[1];
+    return fits(Dtype.of(g.data(t).dtype()), new double[] {b[0] - c, b[1] - c});
   }
 
   /** Whether every element of the integer or bool class is shown to be {@code v}. */
   static boolean always(EGraph<TypeInfo> g, int cls, double v) {
     double[] b = of(g, cls);
     return b[0] == v && b[1] == v;
-  }
-
-  /** Whether every element of {@code a} is shown at most every element of {@code b}. */
-  static boolean atMost(EGraph<TypeInfo> g, int a, int b) {
-    IdBounds q = in(g);
-    return q.of(a, DEPTH)[1] <= q.of(b, DEPTH)[0];
   }
 
   private double[] of(int cls, int depth) {
@@ -174,6 +168,11 @@ final class IdBounds {
    * may past what a double holds exactly.
    */
   private static double[] held(Dtype dt, double[] b) {
+    return fits(dt, b) ? b : dtypeBounds(dt);
+  }
+
+  /** Whether the dtype holds every value of the bound exactly (as a double holds it too). */
+  private static boolean fits(Dtype dt, double[] b) {
     double width =
         switch (dt) {
           case BOOL -> 2;
@@ -184,7 +183,7 @@ final class IdBounds {
         };
     double least = unsigned(dt) ? 0 : -width / 2;
     double most = Math.min(least + width - 1, EXACT);
-    return b[0] >= least && b[1] <= most ? b : dtypeBounds(dt);
+    return b[0] >= least && b[1] <= most;
   }
 
   private double[] node(ENode n, Dtype dt, int depth) {
@@ -224,7 +223,7 @@ final class IdBounds {
       case ARANGE -> arange(n);
       case ARGMAX -> new double[] {0, Double.POSITIVE_INFINITY};
       case RESHAPE, EXPAND, PERMUTE, SLICE -> of(n.child(0), depth);
-      case CONCAT -> hull(n, 0, depth);
+      case CONCAT -> hull(n, depth);
       case MAXIMUM, MAXN -> extreme(n, depth, true);
       case MINIMUM, MINN -> extreme(n, depth, false);
       case RAMAX, RAMIN -> empty(n.child(0)) ? NONE : of(n.child(0), depth);
@@ -290,10 +289,10 @@ final class IdBounds {
     return new double[] {Math.min(start, last), Math.max(start, last)};
   }
 
-  private double[] hull(ENode n, int from, int depth) {
+  private double[] hull(ENode n, int depth) {
     double lo = Double.POSITIVE_INFINITY;
     double hi = Double.NEGATIVE_INFINITY;
-    for (int i = from; i < n.arity(); i++) {
+    for (int i = 0; i < n.arity(); i++) {
       double[] b = of(n.child(i), depth);
       lo = Math.min(lo, b[0]);
       hi = Math.max(hi, b[1]);

@@ -146,8 +146,7 @@ public final class InputSampler {
     for (Node n : gs.nodes()) {
       if (isInput(n) && !gsValues.containsKey(n.name())) {
         long bound = gsBounds.getOrDefault(n.name(), RandomValues.DEFAULT_INT_BOUND);
-        gsValues.put(
-            n.name(), drawn(n, new IdRange(0, Math.max(bound, 1)), random, budget).toTensor());
+        gsValues.put(n.name(), drawn(n, within(null, bound), random, budget).toTensor());
       }
     }
     return new SampledInputs(seed, gsValues, gdValues(inverter, random, budget));
@@ -166,7 +165,8 @@ public final class InputSampler {
         if (p == null && !isInput(n)) {
           continue;
         }
-        long bound = bounds.getOrDefault(n.name(), RandomValues.DEFAULT_INT_BOUND);
+        IdRange ids =
+            RandomValues.below(bounds.getOrDefault(n.name(), RandomValues.DEFAULT_INT_BOUND));
         if (p == null) {
           p = inverter.partial(leaf);
         }
@@ -174,7 +174,7 @@ public final class InputSampler {
           budget.work(p.numel(), "drawing " + leaf.label());
           for (int k = 0; k < p.numel(); k++) {
             if (!p.known[k]) {
-              p.values[k] = random.input(p.dtype, bound);
+              p.values[k] = random.input(p.dtype, ids);
               p.known[k] = true;
             }
           }
@@ -246,10 +246,11 @@ public final class InputSampler {
    * its lookups need when that leaves any value; else in [0, bound).
    */
   private static IdRange within(IdRange stated, long bound) {
+    IdRange lookups = RandomValues.below(bound);
     if (stated == null) {
-      return new IdRange(0, Math.max(bound, 1));
+      return lookups;
     }
-    IdRange both = stated.intersect(new IdRange(Math.min(stated.lo(), 0), Math.max(bound, 1)));
+    IdRange both = stated.intersect(new IdRange(Math.min(stated.lo(), 0), lookups.hi()));
     return both != null ? both : stated;
   }
 
@@ -277,7 +278,7 @@ public final class InputSampler {
     budget.work(count, "drawing the input " + n.name());
     Partial p = Partial.unknown(type.shape(), type.dtype());
     for (int k = 0; k < p.numel(); k++) {
-      p.values[k] = random.input(type.dtype(), ids.lo(), ids.hi());
+      p.values[k] = random.input(type.dtype(), ids);
       p.known[k] = true;
     }
     return p;

@@ -1,6 +1,7 @@
 package dev.entangle.numbers.sampling;
 
 import dev.entangle.core.Dtype;
+import dev.entangle.core.IdRange;
 import dev.entangle.core.numeric.Rounding;
 import java.util.SplittableRandom;
 
@@ -19,23 +20,20 @@ final class RandomValues {
     this.rng = new SplittableRandom(seed);
   }
 
-  /** One input element of {@code dtype}; integers lie in [lo, hi) (hi above lo). */
-  double input(int dtype, long lo, long hi) {
-    if (Rounding.isIntegral(dtype) && dtype != Dtype.BOOL.code()) {
-      return lo + rng.nextLong(hi - lo);
-    }
-    return input(dtype, hi);
-  }
-
-  /** One input element of {@code dtype}; integers lie in [0, bound). */
-  double input(int dtype, long bound) {
+  /** One input element of {@code dtype}; integers lie in {@code ids}. */
+  double input(int dtype, IdRange ids) {
     if (dtype == Dtype.BOOL.code()) {
       return rng.nextBoolean() ? 1 : 0;
     }
     if (Rounding.isIntegral(dtype)) {
-      return rng.nextLong(Math.max(bound, 1));
+      return ids.lo() + rng.nextLong(ids.hi() - ids.lo());
     }
     return Rounding.to(dtype, rng.nextDouble(-1, 1));
+  }
+
+  /** Integers in [0, bound): the ids below a lookup's bound (at least one value). */
+  static IdRange below(long bound) {
+    return new IdRange(0, Math.max(bound, 1));
   }
 
   /** A random part of a sum: small integers for integral dtypes, else uniform in [-1, 1). */

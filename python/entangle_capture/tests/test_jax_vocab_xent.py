@@ -12,8 +12,8 @@ M = "entangle_capture.examples.jax_vocab_xent"
 @unittest.skipUnless(has_module("jax"), "jax is not installed (.ci/run installs it into .venv)")
 class JaxVocabXentTest(CaptureCase):
     def test_the_loss_is_taken_on_numbers_not_reported_as_a_bug(self):
-        # jax.nn.logsumexp shifts by the max only where it is finite, the devices always: equal on
-        # finite logits only, so unproved (a gap), with the loss equal on every draw
+        # jax.nn.logsumexp's guards fold (finite logits, a sum of exponentials); the one-hot pick
+        # of the target is still taken on numbers: unproved (a gap), the loss equal on every draw
         for world in (2, 4):
             with self.subTest(world=world):
                 report = self.assert_verdict(["jax", f"{M}:build_manual", "--world", str(world)], "unproved")

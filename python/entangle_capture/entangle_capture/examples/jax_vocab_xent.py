@@ -3,10 +3,11 @@
 cross-entropy: the row max all-reduced (pmax), the shifted exponentials' sums and the target logits
 (a one-hot of the target shifted by the device's first class) all-reduced (psum).
 
-The reference uses ``jax.nn.logsumexp``, which shifts by the max only where it is finite; the
-per-device program shifts by the max always. The two agree on finite logits, not on infinite ones,
-so no proof can close the gap: the verdict is ``unproved`` with the loss taken on numbers, not a
-bug. ``build_manual_local_max`` shifts by each device's own max (the sums then mix scales);
+The reference uses ``jax.nn.logsumexp``, which shifts by the max only where it is finite and takes
+the log of an absolute value; the per-device program does neither. Logits computed from finite
+inputs are finite and a sum of exponentials is never negative, so the checker folds both guards
+(README, "Inputs hold finite numbers"). The target logit, picked by a one-hot here, is still taken
+on numbers: the verdict is ``unproved`` with the loss equal on every draw, not a bug. ``build_manual_local_max`` shifts by each device's own max (the sums then mix scales);
 ``build_manual_no_offset`` picks targets without the device's offset.
 
 ``build_take`` is the loss as optax writes it for integer labels (the target logit picked with

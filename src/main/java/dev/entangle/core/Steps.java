@@ -1,6 +1,7 @@
 package dev.entangle.core;
 
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.function.IntPredicate;
 
@@ -29,6 +30,8 @@ public final class Steps {
   private final int[] slot;
   private final TypeInfo[] types;
   private final int factsFrom;
+  private final long[] finite;
+  private final long[] nonNegative;
 
   Steps(
       int[] kind,
@@ -37,7 +40,9 @@ public final class Steps {
       int[][] kids,
       int[] slot,
       TypeInfo[] types,
-      int factsFrom) {
+      int factsFrom,
+      long[] finite,
+      long[] nonNegative) {
     this.kind = kind;
     this.arg = arg;
     this.attrs = attrs;
@@ -45,6 +50,8 @@ public final class Steps {
     this.slot = slot;
     this.types = types;
     this.factsFrom = factsFrom;
+    this.finite = finite;
+    this.nonNegative = nonNegative;
   }
 
   /** Where a replay gets values from and states equalities. */
@@ -123,6 +130,21 @@ public final class Steps {
     return types[slot];
   }
 
+  /** Whether every element of a slot is shown a finite number ({@link NumberFacts}). */
+  public boolean finite(int slot) {
+    return bit(finite, slot);
+  }
+
+  /** Whether no element of a slot is shown negative ({@link NumberFacts}). */
+  public boolean nonNegative(int slot) {
+    return bit(nonNegative, slot);
+  }
+
+  private static boolean bit(long[] words, int i) {
+    int w = i >>> 6;
+    return w < words.length && (words[w] & (1L << i)) != 0;
+  }
+
   /** Replays the steps into {@code b}; returns the handle of every slot. */
   public int[] replay(Refs refs, TermBuilder b) {
     return replay(refs, b, true);
@@ -165,6 +187,8 @@ public final class Steps {
     private TypeInfo[] slotTypes = new TypeInfo[16];
     private int slots;
     private int factsFrom = -1;
+    private final BitSet finite = new BitSet();
+    private final BitSet nonNegative = new BitSet();
     private final HashMap<Object, Integer> memo = new HashMap<>();
 
     /** Infers node types and knows value types. */
@@ -172,6 +196,24 @@ public final class Steps {
       TypeInfo infer(int op, long[] attrs, TypeInfo[] kids);
 
       TypeInfo valueType(int valueId);
+
+      /** Whether every element of a value is a finite number ({@link NumberFacts}). */
+      default boolean finite(int valueId) {
+        return false;
+      }
+
+      /** Whether no element of a value is negative ({@link NumberFacts}). */
+      default boolean nonNegative(int valueId) {
+        return false;
+      }
+
+      /** Told of a guard the facts known now left undecided (one that a fact might decide). */
+      default void undecided() {}
+
+      /** The value of every element of a value, when the lowering knows it; else null. */
+      default Double constant(int valueId) {
+        return null;
+      }
     }
 
     public Recorder(TypeSource types) {
@@ -182,8 +224,12 @@ public final class Steps {
     public int ref(int valueId) {
       Integer s = memo.get(valueId);
       if (s == null) {
-        s = newSlot(types.valueType(valueId));
+        TypeInfo t = types.valueType(valueId);
+        Double c = t.constant() == null ? types.constant(valueId) : null;
+        s = newSlot(c == null ? t : t.withConstant(c));
         memo.put(valueId, s);
+        finite.set(s, types.finite(valueId));
+        nonNegative.set(s, types.nonNegative(valueId));
       }
       event(REF, valueId, null, null, s);
       return s;
@@ -192,19 +238,36 @@ public final class Steps {
     @Override
     public int add(int op, long[] a, int... k) {
       Op core = Op.of(op);
+      Boolean known = core != null && core.kind == Op.Kind.COMPARE ? decided(core, k) : null;
+      if (known == null && guard(core, k)) {
+        types.undecided();
+      }
       int out;
       if (k.length == 1 && core != null && core.isIdentityOfOne()) {
         out = k[0];
+      } else if (core == Op.WHERE && slotTypes[k[0]].constant() != null) {
+        return slotTypes[k[0]].constant() != 0 ? k[1] : k[2]; // a mask known everywhere
+      } else if ((core == Op.ABS || core == Op.RELU) && nonNegative.get(k[0])) {
+        return k[0]; // the absolute value of what is never negative
+      } else if (known != null) {
+        return filled(known ? 1 : 0, Dtype.BOOL.code(), slotTypes[k[0]].shape());
       } else {
         NodeKey key = new NodeKey(op, a.clone(), k.clone());
         Integer s = memo.get(key);
         if (s == null) {
           TypeInfo[] kt = new TypeInfo[k.length];
+          boolean[] kf = new boolean[k.length];
+          boolean[] kn = new boolean[k.length];
           for (int i = 0; i < k.length; i++) {
             kt[i] = slotTypes[k[i]];
+            kf[i] = finite.get(k[i]);
+            kn[i] = nonNegative.get(k[i]);
           }
-          s = newSlot(types.infer(op, a, kt));
+          TypeInfo t = types.infer(op, a, kt);
+          s = newSlot(t);
           memo.put(key, s);
+          finite.set(s, NumberFacts.finite(op, a, kt, kf, t));
+          nonNegative.set(s, NumberFacts.nonNegative(op, a, kt, kn, t));
         }
         out = s;
       }
@@ -213,6 +276,75 @@ public final class Steps {
     }
 
     /** The steps from here on state facts about the results; evaluation leaves them out. */
+    /** Whether every element of a slot is shown a finite number ({@link NumberFacts}). */
+    public boolean finite(int handle) {
+      return finite.get(handle);
+    }
+
+    /** A constant tensor of the shape holding v everywhere. */
+    public int filled(double v, int dtype, long[] shape) {
+      int s = add(Op.SCALAR, new long[] {Double.doubleToLongBits(v == 0.0 ? 0.0 : v), dtype});
+      return shape.length == 0 ? s : add(Op.EXPAND, shape.clone(), s);
+    }
+
+    /**
+     * A comparison's result when finiteness decides it, else null: a finite operand against an
+     * infinity or NaN (as {@code abs(m) == inf} tests for one), or a finite operand against itself
+     * (JAX's {@code isnan(x)} is {@code x != x}).
+     */
+    private Boolean decided(Op cmp, int[] k) {
+      if (k.length != 2) {
+        return null;
+      }
+      double a;
+      double b;
+      if (k[0] == k[1] && finite(k[0])) {
+        a = 0;
+        b = 0;
+      } else if (finite(k[0]) && infiniteOrNaN(k[1])) {
+        a = 0;
+        b = slotTypes[k[1]].constant();
+      } else if (finite(k[1]) && infiniteOrNaN(k[0])) {
+        a = slotTypes[k[0]].constant();
+        b = 0;
+      } else {
+        return null;
+      }
+      return switch (cmp) {
+        case EQ -> a == b;
+        case NE -> a != b;
+        case LT -> a < b;
+        case LE -> a <= b;
+        case GT -> a > b;
+        case GE -> a >= b;
+        default -> null;
+      };
+    }
+
+    /**
+     * Whether a node is a guard that a fact not known now would decide: an absolute value of what
+     * may be negative, or a comparison with an infinity or NaN of what may not be finite.
+     */
+    private boolean guard(Op core, int[] k) {
+      if (core == Op.ABS) {
+        return !nonNegative.get(k[0]);
+      }
+      return core != null
+          && core.kind == Op.Kind.COMPARE
+          && k.length == 2
+          && (infiniteOrNaN(k[0]) || infiniteOrNaN(k[1]) || k[0] == k[1]);
+    }
+
+    /** Tells the type source of a guard left undecided (a lowering's own test of finiteness). */
+    public void undecided() {
+      types.undecided();
+    }
+
+    private boolean infiniteOrNaN(int slot) {
+      Double c = slotTypes[slot].constant();
+      return c != null && !Double.isFinite(c);
+    }
+
     public void beginFacts() {
       factsFrom = n;
     }
@@ -234,7 +366,9 @@ public final class Steps {
           Arrays.copyOf(kids, n),
           Arrays.copyOf(slot, n),
           Arrays.copyOf(slotTypes, slots),
-          factsFrom < 0 ? n : factsFrom);
+          factsFrom < 0 ? n : factsFrom,
+          finite.toLongArray(),
+          nonNegative.toLongArray());
     }
 
     private int newSlot(TypeInfo t) {

@@ -3,6 +3,7 @@ package dev.entangle.lower;
 import dev.entangle.core.CoreOp;
 import dev.entangle.core.CoreProgram;
 import dev.entangle.core.CoreValue;
+import dev.entangle.core.NumberFacts;
 import dev.entangle.core.Op;
 import dev.entangle.core.OpTable;
 import dev.entangle.core.ShapeException;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -93,7 +95,20 @@ public final class Lowering {
    * CollectiveGroups}) after every rank's shapes are checked.
    */
   public static CoreProgram distributed(DistributedGraph gd, OpTable table) {
-    Lowering l = new Lowering(gd.source(), gd.worldSize(), true, table);
+    Lowering first = new Lowering(gd.source(), gd.worldSize(), true, table);
+    CoreProgram p = first.distributedPass(gd);
+    if (!first.undecidedGuard) {
+      return p;
+    }
+    // a guard read a value that a later rank's collective computes: lowered again, each value
+    // known finite (or never negative) as the first lowering showed once every collective was
+    Lowering second = new Lowering(gd.source(), gd.worldSize(), true, table);
+    second.known = NumberFacts.Known.of(p);
+    return second.distributedPass(gd);
+  }
+
+  private CoreProgram distributedPass(DistributedGraph gd) {
+    Lowering l = this;
     for (int r = 0; r < gd.worldSize(); r++) {
       l.declareValues(gd.rank(r), r);
     }
@@ -252,8 +267,47 @@ public final class Lowering {
             },
             rec);
     out = checked(n, out, rec);
+    Steps steps = rec.finish();
     define(
-        n, graph, null, rec, out, reads(g, graph, n), n.meta().tuple() ? List.of() : List.of(id));
+        n,
+        graph,
+        null,
+        steps,
+        out,
+        unused(steps, out, reads(g, graph, n)),
+        n.meta().tuple() ? List.of() : List.of(id));
+  }
+
+  /**
+   * The reads without the values the steps read but the results do not use: a test the lowering
+   * decided ({@code is_finite} of a finite value, a {@code where} on a constant mask) reads nothing
+   * it needs, so a result computed from constants alone is a constant.
+   */
+  private static int[] unused(Steps steps, int[] results, int[] reads) {
+    BitSet needed = new BitSet();
+    for (int r : results) {
+      if (r >= 0) {
+        needed.set(r);
+      }
+    }
+    Set<Integer> read = new HashSet<>();
+    Set<Integer> used = new HashSet<>();
+    for (int i = steps.size() - 1; i >= 0; i--) {
+      if (steps.kind(i) == Steps.ADD && needed.get(steps.slot(i))) {
+        for (int k : steps.kids(i)) {
+          needed.set(k);
+        }
+      } else if (steps.kind(i) == Steps.REF) {
+        read.add(steps.arg(i));
+        if (needed.get(steps.slot(i))) {
+          used.add(steps.arg(i));
+        }
+      }
+    }
+    if (used.size() == read.size()) {
+      return reads;
+    }
+    return Arrays.stream(reads).filter(v -> used.contains(v) || !read.contains(v)).toArray();
   }
 
   /** A node that is its input: a wait, or a collective of G_s. */
@@ -369,6 +423,17 @@ public final class Lowering {
       int[] results,
       int[] reads,
       List<Integer> defined) {
+    define(n, graph, kind, rec.finish(), results, reads, defined);
+  }
+
+  private void define(
+      Node n,
+      int graph,
+      ValueKind kind,
+      Steps steps,
+      int[] results,
+      int[] reads,
+      List<Integer> defined) {
     int opId = ops.size();
     ops.add(
         new CoreOp(
@@ -379,7 +444,7 @@ public final class Lowering {
             n.op() == NodeOp.CALL_FUNCTION,
             n.meta().stackTrace(),
             kind != null ? kind : ValueKind.COMPUTED,
-            rec.finish(),
+            steps,
             results,
             reads,
             defined.stream().mapToInt(Integer::intValue).toArray()));
@@ -612,8 +677,61 @@ public final class Lowering {
           public TypeInfo valueType(int valueId) {
             return values.get(valueId).type();
           }
+
+          @Override
+          public boolean finite(int valueId) {
+            return finiteValue(valueId);
+          }
+
+          @Override
+          public boolean nonNegative(int valueId) {
+            if (known != null && known.nonNegative(valueId)) {
+              return true;
+            }
+            int slot = resultSlot(valueId);
+            return slot >= 0 && ops.get(values.get(valueId).op()).steps().nonNegative(slot);
+          }
+
+          @Override
+          public void undecided() {
+            undecidedGuard = true;
+          }
+
+          @Override
+          public Double constant(int valueId) {
+            int slot = resultSlot(valueId);
+            return slot >= 0
+                ? ops.get(values.get(valueId).op()).steps().type(slot).constant()
+                : null;
+          }
         });
   }
+
+  /** The slot of a value's defining operation's steps that holds it, or -1 (not yet defined). */
+  private int resultSlot(int valueId) {
+    CoreValue v = values.get(valueId);
+    CoreOp op = v.op() >= 0 ? ops.get(v.op()) : null;
+    return op == null || v.item() >= op.results().length ? -1 : op.results()[v.item()];
+  }
+
+  /**
+   * Whether every element of a value is a finite number: an input's are (as the numbers the checker
+   * draws are), a computed value's as its steps show ({@link NumberFacts}), or as an earlier
+   * lowering of the same graphs showed.
+   */
+  private boolean finiteValue(int valueId) {
+    if (values.get(valueId).kind() == ValueKind.INPUT || known != null && known.finite(valueId)) {
+      return true;
+    }
+    int slot = resultSlot(valueId);
+    return slot >= 0 && ops.get(values.get(valueId).op()).steps().finite(slot);
+  }
+
+  /** What an earlier lowering of the same graphs showed of each value, or null. */
+  private NumberFacts.Known known;
+
+  /** Whether a guard was left undecided for want of a fact about a value ({@link #distributed}). */
+  private boolean undecidedGuard;
 
   private int valueId(int graph, String name) {
     Integer id = byName.get(CoreProgram.key(graph, name));

@@ -310,6 +310,14 @@ public final class AtenNormalizer {
         c.b.add(Op.MUL, new long[0], c.expandTo(tensors.get(0), result.shape()), derivative)
       };
     }
+    String base = baseName(node.target());
+    Integer known =
+        tensors.size() == 1
+            ? c.finitenessTest(base.substring(base.lastIndexOf('.') + 1), tensors.get(0))
+            : null;
+    if (known != null) {
+      return new int[] {c.expandTo(known, result.shape())};
+    }
     // the function is its target, its other arguments and its dtype, whatever the shape
     int id =
         table.opaque(

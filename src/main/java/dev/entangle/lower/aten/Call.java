@@ -3,6 +3,7 @@ package dev.entangle.lower.aten;
 import dev.entangle.core.Dtype;
 import dev.entangle.core.Op;
 import dev.entangle.core.ShapeException;
+import dev.entangle.core.Steps;
 import dev.entangle.core.TermBuilder;
 import dev.entangle.core.TypeInfo;
 import dev.entangle.graph.Arg;
@@ -210,6 +211,29 @@ public final class Call {
 
   public int scalar(double v, int dtype) {
     return b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(canonical(v)), dtype});
+  }
+
+  /**
+   * A test of finiteness ({@code isfinite}, {@code is_finite}, {@code isinf}, {@code isnan}; the
+   * function's name without its namespace) of a value the lowering shows finite ({@link
+   * dev.entangle.core.NumberFacts}): its constant answer. Null for another function or a value that
+   * may not be finite.
+   */
+  public Integer finitenessTest(String function, int x) {
+    Boolean answer =
+        switch (function) {
+          case "isfinite", "is_finite" -> true;
+          case "isinf", "isnan" -> false;
+          default -> null;
+        };
+    if (answer == null || !(b instanceof Steps.Recorder r)) {
+      return null;
+    }
+    if (!r.finite(x)) {
+      r.undecided();
+      return null;
+    }
+    return filled(answer ? 1 : 0, Dtype.BOOL.code(), shape(x));
   }
 
   /** A tensor of the given shape holding v everywhere. */

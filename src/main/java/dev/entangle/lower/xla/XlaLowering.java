@@ -260,6 +260,14 @@ public final class XlaLowering {
     if (n < 1 || n > 2) {
       return null;
     }
+    if (n == 1) {
+      String target = c.node.target();
+      Integer known =
+          c.finitenessTest(target.substring(target.indexOf('.') + 1), c.tensor(0, null));
+      if (known != null) {
+        return known;
+      }
+    }
     List<Object> operands = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       operands.add(new OpTable.Operand(i));

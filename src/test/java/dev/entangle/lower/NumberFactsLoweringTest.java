@@ -1,0 +1,153 @@
+package dev.entangle.lower;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.entangle.core.CoreProgram;
+import dev.entangle.core.CoreValue;
+import dev.entangle.core.OpTable;
+import dev.entangle.core.ValueKind;
+import dev.entangle.importer.hlo.HloImporter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The guards a lowering folds by what it knows of the numbers ({@link
+ * dev.entangle.core.NumberFacts}): a test of finiteness of a value that cannot be infinite, a
+ * comparison with an infinity, a {@code where} on a mask so decided, and the absolute value of what
+ * is never negative; and the guards it keeps, where an infinity or a negative number can come.
+ */
+class NumberFactsLoweringTest {
+  @TempDir Path dir;
+
+  private CoreProgram program;
+
+  /** Lowers an ENTRY computation of these instruction lines; returns each value's dumped line. */
+  private Map<String, String> lower(String... lines) throws IOException {
+    String text =
+        "HloModule m\n\n"
+            + "%max (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n"
+            + "  ROOT %s = f32[] maximum(%a, %b)\n}\n\n"
+            + "%add (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n"
+            + "  ROOT %s = f32[] add(%a, %b)\n}\n\n"
+            + "ENTRY %main () -> f32[] {\n  "
+            + String.join("\n  ", lines)
+            + "\n}\n";
+    Path f = Files.writeString(dir.resolve("m.hlo"), text);
+    program = Lowering.sequential(HloImporter.importGraph(f), new OpTable());
+    StringWriter w = new StringWriter();
+    ProgramDump.print(program, "G_s", new PrintWriter(w));
+    Map<String, String> out = new HashMap<>();
+    for (String line : w.toString().split("\n")) {
+      int colon = line.indexOf(" : ");
+      if (!line.startsWith("#") && colon > 0) {
+        out.put(line.substring(0, colon), line.substring(colon + 3));
+      }
+    }
+    return out;
+  }
+
+  private ValueKind kind(String name) {
+    for (CoreValue v : program.values()) {
+      if (v.name().equals(name)) {
+        return v.kind();
+      }
+    }
+    throw new AssertionError("no value " + name);
+  }
+
+  /** JAX's logsumexp of logits x·w, as jax.nn.logsumexp writes it. */
+  private static final String[] LOGSUMEXP = {
+    "%x = f32[4,6]{1,0} parameter(0)",
+    "%w = f32[6,8]{1,0} parameter(1)",
+    "%logits = f32[4,8]{1,0} dot(%x, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+    "%ninf = f32[] constant(-inf)",
+    "%rmax = f32[4]{0} reduce(%logits, %ninf), dimensions={1}, to_apply=%max",
+    "%ninfs = f32[4]{0} broadcast(%ninf), dimensions={}",
+    "%m = f32[4]{0} maximum(%rmax, %ninfs)",
+    "%fin = pred[4]{0} is-finite(%m)",
+    "%zero = f32[] constant(0)",
+    "%zeros = f32[4]{0} broadcast(%zero), dimensions={}",
+    "%shift = f32[4]{0} select(%fin, %m, %zeros)",
+    "%shifts = f32[4,8]{1,0} broadcast(%shift), dimensions={0}",
+    "%d = f32[4,8]{1,0} subtract(%logits, %shifts)",
+    "%e = f32[4,8]{1,0} exponential(%d)",
+    "%s = f32[4]{0} reduce(%e, %zero), dimensions={1}, to_apply=%add",
+    "%a = f32[4]{0} abs(%s)",
+    "%l = f32[4]{0} log(%a)",
+    "%lse = f32[4]{0} add(%l, %shift)"
+  };
+
+  @Test
+  void logSumExpsGuardsOnFiniteLogitsAreFolded() throws IOException {
+    Map<String, String> t = lower(LOGSUMEXP);
+    assertTrue(t.get("fin").startsWith("bool[4] = expand[4](scalar[1.0, bool])"), t.get("fin"));
+    assertEquals(ValueKind.CONSTANT, kind("fin"), "decided, it reads nothing");
+    assertTrue(t.get("shift").startsWith("float32[4] = m "), t.get("shift"));
+    assertTrue(t.get("a").startsWith("float32[4] = s "), t.get("a"));
+    assertTrue(t.get("lse").startsWith("float32[4] = add(l, shift)"), t.get("lse"));
+  }
+
+  @Test
+  void aMaxThatMayBeInfiniteKeepsItsGuard() throws IOException {
+    // a row masked with -inf before its max: the max of a fully masked row is -inf
+    Map<String, String> t =
+        lower(
+            "%x = f32[4,8]{1,0} parameter(0)",
+            "%keep = pred[4,8]{1,0} parameter(1)",
+            "%ninf = f32[] constant(-inf)",
+            "%ninfs = f32[4,8]{1,0} broadcast(%ninf), dimensions={}",
+            "%masked = f32[4,8]{1,0} select(%keep, %x, %ninfs)",
+            "%m = f32[4]{0} reduce(%masked, %ninf), dimensions={1}, to_apply=%max",
+            "%fin = pred[4]{0} is-finite(%m)",
+            "%inf = f32[] constant(inf)",
+            "%infs = f32[4]{0} broadcast(%inf), dimensions={}",
+            "%big = f32[4]{0} maximum(%m, %infs)",
+            "%finbig = pred[4]{0} is-finite(%big)",
+            "%lg = f32[4]{0} log(%m)",
+            "%finlog = pred[4]{0} is-finite(%lg)",
+            "%q = f32[4]{0} divide(%m, %m)",
+            "%finq = pred[4]{0} is-finite(%q)",
+            "%y = f32[4]{0} parameter(2)",
+            "%ay = f32[4]{0} abs(%y)");
+    for (String guard : new String[] {"fin", "finbig", "finlog", "finq"}) {
+      assertTrue(t.get(guard).contains("ew1["), guard + ": " + t.get(guard));
+      assertEquals(ValueKind.COMPUTED, kind(guard), guard);
+    }
+    assertTrue(t.get("ay").startsWith("float32[4] = abs(y)"), t.get("ay"));
+  }
+
+  @Test
+  void comparisonsOfAFiniteValueWithInfinitiesAndItselfAreDecided() throws IOException {
+    // torch's logsumexp: maxes.masked_fill(maxes.abs() == inf, 0); JAX's isnan: x != x
+    Map<String, String> t =
+        lower(
+            "%x = f32[4,8]{1,0} parameter(0)",
+            "%ninf = f32[] constant(-inf)",
+            "%m = f32[4]{0} reduce(%x, %ninf), dimensions={1}, to_apply=%max",
+            "%am = f32[4]{0} abs(%m)",
+            "%inf = f32[] constant(inf)",
+            "%infs = f32[4]{0} broadcast(%inf), dimensions={}",
+            "%isinf = pred[4]{0} compare(%am, %infs), direction=EQ",
+            "%below = pred[4]{0} compare(%m, %infs), direction=LT",
+            "%zero = f32[] constant(0)",
+            "%zeros = f32[4]{0} broadcast(%zero), dimensions={}",
+            "%shift = f32[4]{0} select(%isinf, %zeros, %m)",
+            "%isnan = pred[4]{0} compare(%m, %m), direction=NE",
+            "%y = f32[4]{0} parameter(1)",
+            "%open = pred[4]{0} compare(%y, %infs), direction=LT");
+    assertTrue(t.get("isinf").startsWith("bool[4] = expand[4](scalar[0.0, bool])"), t.get("isinf"));
+    assertTrue(t.get("below").startsWith("bool[4] = expand[4](scalar[1.0, bool])"), t.get("below"));
+    assertTrue(t.get("shift").startsWith("float32[4] = m "), t.get("shift"));
+    assertTrue(t.get("isnan").startsWith("bool[4] = expand[4](scalar[0.0, bool])"), t.get("isnan"));
+    // an input is read as finite numbers, as the numbers the checker draws are
+    assertTrue(t.get("open").startsWith("bool[4] = expand[4](scalar[1.0, bool])"), t.get("open"));
+  }
+}

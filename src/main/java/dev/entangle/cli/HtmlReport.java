@@ -438,7 +438,7 @@ final class HtmlReport {
     return switch (v) {
       case EXPECTATION_VIOLATED -> "An expectation on the output relation does not hold";
       case INCONCLUSIVE -> "A limit was reached while checking this G_s operator";
-      case UNSUPPORTED -> "The check needs a G_s operator entangle does not support yet";
+      case UNSUPPORTED -> "The check needs an operator entangle does not support yet";
       case UNPROVED -> "No lemma proves this G_s operator, but on random inputs it maps";
       default -> "The first G_s operator whose outputs could not be mapped to G_d";
     };

@@ -360,6 +360,23 @@ record Report(
     }
 
     private String unsupported(Failure.Unsupported u) {
+      if (u.gdValue() != null) {
+        return "G_d computes "
+            + u.gdValue()
+            + " through "
+            + u.opaque()
+            + ", which entangle can neither lower nor evaluate: it is kept opaque, so no proof"
+            + " sees through it and the numbers cannot compute what G_d computes from it. None of"
+            + " the G_d values the numbers did compute equals "
+            + gs.op(u.stoppedAt()).name()
+            + "'s output, but one computed through "
+            + u.opaque()
+            + " may, so this is not reported as a bug. To check this model, give the operator's"
+            + " law as a lemma (a *.lemmas file in a folder passed with --lemmas FOLDER; README,"
+            + " Writing a lemma) or file an issue asking for "
+            + u.opaque()
+            + " to be supported.";
+      }
       CoreOp user = gs.op(u.operator());
       StringBuilder sb =
           new StringBuilder("entangle can neither lower nor evaluate ")

@@ -21,8 +21,9 @@ final class TextReport {
             case EXPECTATION_VIOLATED -> "An expectation on the output relation does not hold:";
             case INCONCLUSIVE -> "A limit was reached while checking this G_s operator:";
             case UNSUPPORTED ->
-                "The check needs a G_s operator entangle does not support yet (neither a proof nor"
-                    + " the numbers can say whether G_d computes it):";
+                "The check needs an operator entangle does not support yet, in G_s or in G_d"
+                    + " (neither a proof nor the numbers can say whether G_d computes this G_s"
+                    + " operator):";
             case UNPROVED ->
                 "No lemma proves this G_s operator, but on random inputs it equals a clean expression of"
                     + " G_d (a gap in the lemmas, not a bug on this evidence):";

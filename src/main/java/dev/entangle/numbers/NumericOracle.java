@@ -1,5 +1,6 @@
 package dev.entangle.numbers;
 
+import dev.entangle.core.CoreOp;
 import dev.entangle.core.CoreProgram;
 import dev.entangle.core.CoreTerm;
 import dev.entangle.core.CoreValue;
@@ -24,6 +25,7 @@ import dev.entangle.numbers.sampling.SampledInputs;
 import dev.entangle.numbers.sampling.SamplingException;
 import dev.entangle.refine.Evidence;
 import dev.entangle.refine.Numbers;
+import dev.entangle.refine.OpaqueOperators;
 import dev.entangle.relation.RelationFile;
 import dev.entangle.util.InputException;
 import java.util.ArrayList;
@@ -109,6 +111,7 @@ public final class NumericOracle implements Numbers {
       return notComputed(first, gsValue);
     }
     List<GdValue> values = new ArrayList<>();
+    CoreValue uncomputed = null;
     for (CoreValue v : gdp.values()) {
       if (overOutputs && !v.output() && v.kind() != ValueKind.INPUT) {
         continue;
@@ -116,11 +119,18 @@ public final class NumericOracle implements Numbers {
       Tensor t = first.gd().tensor(v.graph(), v.name()).orElse(null);
       if (t != null) {
         values.add(new GdValue(v.graph(), v.name(), t));
+      } else if (uncomputed == null
+          && first.gd().value(v.graph(), v.name()) instanceof Value.Unavailable
+          && couldMatch(v, target)) {
+        uncomputed = v;
       }
     }
     SearchResult r = new CleanSearch(values).search(target);
     if (r instanceof SearchResult.Found f) {
       return holdsOnEveryDraw(gsValue, RelationLowering.clean(f.expr(), gdp));
+    }
+    if (uncomputed != null) {
+      return notComputed(first, uncomputed);
     }
     SearchResult.NotFound nf = (SearchResult.NotFound) r;
     CoreTerm closest = nf.closest() == null ? null : RelationLowering.clean(nf.closest(), gdp);
@@ -223,6 +233,46 @@ public final class NumericOracle implements Numbers {
                 : "it has no single tensor value";
     return new Evidence.NotRun(
         "G_s's " + gsp.value(gsValue).name() + " was not computed on numbers: " + why);
+  }
+
+  /**
+   * Whether a clean form the search builds from G_d value {@code v} could have the target's size:
+   * {@code v} itself (permuted, reshaped, summed or maxed across ranks) or concatenated across k
+   * ranks, for k up to the world size.
+   */
+  private boolean couldMatch(CoreValue v, Tensor target) {
+    if (v.type() == null || v.type().isTuple()) {
+      return false;
+    }
+    long n = 1;
+    for (long d : v.type().shape()) {
+      n *= d;
+    }
+    long t = 1;
+    for (long d : target.shape()) {
+      t *= d;
+    }
+    return n > 0 && t % n == 0 && t / n <= gdp.worldSize();
+  }
+
+  /**
+   * No G_d value the numbers computed equals the G_s value, but {@code v} was not computed: the
+   * search cannot say that none equals it, so it is no evidence of a bug. Names the operator
+   * without numbers {@code v} goes through, when there is one.
+   */
+  private Evidence notComputed(Draw d, CoreValue v) {
+    String why = ((Value.Unavailable) d.gd().value(v.graph(), v.name())).reason();
+    CoreOp def = gdp.definition(v.id());
+    CoreOp opaque = def == null ? null : OpaqueOperators.nearest(gdp, def);
+    String target = opaque == null ? null : OpaqueOperators.targetOf(opaque, gdp.table());
+    return new Evidence.NotRun(
+        "G_d's "
+            + v.label()
+            + " was not computed on numbers ("
+            + why
+            + "), and the G_d values computed hold no clean expression equal to it",
+        target,
+        v.label());
   }
 
   /** The value of a term over G_d values on one draw. */

@@ -307,12 +307,12 @@ final class CheckRun {
     if (f.evidence() instanceof Evidence.Witness || !(f instanceof Failure.NoCleanExpression)) {
       return stop(Verdict.NOT_REFINED, f);
     }
-    CoreOp user = opaqueBehind(root);
-    if (user == null) {
+    Failure.Unsupported why = undecidable(root, f);
+    if (why == null) {
       return stop(Verdict.NOT_REFINED, f);
     }
     if (unsupported == null) {
-      unsupported = unsupported(user, root, f);
+      unsupported = why;
     }
     unsupportedValues.addAll(ctx.gs.outputs(root));
     forgetChain(root);
@@ -333,13 +333,32 @@ final class CheckRun {
     return numbers.evaluated() ? OpaqueOperators.nearest(gs, root) : null;
   }
 
-  private Failure.Unsupported unsupported(CoreOp user, CoreOp root, Failure f) {
+  /**
+   * Why a failure at {@code root} without numbers that show a bug cannot be told from a missing
+   * operator, or null when it can: an operator kept opaque in G_s ({@link #opaqueBehind}), or in
+   * G_d, where the G_d values the numbers needed go through one.
+   */
+  private Failure.Unsupported undecidable(CoreOp root, Failure f) {
+    if (f.evidence() instanceof Evidence.NotRun n && n.gdOperator() != null) {
+      return new Failure.Unsupported(
+          root.id(),
+          n.gdOperator(),
+          n.gdValue(),
+          root.id(),
+          f.inputs(),
+          f.explored(),
+          f.evidence());
+    }
+    CoreOp user = opaqueBehind(root);
+    if (user == null) {
+      return null;
+    }
     String target = OpaqueOperators.targetOf(user, gs.table());
     return user == root
         ? new Failure.Unsupported(
-            user.id(), target, root.id(), f.inputs(), f.explored(), f.evidence())
+            user.id(), target, null, root.id(), f.inputs(), f.explored(), f.evidence())
         : new Failure.Unsupported(
-            user.id(), target, root.id(), inputRelations(user), List.of(), f.evidence());
+            user.id(), target, null, root.id(), inputRelations(user), List.of(), f.evidence());
   }
 
   /**
@@ -507,10 +526,10 @@ final class CheckRun {
                 first(ctx.relation.get(o)),
                 producer == null ? List.of() : inputRelations(producer),
                 e);
-        CoreOp user =
-            producer == null || e instanceof Evidence.Witness ? null : opaqueBehind(producer);
-        if (user != null && unsupported == null) {
-          unsupported = unsupported(user, producer, f);
+        Failure.Unsupported why =
+            producer == null || e instanceof Evidence.Witness ? null : undecidable(producer, f);
+        if (why != null && unsupported == null) {
+          unsupported = why;
         }
         Step.Stop s = (Step.Stop) stop(Verdict.NOT_REFINED, f);
         return result(s.verdict(), s.failure());

@@ -51,6 +51,18 @@ public sealed interface Evidence {
       int tried)
       implements Evidence {}
 
-  /** The numbers could not say (too large to evaluate, an operator without numbers, ...). */
-  record NotRun(String reason) implements Evidence {}
+  /**
+   * The numbers could not say (too large to evaluate, an operator without numbers, ...).
+   *
+   * @param reason why, in one sentence
+   * @param gdOperator when G_d values the search needed were not computed, the operator without
+   *     numbers they go through (null otherwise): none of the values computed equals the G_s value,
+   *     but one not computed may
+   * @param gdValue the first such G_d value, or null
+   */
+  record NotRun(String reason, String gdOperator, String gdValue) implements Evidence {
+    public NotRun(String reason) {
+      this(reason, null, null);
+    }
+  }
 }

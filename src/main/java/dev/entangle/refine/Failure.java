@@ -124,8 +124,11 @@ public sealed interface Failure {
    * so neither a proof nor the numbers can tell a bug from a missing operator (the verdict is
    * {@code unsupported}).
    *
-   * @param operator the G_s operation that uses the opaque operator
+   * @param operator the G_s operation that uses the opaque operator (where {@code gdValue} is
+   *     given: the one where the proof stopped)
    * @param opaque the opaque operator's target, e.g. {@code aten.foo.default}
+   * @param gdValue when the opaque operator is G_d's, the first G_d value computed through it that
+   *     the numbers needed; null when it is G_s's
    * @param stoppedAt the G_s operation where the proof stopped ({@code operator} or a later one
    *     that reads its result)
    * @param evidence why the numbers could not say, or null when they were not asked
@@ -133,6 +136,7 @@ public sealed interface Failure {
   record Unsupported(
       int operator,
       String opaque,
+      String gdValue,
       int stoppedAt,
       List<InputRelation> inputs,
       List<Integer> explored,

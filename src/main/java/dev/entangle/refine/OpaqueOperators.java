@@ -61,10 +61,10 @@ public final class OpaqueOperators {
   }
 
   /**
-   * The nearest G_s operation, {@code op} itself or one it depends on, that uses an opaque
+   * The nearest operation of a program, {@code op} itself or one it depends on, that uses an opaque
    * operator; null when none does.
    */
-  static CoreOp nearest(CoreProgram gs, CoreOp op) {
+  public static CoreOp nearest(CoreProgram gs, CoreOp op) {
     Deque<CoreOp> todo = new ArrayDeque<>(List.of(op));
     Set<Integer> seen = new HashSet<>(List.of(op.id()));
     while (!todo.isEmpty()) {

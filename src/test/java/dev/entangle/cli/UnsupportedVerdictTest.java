@@ -64,6 +64,28 @@ class UnsupportedVerdictTest {
   }
 
   @Test
+  void aMatchThatMayGoThroughAnOperatorOfGdWithoutNumbersIsNoBug() {
+    // G_s's gelu is known; every rank's is not: no G_d value the numbers compute equals gelu's
+    // output, but the ranks' outputs, not computed, may (a false witness said not-refined)
+    Path gd =
+        JsonEdits.copy(
+            MLP.resolve("gd.json"),
+            dir.resolve("gd.json"),
+            g -> JsonEdits.ranks(g).forEach(r -> rename(r, "aten.gelu.default", UNKNOWN)));
+    Path json = dir.resolve("report.json");
+    CliRun r = CliRun.check(MLP.resolve("gs.json"), gd, MLP.resolve("ri.json"), "--json", json);
+    assertEquals(3, r.exitCode(), r::transcript);
+    assertEquals("unsupported", r.verdictLine(), r::transcript);
+    assertTrue(r.out().contains("operator: gelu (aten.gelu.default)"), r::transcript);
+    assertTrue(r.out().contains("G_d computes r0.gelu through " + UNKNOWN), r::transcript);
+    assertTrue(r.out().contains("was not computed on numbers"), r::transcript);
+    assertFalse(r.out().contains("differs at"), r::transcript);
+    JsonNode report = JsonEdits.read(json);
+    assertEquals("unsupported", report.get("verdict").asText());
+    assertTrue(report.at("/failure/reason").asText().contains(UNKNOWN), report::toString);
+  }
+
+  @Test
   void ciReportsAndBatchKnowTheVerdict() throws Exception {
     Path[] g = retarget("aten.gelu.default", UNKNOWN);
     Path junit = dir.resolve("r.xml");

@@ -29,6 +29,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -242,10 +243,11 @@ public final class Lowering {
       identity(n, graph, same, id);
       return;
     }
+    Node call = functional(g, n);
     Steps.Recorder rec = recorder();
     int[] out =
         normalizer.lower(
-            n,
+            call,
             new AtenNormalizer.Inputs() {
               @Override
               public int[] of(String name) {
@@ -308,6 +310,96 @@ public final class Lowering {
       return reads;
     }
     return Arrays.stream(reads).filter(v -> used.contains(v) || !read.contains(v)).toArray();
+  }
+
+  /**
+   * In-place element-wise operators that lower as their functional forms ({@code add_} as {@code
+   * add}), where nothing reads the tensor they update afterwards.
+   */
+  private static final Set<String> IN_PLACE =
+      Set.of(
+          "add",
+          "sub",
+          "mul",
+          "div",
+          "neg",
+          "exp",
+          "log",
+          "sqrt",
+          "rsqrt",
+          "pow",
+          "clamp",
+          "clamp_min",
+          "clamp_max",
+          "relu",
+          "sigmoid",
+          "tanh",
+          "gelu",
+          "silu",
+          "masked_fill",
+          "fill",
+          "abs",
+          "reciprocal",
+          "square",
+          "erf",
+          "floor",
+          "ceil",
+          "round",
+          "sign");
+
+  /**
+   * The node itself, or, for an in-place element-wise call ({@code aten.add_.Scalar}, as {@code
+   * F.rms_norm} adds its epsilon), the same call out of place when no later node reads the tensor
+   * it updates (so the update is seen only through its result, as in a functional graph). A later
+   * reader would see the updated tensor, which the core language does not model: an error.
+   */
+  private Node functional(Graph g, Node n) {
+    String target = n.target();
+    int dot = target.indexOf('.');
+    int end = target.indexOf('.', dot + 1);
+    if (!target.startsWith("aten.") || end < 0 || target.charAt(end - 1) != '_') {
+      return n;
+    }
+    String op = target.substring(dot + 1, end - 1);
+    if (!IN_PLACE.contains(op) || !(n.arg(0) instanceof Arg.NodeRef updated)) {
+      return n;
+    }
+    Integer last = lastReads(g).get(updated.name());
+    if (last != null && last > n.index()) {
+      throw new LoweringException(
+          "the in-place "
+              + target
+              + " updates '"
+              + updated.name()
+              + "', which '"
+              + g.nodes().get(last).name()
+              + "' reads afterwards; the checker reads graphs as functional programs: export"
+              + " the model functionalized (torch.export, or make_fx after"
+              + " torch.func.functionalize)");
+    }
+    return new Node(
+        n.name(),
+        n.op(),
+        "aten." + op + target.substring(end),
+        n.args(),
+        n.kwargs(),
+        n.meta(),
+        n.index());
+  }
+
+  private final Map<Graph, Map<String, Integer>> lastReads = new IdentityHashMap<>();
+
+  /** For each node name of a graph, the index of the last node that reads it. */
+  private Map<String, Integer> lastReads(Graph g) {
+    return lastReads.computeIfAbsent(
+        g,
+        k -> {
+          Map<String, Integer> last = new HashMap<>();
+          for (Node m : k.nodes()) {
+            m.forEachRef(name -> last.put(name, m.index()));
+          }
+          return last;
+        });
   }
 
   /** A node that is its input: a wait, or a collective of G_s. */

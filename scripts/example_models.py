@@ -2507,3 +2507,59 @@ class LMHeadIndexedLoss(LMHeadLoss):
     def forward(self, h, labels):
         logp = torch.log_softmax(F.linear(h, self.weight), dim=-1)
         return -logp[torch.arange(h.shape[0]), labels].mean()
+
+
+class EinsumAttentionCumsum(nn.Module):
+    """Self-attention over a batch [batch, seq, hidden] written with ``torch.einsum`` (scores
+    ``bhqd,bhkd->bhqk``, context ``bhqk,bhkd->bhqd``), then a column-parallel-able projection whose
+    features are averaged causally along the sequence (a running mean: ``cumsum`` over the sequence
+    divided by the position), then the output projection."""
+
+    def __init__(self, hidden, heads, ffn):
+        super().__init__()
+        self.heads = heads
+        self.head_dim = hidden // heads
+        self.q_proj = Linear(hidden, hidden, bias=False)
+        self.k_proj = Linear(hidden, hidden, bias=False)
+        self.v_proj = Linear(hidden, hidden, bias=False)
+        self.o_proj = Linear(hidden, hidden)
+        self.up = Linear(hidden, ffn)
+        self.down = Linear(ffn, hidden)
+        self.cumsum_dim = 1
+
+    def split_heads(self, x):
+        b, s, _ = x.shape
+        return x.view(b, s, -1, self.head_dim).permute(0, 2, 1, 3)
+
+    def forward(self, x):
+        q = self.split_heads(self.q_proj(x))
+        k = self.split_heads(self.k_proj(x))
+        v = self.split_heads(self.v_proj(x))
+        scores = torch.einsum("bhqd,bhkd->bhqk", q, k) / math.sqrt(self.head_dim)
+        probs = torch.softmax(scores, dim=-1)
+        context = torch.einsum("bhqk,bhkd->bhqd", probs, v).permute(0, 2, 1, 3)
+        h = x + self.o_proj(context.reshape(x.shape[0], x.shape[1], -1))
+        u = torch.relu(self.up(h))
+        positions = torch.arange(1, u.shape[1] + 1, dtype=u.dtype).view(1, -1, 1)
+        if self.cumsum_dim == 1:
+            u = u.cumsum(dim=1) / positions
+        else:
+            u = u.cumsum(dim=-1) / positions  # a mistake under TP: the features are split
+        return h + self.down(u)
+
+
+class ParallelEinsumAttentionCumsum(EinsumAttentionCumsum):
+    """Heads and the projection's features split over ranks: q/k/v and ``up`` column-parallel,
+    ``o_proj`` and ``down`` row-parallel with an all-reduce. ``cumsum_dim`` -1 runs the running
+    sum over the features, which each rank holds only part of."""
+
+    def __init__(self, hidden, heads, ffn, rank, world_size, cumsum_dim=1):
+        super().__init__(hidden, heads, ffn)
+        _shard(heads, rank, world_size, "heads")
+        self.q_proj = ColumnParallelLinear(hidden, hidden, rank, world_size, bias=False)
+        self.k_proj = ColumnParallelLinear(hidden, hidden, rank, world_size, bias=False)
+        self.v_proj = ColumnParallelLinear(hidden, hidden, rank, world_size, bias=False)
+        self.o_proj = RowParallelLinear(hidden, hidden, rank, world_size)
+        self.up = ColumnParallelLinear(hidden, ffn, rank, world_size)
+        self.down = RowParallelLinear(ffn, hidden, rank, world_size)
+        self.cumsum_dim = cumsum_dim

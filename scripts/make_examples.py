@@ -1402,6 +1402,31 @@ def context_parallel(name, n, offset_bug=False, shifted_arange=False):
         operator=node_name(gs, "aten.masked_fill.Scalar"))
 
 
+def einsum_attention_cumsum(name, n, feature_cumsum=False):
+    batch, seq, hidden, heads, ffn = 2, 6, 16, 4, 16
+    gs = trace(m.EinsumAttentionCumsum(hidden, heads, ffn), x=t(batch, seq, hidden))
+    gd = trace_ranks(n, lambda r: m.ParallelEinsumAttentionCumsum(
+        hidden, heads, ffn, r, n, cumsum_dim=-1 if feature_cumsum else 1),
+        lambda r: dict(x=t(batch, seq, hidden)))
+    relations = [replicate("x")]
+    relations += [shard(f"{p}_proj_weight", 0) for p in "qkv"]
+    relations += [shard("o_proj_weight", 1), replicate("o_proj_bias")]
+    relations += [shard("up_weight", 0), shard("up_bias", 0), shard("down_weight", 1),
+                  replicate("down_bias")]
+    if not feature_cumsum:
+        return Case(
+            name, f"attention written with torch.einsum over a batch, {heads} heads split"
+            f" {heads // n} per rank (q/k/v column-parallel, output row-parallel), then a"
+            " column-parallel projection averaged causally along the sequence (cumsum over the"
+            " sequence divided by the position) and a row-parallel projection", gs, gd, relations,
+            "refines", "the output = the ranks' all-reduced output (every rank's is the same)")
+    return Case(
+        name, f"einsum-attention-cumsum-tp{n} with the running sum taken over the features, which"
+        " each rank holds only part of", gs, gd, relations, "not-refined",
+        "each rank's running sum starts again at its first feature",
+        operator=node_name(gs, "aten.cumsum.default"))
+
+
 def vocab_parallel_lm_loss(name, n, mask_predicted=True, gathered=False, indexed=None):
     """``indexed``: the sequential loss picks by advanced indexing; True states the labels' range
     in the relation (``in_range``), False does not."""
@@ -1610,6 +1635,9 @@ def all_cases():
         vocab_parallel_lm_loss("vocab-parallel-lm-loss-gathered-tp4", 4, gathered=True),
         vocab_parallel_lm_loss("vocab-parallel-lm-loss-indexed-tp4", 4, indexed=True),
         vocab_parallel_lm_loss("vocab-parallel-lm-loss-indexed-unstated-tp4", 4, indexed=False),
+        einsum_attention_cumsum("einsum-attention-cumsum-tp2", 2),
+        einsum_attention_cumsum("einsum-attention-cumsum-tp4", 4),
+        einsum_attention_cumsum("bug-einsum-attention-feature-cumsum", 2, feature_cumsum=True),
         dp_picked_target_loss("dp-picked-target-loss-dp2", 2),
         dp_picked_target_loss("dp-picked-target-loss-dp4", 4),
         dp_picked_target_loss("bug-dp-picked-target-loss-summed", 2, reduce_op="sum"),

@@ -609,6 +609,13 @@ enum Fn {
           (e, v) ->
               ShapeMath.reduced(
                   Evaluator.lst(v[0]), Evaluator.lst(v[1]), Evaluator.num(v[2]) != 0))),
+  DROP_UNITS(
+      "drop-units",
+      1,
+      1,
+      true,
+      "(drop-units S): the shape S without its dims of size 1",
+      strict((e, v) -> ShapeMath.withoutUnits(Evaluator.lst(v[0])))),
   FMUL(
       "fmul",
       2,

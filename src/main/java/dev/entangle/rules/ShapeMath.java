@@ -185,6 +185,11 @@ final class ShapeMath {
   }
 
   /** {@code shape} reduced over {@code dims}: each kept as a dim of size 1, or removed. */
+  /** The shape without its dims of size 1. */
+  static long[] withoutUnits(long[] shape) {
+    return Arrays.stream(shape).filter(d -> d != 1).toArray();
+  }
+
   static long[] reduced(long[] shape, long[] dims, boolean keep) {
     long[] out = new long[shape.length];
     int n = 0;

@@ -29,6 +29,7 @@ import dev.entangle.refine.OpaqueOperators;
 import dev.entangle.relation.RelationFile;
 import dev.entangle.util.InputException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -172,6 +173,19 @@ public final class NumericOracle implements Numbers {
         value = evaluate(term, d);
       } catch (EvalException e) {
         return new Evidence.NotRun("the G_d expression could not be evaluated: " + e.getMessage());
+      }
+      if (!Arrays.equals(value.shape(), target.shape())) {
+        return witness(
+            gsValue,
+            d.seed(),
+            target,
+            term,
+            null,
+            "the G_d expression has shape "
+                + Arrays.toString(value.shape())
+                + ", the G_s value "
+                + Arrays.toString(target.shape()),
+            1);
       }
       Difference diff = Difference.of(value, target);
       if (!diff.matches()) {

@@ -256,8 +256,18 @@ class RelationValidatorTest {
         error(file(VALID_ENTRIES, ", 'expect': [{'gs': 'lost', 'gd': 'r0.loss'}]")),
         "expect[0] (gs \"lost\"): \"lost\" is neither");
     assertContains(
-        error(file(VALID_ENTRIES, ", 'expect': [{'gs': 'loss', 'gd': 'r0.x'}]")),
-        "expect[0] (gs \"loss\"): r0.x has shape [8, 16] but loss has shape []");
+        error(file(VALID_ENTRIES, ", 'expect': [{'gs': 'loss', 'gd': 'r0.nope'}]")),
+        "expect[0] (gs \"loss\"): r0.nope");
+  }
+
+  @Test
+  void anExpectedResultOfAnotherShapeIsTheModelsViolationNotBadInput() throws IOException {
+    // a rank returning its shard where the whole tensor is expected (an all-gather left out)
+    RelationFile rel = relations(file(VALID_ENTRIES, ", 'expect': [{'gs': 'loss', 'gd': 'r0.x'}]"));
+    assertDoesNotThrow(() -> RelationValidator.validate(GS, GD, rel));
+    assertContains(
+        error(file("{'gs': 'loss', 'gd': 'r0.x'}", "")),
+        "relations[0] (gs \"loss\"): r0.x has shape [8, 16] but loss has shape []");
   }
 
   @Test

@@ -731,7 +731,7 @@ public final class LayoutLowering {
    * one-hot row over x's dim d times its src value; the shares of a row are summed by a product
    * ([1, k] by [k, n] per row), padded with zeros where ids is smaller than x, and added to x.
    */
-  static int scatterAdd(Call c, int x, int d, int ids, int src) {
+  public static int scatterAdd(Call c, int x, int d, int ids, int src) {
     long[] s = c.shape(x);
     long[] t = c.shape(ids);
     long[] u = c.shape(src);

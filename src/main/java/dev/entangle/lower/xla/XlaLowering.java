@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * XLA HLO instructions as the HLO importer writes them (target {@code xla.OPCODE}, the attributes
@@ -217,6 +218,9 @@ public final class XlaLowering {
       }
       case "gather" -> {
         return gather(c);
+      }
+      case "scatter" -> {
+        return scatter(c);
       }
       case "pad" -> {
         return pad(c);
@@ -708,6 +712,57 @@ public final class XlaLowering {
         c.b.add(Op.EMBEDDING, new long[0], table2, ids),
         out.stream().mapToLong(Long::longValue).toArray());
   }
+
+  /**
+   * A scatter that adds one update per index along one axis a of the operand, every other operand
+   * dim matched to the index dim at the same place ({@code input_batching_dims}, {@code
+   * scatter_indices_batching_dims}): the backward of JAX's {@code take_along_axis}. It is torch's
+   * {@code scatter_add} along a: the operand plus each update at the position its index names; an
+   * index outside the operand adds nothing, as XLA drops such an update. Other scatters stay
+   * opaque.
+   */
+  private static Integer scatter(Call c) {
+    if (c.node.args().size() != 3
+        || !(c.node.kwarg("to_apply") instanceof Arg.StrArg f)
+        || !ADDS_TWO.matcher(f.value()).matches()) {
+      return null;
+    }
+    int x = c.tensor(0, null);
+    int idx = c.tensor(1, null);
+    int updates = c.tensor(2, null);
+    long[] xs = c.shape(x);
+    long[] is = c.shape(idx);
+    long[] toOperand = dims(c, "scatter_dims_to_operand_dims");
+    long[] operandBatch = dims(c, "input_batching_dims");
+    long[] indexBatch = dims(c, "scatter_indices_batching_dims");
+    long ivd = c.integer(-1, "index_vector_dim", (long) is.length);
+    if (dims(c, "update_window_dims").length != 0
+        || toOperand.length != 1
+        || !Arrays.equals(dims(c, "inserted_window_dims"), toOperand)
+        || operandBatch.length != xs.length - 1
+        || !Arrays.equals(operandBatch, indexBatch)
+        || !(ivd == is.length || ivd == is.length - 1 && is[(int) ivd] == 1)
+        || is.length - (ivd < is.length ? 1 : 0) != xs.length
+        || c.type(idx).dtype() == Dtype.BOOL.code()
+        || Dtype.isFloating(c.type(idx).dtype())) {
+      return null;
+    }
+    int axis = (int) toOperand[0];
+    if (Arrays.stream(operandBatch).anyMatch(d -> d == axis)) {
+      return null;
+    }
+    long[] idShape = Arrays.copyOf(is, xs.length);
+    if (!Arrays.equals(idShape, c.shape(updates))) {
+      return null;
+    }
+    return LayoutLowering.scatterAdd(c, x, axis, c.reshape(idx, idShape), updates);
+  }
+
+  /** A computation that adds its two scalar parameters, as the importer writes it. */
+  private static final Pattern ADDS_TWO =
+      Pattern.compile(
+          "\\{%0 = [a-z0-9]+\\[\\] parameter\\(0\\); %1 = [a-z0-9]+\\[\\] parameter\\(1\\);"
+              + " %2 = [a-z0-9]+\\[\\] add\\(%[01], %[01]\\)\\}");
 
   /**
    * A gather of one element along one axis a of the operand per index, every other operand dim

@@ -1,9 +1,16 @@
 package dev.entangle.lower.xla;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.entangle.core.Dtype;
+import dev.entangle.core.OpTable;
+import dev.entangle.core.numeric.Tensor;
+import dev.entangle.eval.LoweredEvaluator;
+import dev.entangle.eval.WorkBudget;
+import dev.entangle.graph.Graph;
 import dev.entangle.importer.hlo.HloImporter;
 import dev.entangle.lower.LoweredTerms;
 import dev.entangle.lower.LoweringException;
@@ -313,6 +320,39 @@ class XlaLoweringTest {
         "(pick (expand[3 4 5] (reshape[1 4 5] (permute[1 0] y))) (minimum (maximum (reshape[3 4] j)"
             + " (expand[3 4] (scalar[0.0 int32]))) (expand[3 4] (scalar[4.0 int32]))))",
         t.get("h"));
+  }
+
+  @Test
+  void aScatterAddAlongOneAxisWithBatchingDimsIsTorchsScatterAdd() throws IOException {
+    String[] lines = {
+      "%x = f32[2,4]{1,0} parameter(0)",
+      "%i = s32[2,1,1]{2,1,0} parameter(1)",
+      "%u = f32[2,1]{1,0} parameter(2)",
+      // take_along_axis's backward: each row adds its update at its index (to_apply adds)
+      "%s = f32[2,4]{1,0} scatter(%x, %i, %u), update_window_dims={}, inserted_window_dims={1},"
+          + " scatter_dims_to_operand_dims={1}, input_batching_dims={0},"
+          + " scatter_indices_batching_dims={0}, index_vector_dim=2, to_apply=%add",
+      // the same with a max: not a sum, left opaque
+      "%m = f32[2,4]{1,0} scatter(%x, %i, %u), update_window_dims={}, inserted_window_dims={1},"
+          + " scatter_dims_to_operand_dims={1}, input_batching_dims={0},"
+          + " scatter_indices_batching_dims={0}, index_vector_dim=2, to_apply=%max"
+    };
+    Map<String, String> t = lower(lines);
+    assertTrue(t.get("s").contains("(matmul ") && !t.get("s").contains("xla.scatter"), t.get("s"));
+    assertTrue(t.get("m").startsWith("(xla.scatter"), t.get("m"));
+    Graph g = HloImporter.importGraph(dir.resolve("m.hlo"));
+    Tensor x = Tensor.of(Dtype.FLOAT32.code(), new long[] {2, 4}, 1, 1, 1, 1, 2, 2, 2, 2);
+    Tensor u = Tensor.of(Dtype.FLOAT32.code(), new long[] {2, 1}, 5, 7);
+    LoweredEvaluator ev = new LoweredEvaluator(new OpTable(), WorkBudget.defaults());
+    Tensor in = Tensor.of(Dtype.INT32.code(), new long[] {2, 1, 1}, 3, 0);
+    assertArrayEquals(
+        new double[] {1, 1, 1, 6, 9, 2, 2, 2},
+        ev.evaluate(g, Map.of("x", x, "i", in, "u", u)).tensor(-1, "s").orElseThrow().raw());
+    // an index outside the operand adds nothing, as XLA drops the update
+    Tensor out = Tensor.of(Dtype.INT32.code(), new long[] {2, 1, 1}, 4, -1);
+    assertArrayEquals(
+        new double[] {1, 1, 1, 1, 2, 2, 2, 2},
+        ev.evaluate(g, Map.of("x", x, "i", out, "u", u)).tensor(-1, "s").orElseThrow().raw());
   }
 
   @Test

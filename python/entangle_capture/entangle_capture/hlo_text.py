@@ -133,7 +133,8 @@ def entry_outputs(text):
         if in_entry:
             m = _ROOT.match(line)
             if m:
-                rest = m.group(2)
+                # XLA numbers every fifth element of long lists in comments (/*index=5*/)
+                rest = re.sub(r"/\*[^*]*\*/", "", m.group(2))
                 t = re.match(r"\([^=]*\)\s+tuple\(([^)]*)\)", rest)
                 if t:
                     return [o.strip().lstrip("%") for o in t.group(1).split(",") if o.strip()]

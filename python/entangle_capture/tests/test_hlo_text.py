@@ -66,6 +66,16 @@ class HloTextTest(unittest.TestCase):
     def test_entry_outputs_are_the_root_tuple_elements(self):
         self.assertEqual(entry_outputs(MODULE), ["dot", "all-reduce"])
 
+    def test_entry_outputs_of_a_long_tuple_skip_the_index_comments(self):
+        # XLA numbers every fifth element of a long list: /*index=5*/ in the types and the operands
+        names = [f"o{i}" for i in range(7)]
+        types = ", ".join(("/*index=5*/" if i == 5 else "") + "f32[2]{0}" for i in range(7))
+        operands = ", ".join(("/*index=5*/" if i == 5 else "") + "%" + n for i, n in enumerate(names))
+        module = ("HloModule m\n\nENTRY %main.0 (p: f32[2]) -> (f32[2]) {\n"
+                  "  %p = f32[2]{0} parameter(0)\n"
+                  f"  ROOT %tuple.0 = ({types}) tuple({operands})\n}}\n")
+        self.assertEqual(entry_outputs(module), names)
+
 
 class RelationTest(unittest.TestCase):
     def test_placements_become_relation_entries(self):

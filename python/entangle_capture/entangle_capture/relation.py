@@ -20,14 +20,17 @@ class Placement:
             raise ValueError(f"unknown placement kind {self.kind!r}")
 
 
-def relation_entry(name, placement, world):
-    """One entry of ``relations`` for the tensor ``name`` (a node name or tag on both sides)."""
+def relation_entry(name, placement, world, gs_name=None):
+    """One entry of ``relations`` for the tensor ``name`` (a node name or tag on both sides), or,
+    with ``gs_name``, for G_s's ``gs_name`` held by G_d as ``name`` (a tied parameter)."""
+    gs = gs_name or name
+    alias = {"as": name} if gs_name else {}
     if placement.kind == "shard":
-        return {"gs": name, "shard": placement.dim}
+        return {"gs": gs, "shard": placement.dim, **alias}
     if placement.kind == "replicate":
-        return {"gs": name, "replicate": True}
+        return {"gs": gs, "replicate": True, **alias}
     terms = ", ".join(f"r{k}.{_ref(name)}" for k in range(world))
-    return {"gs": name, "gd": f"sum({terms})"}
+    return {"gs": gs, "gd": f"sum({terms})"}
 
 
 def _ref(name):
@@ -47,12 +50,14 @@ def expectation(gs_name, gd_names, placement):
     return [{"gs": gs_name, "gd": f"sum({', '.join(refs)})"}]
 
 
-def relation_json(placements, world, expect=None):
+def relation_json(placements, world, expect=None, tied=None):
     """The relation file's object for ``placements``, a list of (name, Placement) pairs, with
-    the ``expect`` entries ``expect`` when given."""
+    the ``expect`` entries ``expect`` when given. ``tied`` maps the names of G_d tensors that G_s
+    holds under another name (a parameter tied to another, untied by the parallelization) to it."""
+    tied = tied or {}
     obj = {
         "format": "entangle-relation/1",
-        "relations": [relation_entry(n, p, world) for n, p in placements],
+        "relations": [relation_entry(n, p, world, tied.get(n)) for n, p in placements],
     }
     if expect:
         obj["expect"] = expect

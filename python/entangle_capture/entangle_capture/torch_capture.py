@@ -158,6 +158,18 @@ def _trainable(state, train, trained_by):
     return out
 
 
+def _tied(module):
+    """The names of parameters tied to another one (one Parameter under several names), each
+    with the name ``named_parameters`` keeps for it (the first)."""
+    first, tied = {}, {}
+    for name, p in module.named_parameters(remove_duplicate=False):
+        if id(p) in first:
+            tied[name] = first[id(p)]
+        else:
+            first[id(p)] = name
+    return tied
+
+
 def capture_sequential(build, train=False):
     """G_s: the graph object, the input names and the names of the parameters it differentiates."""
     module, args = _built(build)
@@ -328,6 +340,12 @@ def capture(build, plan, world, input_placements=None, output_placements=None, t
         raise CaptureError(f"--world must be at least 1, not {world}")
     if dist.is_initialized():
         raise CaptureError("a process group is already initialized; capture in a fresh process")
+    tied = _tied(_built(build)[0])
+    if train and tied:
+        pairs = ", ".join(f"{a} and {b}" for a, b in tied.items())
+        raise CaptureError(f"the module ties {pairs}; parallelize_module gives each of them its own"
+                           " tensor, so the parallelized module trains them apart: tie them again after"
+                           " parallelize_module, or capture without --train")
     gs, _, trained = capture_sequential(build, train)
     # Each rank is traced in a fresh process: DTensor keeps caches keyed by the mesh but not by
     # the rank, so a second rank traced in one process can reuse the first rank's choices (seen:
@@ -345,4 +363,4 @@ def capture(build, plan, world, input_placements=None, output_placements=None, t
         by_name = dict(placements)
         grads = [_from_placement(by_name[k]) for k in trained]
     expect = _expectations(gs, graphs, output_placements, grads)
-    return gs, ranks_to_json(graphs, groups), relation_json(placements, world, expect)
+    return gs, ranks_to_json(graphs, groups), relation_json(placements, world, expect, tied)

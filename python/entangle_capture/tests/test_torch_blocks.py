@@ -3,7 +3,7 @@ parallel embedding, parallelized with torch 2 plans, captured and checked, with 
 
 import unittest
 
-from checking import CaptureCase, has_module
+from checking import CaptureCase, has_module, run_main
 
 X = "entangle_capture.examples."
 
@@ -64,6 +64,16 @@ class TorchBlocksTest(CaptureCase):
 
     def test_embedding_of_batch_sharded_ids_declared_replicated_is_not_refined_at_the_lookup(self):
         self.assert_verdict(torch_args("vocab_embedding", 2, placements="batch_sharded"), "not-refined", "embedding", "aten.embedding.default")
+
+    def test_a_table_tied_to_the_output_layer_refines_as_both_uses_hold_its_rows(self):
+        # G_s names the tied parameter once (tok.weight); each rank holds it twice, untied
+        report = self.assert_verdict(torch_args("vocab_embedding", 2, build="build_tied", plan="plan_tied"), "refines")
+        self.assertTrue(report["output_relation"])
+
+    def test_training_a_tied_table_is_refused_with_why(self):
+        code, _, err = run_main(torch_args("vocab_embedding", 2, build="build_tied", plan="plan_tied", train=True), self.folder())
+        self.assertEqual(code, 2, err)
+        self.assertIn("ties head.weight and tok.weight", err)
 
 
 if __name__ == "__main__":

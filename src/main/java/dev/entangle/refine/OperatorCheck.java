@@ -459,6 +459,20 @@ final class OperatorCheck {
         return CoreTerm.tensor((int) n.attr(0));
       }
     }
+    // else a G_d constant output of the same type known to hold the same single value (a sum of
+    // ones G_d all-gathers first, say)
+    TypeInfo want = check.g.data(cls);
+    if (want.constant() == null) {
+      return null;
+    }
+    for (int id = 0; id < ctx.gd.size(); id++) {
+      if (ctx.gd.output[id] && ctx.gd.constant[id] && !ctx.gd.undefined[id]) {
+        TypeInfo t = check.g.data(check.gdTerms.leaf(id));
+        if (want.equals(t)) {
+          return CoreTerm.tensor(id);
+        }
+      }
+    }
     return null;
   }
 

@@ -129,7 +129,34 @@ public final class Reductions implements Semantics {
     for (long d : dims) {
       checkDim(c[0], d, op);
     }
-    return TypeInfo.tensor(reduceShape(c[0], a[0] != 0, dims), c[0].dtype());
+    TypeInfo out = TypeInfo.tensor(reduceShape(c[0], a[0] != 0, dims), c[0].dtype());
+    Double k = constant(op, c[0], dims);
+    return k == null ? out : out.withConstant(k);
+  }
+
+  /**
+   * The value every element of a reduction of a tensor known to hold one value holds: that value
+   * for a mean, max or min of at least one element, and the value times the count for a sum when
+   * both are integers small enough to be exact (the sum a float tensor of ones adds up to); else
+   * null.
+   */
+  private static Double constant(Op op, TypeInfo x, long[] dims) {
+    Double c = x.constant();
+    if (c == null || !Double.isFinite(c)) {
+      return null;
+    }
+    long count = 1;
+    for (long d : dims) {
+      count *= x.shape()[(int) d];
+    }
+    if (count == 0) {
+      return null;
+    }
+    if (op != Op.RSUM) {
+      return c;
+    }
+    double sum = c * count;
+    return c == Math.rint(c) && Math.abs(sum) < (1L << 52) ? sum : null;
   }
 
   @Override

@@ -8,9 +8,13 @@ import static dev.entangle.eval.Tensors.attrs;
 import static dev.entangle.eval.Tensors.f32;
 import static dev.entangle.eval.Tensors.shape;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.entangle.core.Op;
+import dev.entangle.core.OpTable;
+import dev.entangle.core.Semantics;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.core.numeric.EvalException;
 import dev.entangle.core.numeric.Tensor;
 import org.junit.jupiter.api.Test;
@@ -77,5 +81,28 @@ class ReductionsTest {
   @Test
   void aReductionOverADimOutsideTheTensorIsRefused() {
     assertThrows(EvalException.class, () -> apply(Op.RSUM, attrs(0, 2), X));
+  }
+
+  private static Double constantOf(Op op, long[] attrs, long[] shape, double value) {
+    TypeInfo x = TypeInfo.constant(shape, F32, value);
+    return op.semantics()
+        .type(
+            op,
+            attrs,
+            new TypeInfo[] {x},
+            Semantics.Context.of(new OpTable(), id -> null, id -> null))
+        .constant();
+  }
+
+  @Test
+  void aReductionOfOneKnownValueIsKnown() {
+    // a sum of ones is their count (the gradient of a bias under a loss summing the outputs)
+    assertEquals(8.0, constantOf(Op.RSUM, attrs(0, 0), shape(8, 3), 1.0));
+    assertEquals(24.0, constantOf(Op.RSUM, attrs(1, 0, 1), shape(8, 3), 1.0));
+    assertEquals(0.5, constantOf(Op.RMEAN, attrs(0, 1), shape(8, 3), 0.5));
+    assertEquals(-2.0, constantOf(Op.RAMAX, attrs(1, 0), shape(8, 3), -2.0));
+    // a sum of 0.1s is not written as one exact double; an extreme of nothing is not the value
+    assertNull(constantOf(Op.RSUM, attrs(0, 0), shape(3, 3), 0.1));
+    assertNull(constantOf(Op.RAMAX, attrs(0, 0), shape(0, 3), 1.0));
   }
 }

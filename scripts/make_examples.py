@@ -1820,6 +1820,8 @@ GD_LOCATIONS = {
     "bug-wrong-slice-offset": ("return super().forward(x.narrow(0, start, chunk))", 0),
     "bug-zero-grads-unreduced": (
         "grads = [g.chunk(n)[self.rank] for g in (grad_weight, grad_bias)]", 0),
+    "bug-einsum-attention-feature-cumsum": (
+        "u = u.cumsum(dim=-1) / positions  # a mistake under TP: the features are split", 0),
 }
 
 

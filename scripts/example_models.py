@@ -2509,20 +2509,14 @@ class LMHeadIndexedLoss(LMHeadLoss):
         return -logp[torch.arange(h.shape[0]), labels].mean()
 
 
-class EinsumAttentionCumsum(nn.Module):
-    """Self-attention over a batch [batch, seq, hidden] written with ``torch.einsum`` (scores
-    ``bhqd,bhkd->bhqk``, context ``bhqk,bhkd->bhqd``), then a column-parallel-able projection whose
-    features are averaged causally along the sequence (a running mean: ``cumsum`` over the sequence
-    divided by the position), then the output projection."""
+class EinsumAttentionCumsum(SelfAttention):
+    """:class:`SelfAttention` over a batch [batch, seq, hidden] written with ``torch.einsum``
+    (scores ``bhqd,bhkd->bhqk``, context ``bhqk,bhkd->bhqd``), then a projection whose features are
+    averaged causally along the sequence (a running mean: ``cumsum`` over the sequence divided by
+    the position), then the output projection."""
 
     def __init__(self, hidden, heads, ffn):
-        super().__init__()
-        self.heads = heads
-        self.head_dim = hidden // heads
-        self.q_proj = Linear(hidden, hidden, bias=False)
-        self.k_proj = Linear(hidden, hidden, bias=False)
-        self.v_proj = Linear(hidden, hidden, bias=False)
-        self.o_proj = Linear(hidden, hidden)
+        super().__init__(hidden, heads)
         self.up = Linear(hidden, ffn)
         self.down = Linear(ffn, hidden)
         self.cumsum_dim = 1

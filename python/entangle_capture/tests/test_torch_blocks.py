@@ -68,6 +68,12 @@ class TorchBlocksTest(CaptureCase):
     def test_embedding_of_batch_sharded_ids_declared_replicated_is_not_refined_at_the_lookup(self):
         self.assert_verdict(torch_args("vocab_embedding", 2, placements="batch_sharded"), "not-refined", "embedding", "aten.embedding.default")
 
+    def test_a_cross_entropy_under_loss_parallel_refines_at_2_and_4_ranks(self):
+        # each rank's log-softmax over its classes, from the all-reduced max and sum
+        for world in (2, 4):
+            with self.subTest(world=world):
+                self.assert_verdict(torch_args("loss_parallel", world), "refines")
+
     def test_a_table_tied_to_the_output_layer_refines_as_both_uses_hold_its_rows(self):
         # G_s names the tied parameter once (tok.weight); each rank holds it twice, untied
         report = self.assert_verdict(torch_args("vocab_embedding", 2, build="build_tied", plan="plan_tied"), "refines")

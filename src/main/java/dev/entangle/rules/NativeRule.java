@@ -60,6 +60,7 @@ public interface NativeRule<M> {
               new SliceTiling(),
               new RangeTiling(),
               new RangeMaskJoin(),
+              new LogSoftmaxShards(),
               new SliceOfConcat(),
               new ConcatParts(),
               new GradRangeTiling(),

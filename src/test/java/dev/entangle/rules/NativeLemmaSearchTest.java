@@ -68,6 +68,14 @@ class NativeLemmaSearchTest {
             "(out_of_range[0 8] t:i64[5])\n(out_of_range[0 4] t)\n(out_of_range[4 8] t)",
             "(minn (out_of_range[0 4] t) (out_of_range[4 8] t))"
           },
+          LogSoftmaxShards.NAME,
+          new String[] {
+            "(sub (sub a:f32[2,3] (expand[2 3] (maxn (ramax[1 1] a) (ramax[1 1] b:f32[2,3]))))"
+                + " (expand[2 3] (log (sumn (rsum[1 1] (exp (sub a (expand[2 3] (maxn (ramax[1 1] a)"
+                + " (ramax[1 1] b)))))) (rsum[1 1] (exp (sub b (expand[2 3] (maxn (ramax[1 1] a)"
+                + " (ramax[1 1] b))))))))))",
+            "(slice[1 0 3 1] (log_softmax[1] (concat[1] a b)))"
+          },
           RangeMaskJoin.NAME,
           new String[] {
             "(minn m:bool[5] (out_of_range[0 4] t:i64[5]) (out_of_range[4 8] t))",

@@ -58,11 +58,12 @@ final class LogSoftmaxShards implements NativeRule<LogSoftmaxShards.Share> {
         continue;
       }
       int m = g.find(max.child(0));
-      int[] parts = maxParts(g, m);
-      if (parts == null) {
+      Parts found = maxParts(g, m);
+      if (found == null) {
         continue;
       }
-      int dim = dimOf(g, m);
+      int[] parts = found.parts();
+      int dim = found.dim();
       int k = indexOf(parts, g.find(shifted.child(0)));
       if (k >= 0
           && concatenable(g, parts, dim)
@@ -95,8 +96,14 @@ final class LogSoftmaxShards implements NativeRule<LogSoftmaxShards.Share> {
     return true;
   }
 
-  /** The parts x_i of a class holding {@code maxn(ramax[1 d](x_0), ...)}, or null. */
-  private static int[] maxParts(EGraph<TypeInfo> g, int m) {
+  /** The parts of a row max across ranks and the dim each part's max is taken along. */
+  private record Parts(int[] parts, int dim) {}
+
+  /**
+   * The parts x_i of a class holding {@code maxn(ramax[1 d](x_0), ...)}, every max along the same
+   * dim d, or null.
+   */
+  private static Parts maxParts(EGraph<TypeInfo> g, int m) {
     for (ENode maxn : each(g, m, Op.MAXN)) {
       int[] parts = new int[maxn.arity()];
       long dim = -1;
@@ -110,20 +117,10 @@ final class LogSoftmaxShards implements NativeRule<LogSoftmaxShards.Share> {
         parts[i] = g.find(r.child(0));
       }
       if (parts != null && parts.length >= 2) {
-        return parts;
+        return new Parts(parts, (int) dim);
       }
     }
     return null;
-  }
-
-  private static int dimOf(EGraph<TypeInfo> g, int m) {
-    for (ENode maxn : each(g, m, Op.MAXN)) {
-      ENode r = keptReduction(g, maxn.child(0), Op.RAMAX);
-      if (r != null) {
-        return (int) r.attr(1);
-      }
-    }
-    return -1;
   }
 
   /**

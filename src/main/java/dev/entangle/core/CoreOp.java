@@ -28,6 +28,11 @@ public record CoreOp(
     int[] results,
     int[] reads,
     int[] values) {
+  /** The step slot holding result item {@code item}, or -1 (none, or a non-tensor item). */
+  public int resultSlot(int item) {
+    return item >= 0 && item < results.length ? results[item] : -1;
+  }
+
   /** The same operation with another kind. */
   public CoreOp withKind(ValueKind k) {
     return new CoreOp(id, graph, name, target, call, stackTrace, k, steps, results, reads, values);

@@ -35,7 +35,7 @@ public final class NumberFacts {
           k.finite.set(v.id());
         } else if (v.op() >= 0) {
           CoreOp op = p.ops().get(v.op());
-          int slot = v.item() < op.results().length ? op.results()[v.item()] : -1;
+          int slot = op.resultSlot(v.item());
           if (slot >= 0) {
             k.finite.set(v.id(), op.steps().finite(slot));
             k.nonNegative.set(v.id(), op.steps().nonNegative(slot));

@@ -189,6 +189,7 @@ public final class Steps {
     private int factsFrom = -1;
     private final BitSet finite = new BitSet();
     private final BitSet nonNegative = new BitSet();
+    private boolean folded;
     private final HashMap<Object, Integer> memo = new HashMap<>();
 
     /** Infers node types and knows value types. */
@@ -246,10 +247,12 @@ public final class Steps {
       if (k.length == 1 && core != null && core.isIdentityOfOne()) {
         out = k[0];
       } else if (core == Op.WHERE && slotTypes[k[0]].constant() != null) {
+        folded = true;
         return slotTypes[k[0]].constant() != 0 ? k[1] : k[2]; // a mask known everywhere
       } else if ((core == Op.ABS || core == Op.RELU) && nonNegative.get(k[0])) {
         return k[0]; // the absolute value of what is never negative
       } else if (known != null) {
+        folded = true;
         return filled(known ? 1 : 0, Dtype.BOOL.code(), slotTypes[k[0]].shape());
       } else {
         NodeKey key = new NodeKey(op, a.clone(), k.clone());
@@ -275,16 +278,9 @@ public final class Steps {
       return out;
     }
 
-    /** The steps from here on state facts about the results; evaluation leaves them out. */
     /** Whether every element of a slot is shown a finite number ({@link NumberFacts}). */
     public boolean finite(int handle) {
       return finite.get(handle);
-    }
-
-    /** A constant tensor of the shape holding v everywhere. */
-    public int filled(double v, int dtype, long[] shape) {
-      int s = add(Op.SCALAR, new long[] {Double.doubleToLongBits(v == 0.0 ? 0.0 : v), dtype});
-      return shape.length == 0 ? s : add(Op.EXPAND, shape.clone(), s);
     }
 
     /**
@@ -335,6 +331,19 @@ public final class Steps {
           && (infiniteOrNaN(k[0]) || infiniteOrNaN(k[1]) || k[0] == k[1]);
     }
 
+    /**
+     * Whether a test was decided while recording (here, or as {@link #decidedTest} notes), so that
+     * a value the steps read may not be needed by the results.
+     */
+    public boolean folded() {
+      return folded;
+    }
+
+    /** Notes a test the lowering decided itself (a test of finiteness of a finite value). */
+    public void decidedTest() {
+      folded = true;
+    }
+
     /** Tells the type source of a guard left undecided (a lowering's own test of finiteness). */
     public void undecided() {
       types.undecided();
@@ -345,6 +354,7 @@ public final class Steps {
       return c != null && !Double.isFinite(c);
     }
 
+    /** The steps from here on state facts about the results; evaluation leaves them out. */
     public void beginFacts() {
       factsFrom = n;
     }

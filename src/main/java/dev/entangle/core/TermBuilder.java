@@ -14,4 +14,10 @@ public interface TermBuilder {
   default int add(Op op, long[] attrs, int... children) {
     return add(op.id(), attrs, children);
   }
+
+  /** A constant of the shape holding v everywhere: a scalar (-0.0 is 0.0), broadcast. */
+  default int filled(double v, int dtype, long[] shape) {
+    int s = add(Op.SCALAR, new long[] {Double.doubleToLongBits(v == 0.0 ? 0.0 : v), dtype});
+    return shape.length == 0 ? s : add(Op.EXPAND, shape.clone(), s);
+  }
 }

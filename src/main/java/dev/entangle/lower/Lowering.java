@@ -109,18 +109,17 @@ public final class Lowering {
   }
 
   private CoreProgram distributedPass(DistributedGraph gd) {
-    Lowering l = this;
     for (int r = 0; r < gd.worldSize(); r++) {
-      l.declareValues(gd.rank(r), r);
+      declareValues(gd.rank(r), r);
     }
     List<Runnable> collectives = new ArrayList<>();
     for (int r = 0; r < gd.worldSize(); r++) {
-      l.lowerGraph(gd.rank(r), r, collectives::add);
+      lowerGraph(gd.rank(r), r, collectives::add);
     }
     CollectiveGroups groups = CollectiveGroups.of(gd);
-    l.groups = groups;
+    this.groups = groups;
     collectives.forEach(Runnable::run);
-    return l.finish();
+    return finish();
   }
 
   private CollectiveGroups groups;
@@ -276,7 +275,7 @@ public final class Lowering {
         null,
         steps,
         out,
-        unused(steps, out, reads(g, graph, n)),
+        rec.folded() ? unused(steps, out, reads(g, graph, n)) : reads(g, graph, n),
         n.meta().tuple() ? List.of() : List.of(id));
   }
 
@@ -781,7 +780,7 @@ public final class Lowering {
               return true;
             }
             int slot = resultSlot(valueId);
-            return slot >= 0 && ops.get(values.get(valueId).op()).steps().nonNegative(slot);
+            return slot >= 0 && definition(valueId).steps().nonNegative(slot);
           }
 
           @Override
@@ -792,18 +791,21 @@ public final class Lowering {
           @Override
           public Double constant(int valueId) {
             int slot = resultSlot(valueId);
-            return slot >= 0
-                ? ops.get(values.get(valueId).op()).steps().type(slot).constant()
-                : null;
+            return slot >= 0 ? definition(valueId).steps().type(slot).constant() : null;
           }
         });
   }
 
+  /** The operation that defines a value, or null (an input, or not lowered yet). */
+  private CoreOp definition(int valueId) {
+    CoreValue v = values.get(valueId);
+    return v.op() >= 0 ? ops.get(v.op()) : null;
+  }
+
   /** The slot of a value's defining operation's steps that holds it, or -1 (not yet defined). */
   private int resultSlot(int valueId) {
-    CoreValue v = values.get(valueId);
-    CoreOp op = v.op() >= 0 ? ops.get(v.op()) : null;
-    return op == null || v.item() >= op.results().length ? -1 : op.results()[v.item()];
+    CoreOp op = definition(valueId);
+    return op == null ? -1 : op.resultSlot(values.get(valueId).item());
   }
 
   /**
@@ -816,7 +818,7 @@ public final class Lowering {
       return true;
     }
     int slot = resultSlot(valueId);
-    return slot >= 0 && ops.get(values.get(valueId).op()).steps().finite(slot);
+    return slot >= 0 && definition(valueId).steps().finite(slot);
   }
 
   /** What an earlier lowering of the same graphs showed of each value, or null. */

@@ -258,14 +258,8 @@ public final class NumericOracle implements Numbers {
     if (v.type() == null || v.type().isTuple()) {
       return false;
     }
-    long n = 1;
-    for (long d : v.type().shape()) {
-      n *= d;
-    }
-    long t = 1;
-    for (long d : target.shape()) {
-      t *= d;
-    }
+    long n = v.type().numel();
+    long t = target.numel();
     return n > 0 && t % n == 0 && t / n <= gdp.worldSize();
   }
 

@@ -448,8 +448,10 @@ final class OperatorCheck {
     OperatorCheck check = new OperatorCheck(ctx, null);
     RecordingBuilder rb = new RecordingBuilder(check.b);
     int cls = check.new GsInputs(rb, 0, false).of(constant);
+    List<Integer> outputs = new ArrayList<>();
     for (int id = 0; id < ctx.gd.size(); id++) {
       if (ctx.gd.output[id] && ctx.gd.constant[id] && !ctx.gd.undefined[id]) {
+        outputs.add(id);
         check.g.union(check.gdTerms.leaf(id), check.gdTerms.operand(id));
       }
     }
@@ -465,12 +467,9 @@ final class OperatorCheck {
     if (want.constant() == null) {
       return null;
     }
-    for (int id = 0; id < ctx.gd.size(); id++) {
-      if (ctx.gd.output[id] && ctx.gd.constant[id] && !ctx.gd.undefined[id]) {
-        TypeInfo t = check.g.data(check.gdTerms.leaf(id));
-        if (want.equals(t)) {
-          return CoreTerm.tensor(id);
-        }
+    for (int id : outputs) {
+      if (want.equals(check.g.data(check.gdTerms.leaf(id)))) {
+        return CoreTerm.tensor(id);
       }
     }
     return null;

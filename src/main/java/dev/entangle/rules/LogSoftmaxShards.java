@@ -5,7 +5,8 @@ import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
-import dev.entangle.egraph.NodeRange;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * A rank's share of a log-softmax whose classes are split across ranks (torch's {@code
@@ -48,7 +49,8 @@ final class LogSoftmaxShards implements NativeRule<LogSoftmaxShards.Share> {
 
   /** The share {@code sub(sub(x_k, expand(M)), expand(log(L)))} is, or null. */
   private static Share share(EGraph<TypeInfo> g, int cls, ENode outer) {
-    ENode logOf = through(g, outer.child(1), Op.EXPAND, Op.LOG);
+    ENode expanded = child(g, outer.child(1), Op.EXPAND);
+    ENode logOf = expanded == null ? null : child(g, expanded.child(0), Op.LOG);
     if (logOf == null) {
       return null;
     }
@@ -67,7 +69,7 @@ final class LogSoftmaxShards implements NativeRule<LogSoftmaxShards.Share> {
       int k = indexOf(parts, g.find(shifted.child(0)));
       if (k >= 0
           && concatenable(g, parts, dim)
-          && java.util.Arrays.equals(g.data(cls).shape(), g.data(parts[k]).shape())
+          && Arrays.equals(g.data(cls).shape(), g.data(parts[k]).shape())
           && sumsAlike(g, logOf.child(0), parts, m, dim)) {
         return new Share(cls, parts, k, dim);
       }
@@ -174,21 +176,14 @@ final class LogSoftmaxShards implements NativeRule<LogSoftmaxShards.Share> {
     return null;
   }
 
-  /** A node {@code second(...)} in the class of the child of a node {@code first(...)}, or null. */
-  private static ENode through(EGraph<TypeInfo> g, int cls, Op first, Op second) {
-    ENode f = child(g, cls, first);
-    return f == null ? null : child(g, f.child(0), second);
-  }
-
   /** The first node with operator {@code op} in the class, or null. */
   private static ENode child(EGraph<TypeInfo> g, int cls, Op op) {
-    NodeRange r = g.nodes(cls, op.id());
-    return r.to() > r.from() ? r.nodes()[r.from()] : null;
+    return g.nodes(cls, op.id()).first();
   }
 
-  private static java.util.List<ENode> each(EGraph<TypeInfo> g, int cls, Op op) {
-    NodeRange r = g.nodes(cls, op.id());
-    return java.util.Arrays.asList(r.nodes()).subList(r.from(), r.to());
+  /** The nodes with operator {@code op} in the class. */
+  private static List<ENode> each(EGraph<TypeInfo> g, int cls, Op op) {
+    return g.nodes(cls, op.id()).list();
   }
 
   private static int indexOf(int[] parts, int cls) {

@@ -233,13 +233,13 @@ public final class Call {
       r.undecided();
       return null;
     }
+    r.decidedTest();
     return filled(answer ? 1 : 0, Dtype.BOOL.code(), shape(x));
   }
 
   /** A tensor of the given shape holding v everywhere. */
   public int filled(double v, int dtype, long[] shape) {
-    int s = scalar(v, dtype);
-    return shape.length == 0 ? s : b.add(Op.EXPAND, shape, s);
+    return b.filled(v, dtype, shape);
   }
 
   /**

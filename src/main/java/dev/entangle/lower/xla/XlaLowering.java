@@ -662,8 +662,7 @@ public final class XlaLowering {
         || xs.length < 1
         || sizes[0] != 1
         || !(collapsed.length == 0 || Arrays.equals(collapsed, new long[] {0}))
-        || c.type(idx).dtype() == Dtype.BOOL.code()
-        || Dtype.isFloating(c.type(idx).dtype())) {
+        || !integral(c, idx)) {
       return null;
     }
     for (int i = 1; i < xs.length; i++) {
@@ -743,8 +742,7 @@ public final class XlaLowering {
         || !Arrays.equals(operandBatch, indexBatch)
         || !(ivd == is.length || ivd == is.length - 1 && is[(int) ivd] == 1)
         || is.length - (ivd < is.length ? 1 : 0) != xs.length
-        || c.type(idx).dtype() == Dtype.BOOL.code()
-        || Dtype.isFloating(c.type(idx).dtype())) {
+        || !integral(c, idx)) {
       return null;
     }
     int axis = (int) toOperand[0];
@@ -756,6 +754,12 @@ public final class XlaLowering {
       return null;
     }
     return LayoutLowering.scatterAdd(c, x, axis, c.reshape(idx, idShape), updates);
+  }
+
+  /** Whether a gather's or scatter's indices are integers (not bools, not floats). */
+  private static boolean integral(Call c, int idx) {
+    int dt = c.type(idx).dtype();
+    return dt != Dtype.BOOL.code() && !Dtype.isFloating(dt);
   }
 
   /** A computation that adds its two scalar parameters, as the importer writes it. */
@@ -791,8 +795,7 @@ public final class XlaLowering {
         || indexBatch.length != operandBatch.length
         || Arrays.stream(sizes).anyMatch(v -> v != 1)
         || (ivd < is.length && is[(int) ivd] != 1)
-        || c.type(idx).dtype() == Dtype.BOOL.code()
-        || Dtype.isFloating(c.type(idx).dtype())) {
+        || !integral(c, idx)) {
       return null;
     }
     int axis = (int) startMap[0];

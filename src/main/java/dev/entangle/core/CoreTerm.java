@@ -94,6 +94,18 @@ public record CoreTerm(int op, long[] attrs, List<CoreTerm> children) {
     return new CoreTerm(op, attrs, kids);
   }
 
+  /** The same term with every leaf reading G_d value {@code from} reading {@code to} instead. */
+  public CoreTerm withLeaf(int from, int to) {
+    if (isTensor()) {
+      return tensorId() == from ? tensor(to) : this;
+    }
+    List<CoreTerm> kids = new ArrayList<>(children.size());
+    for (CoreTerm c : children) {
+      kids.add(c.withLeaf(from, to));
+    }
+    return new CoreTerm(op, attrs, kids);
+  }
+
   /** Collects the ids of the G_d values it reads. */
   public void leaves(Set<Integer> out) {
     if (isTensor()) {

@@ -1,12 +1,15 @@
 package dev.entangle.refine;
 
 import dev.entangle.core.CoreTerm;
+import dev.entangle.core.Dtype;
 import dev.entangle.core.Op;
+import dev.entangle.core.TypeInfo;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.egraph.Extractor;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -70,7 +73,36 @@ final class CleanAlternatives {
         out.add(e);
       }
     }
+    if (g.data(root) instanceof TypeInfo t && !t.isTuple() && !Dtype.isFloating(t.dtype())) {
+      replicas(g, out, seen);
+    }
     return out;
+  }
+
+  /**
+   * Ids (an integer class) kept once per replica: the first expression again with each of its G_d
+   * tensors replaced by every other G_d tensor the e-graph holds equal to it (each rank's copy of
+   * replicated ids). Each rank looks up its own shard with its own copy, so the checks that follow
+   * explore every rank's lookup from one of them, not only the cheapest rank's.
+   */
+  private static void replicas(EGraph<?> g, List<CoreTerm> out, Set<CoreTerm> seen) {
+    CoreTerm first = out.get(0);
+    Set<Integer> leaves = new LinkedHashSet<>();
+    first.leaves(leaves);
+    for (int leaf : leaves) {
+      int cls = g.lookup(ENode.leaf(Op.TENSOR.id(), leaf));
+      if (cls < 0) {
+        continue;
+      }
+      for (ENode n : g.nodes(cls)) {
+        if (n.op() == Op.TENSOR.id() && n.attr(0) != leaf) {
+          CoreTerm e = first.withLeaf(leaf, (int) n.attr(0));
+          if (seen.add(e)) {
+            out.add(e);
+          }
+        }
+      }
+    }
   }
 
   /** Whether a node has its own class among its children (e.g. a concat of one part). */

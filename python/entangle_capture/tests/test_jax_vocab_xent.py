@@ -2,9 +2,11 @@
 computes starts a chain of operators (JAX writes a reshape and a broadcast around each reduction)
 that only the loss maps."""
 
+import json
+import os
 import unittest
 
-from checking import CaptureCase, has_module
+from checking import CaptureCase, capture, check, has_module
 
 M = "entangle_capture.examples.jax_vocab_xent"
 
@@ -24,6 +26,35 @@ class JaxVocabXentTest(CaptureCase):
         for world in (2, 4):
             with self.subTest(world=world):
                 self.assert_verdict(["jax", f"{M}:build_take", "--world", str(world)], "refines")
+
+    def test_a_target_pick_written_by_hand_refines_with_the_labels_range_stated(self):
+        # the reference wraps a negative label and reads one past the classes as NaN, the devices
+        # give zeros: equal for labels within the classes. Without that range the report says
+        # which range to state; with it, every device's clipped, masked pick is read as its shard
+        # of the pick, at 2 and 4 devices
+        for world in (2, 4):
+            with self.subTest(world=world):
+                d = self.folder()
+                capture(["jax", f"{M}:build_manual_take", "--world", str(world)], d)
+                hlo = ("gs.hlo", "gd.hlo", ("--ranks", str(world)))
+                code, report, text = check(d, *hlo)
+                self.assertEqual(report["verdict"], "unproved", text)
+                self.assertIn("G_s input 'labels'", text)
+                self.assertIn('add "in_range": [0, 32] to its relations entry', text)
+                ri = os.path.join(d, "ri.json")
+                with open(ri, encoding="utf-8") as f:
+                    relation = json.load(f)
+                labels = [e for e in relation["relations"] if e["gs"] == "labels"]
+                self.assertEqual(len(labels), 1, relation)
+                labels[0]["in_range"] = [0, 32]
+                with open(ri, "w", encoding="utf-8") as f:
+                    json.dump(relation, f)
+                code, report, text = check(d, *hlo)
+                self.assertEqual((code, report["verdict"]), (0, "refines"), text)
+
+    def test_a_pick_by_hand_whose_other_devices_labels_are_left_unzeroed_is_a_bug(self):
+        report = self.assert_verdict(["jax", f"{M}:build_manual_take_unmasked", "--world", "2"], "not-refined")
+        self.assertEqual("gather.2", report["failure"]["operator"], report)
 
     def test_a_local_max_and_a_missing_offset_are_bugs(self):
         for build in ("build_manual_local_max", "build_manual_no_offset"):

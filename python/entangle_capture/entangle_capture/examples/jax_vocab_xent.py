@@ -12,7 +12,13 @@ on numbers: the verdict is ``unproved`` with the loss equal on every draw, not a
 
 ``build_take`` is the loss as optax writes it for integer labels (the target logit picked with
 ``take_along_axis``), partitioned by XLA: each device picks the targets in its classes, clamped
-into its shard, zeroes the others and the picks are summed."""
+into its shard, zeroes the others and the picks are summed. ``build_manual_take`` is that pick
+written per device by hand: the labels shifted by the device's first class, clipped into its
+shard, picked with ``take_along_axis`` and zeroed where outside it, before the psum. The reference
+wraps a negative label and reads one past the classes as NaN, where the devices give zeros: the two
+agree for labels within the classes only, and the relation must say so (``"in_range": [0, 32]`` on
+the labels). ``build_manual_take_unmasked`` forgets the zeroing (each device adds the clipped pick
+of every label another device holds)."""
 
 import functools
 
@@ -62,6 +68,18 @@ def _one_device(h, w, labels, global_max=True, offset=True):
     return jnp.mean(lse - target)
 
 
+def _one_device_take(h, w, labels, masked=True):
+    logits = h @ w
+    part = logits.shape[-1]
+    m = jax.lax.stop_gradient(jax.lax.pmax(jnp.max(logits, axis=-1), "tp"))
+    lse = jnp.log(jax.lax.psum(jnp.sum(jnp.exp(logits - m[:, None]), axis=-1), "tp")) + m
+    local = labels - jax.lax.axis_index("tp") * part
+    picked = jnp.take_along_axis(logits, jnp.clip(local, 0, part - 1)[:, None], axis=-1)[:, 0]
+    if masked:
+        picked = jnp.where((local >= 0) & (local < part), picked, 0.0)
+    return jnp.mean(lse - jax.lax.psum(picked, "tp"))
+
+
 def _manual(mesh, **bug):
     return per_device(functools.partial(_one_device, **bug), mesh, IN_SPECS, P())
 
@@ -80,3 +98,12 @@ def build_manual_no_offset(mesh):
 
 def build_take(mesh):
     return xent_take, _args(), IN_SPECS
+
+
+def build_manual_take(mesh):
+    return xent_take, _args(), IN_SPECS, P(), per_device(_one_device_take, mesh, IN_SPECS, P())
+
+
+def build_manual_take_unmasked(mesh):
+    take = functools.partial(_one_device_take, masked=False)
+    return xent_take, _args(), IN_SPECS, P(), per_device(take, mesh, IN_SPECS, P())

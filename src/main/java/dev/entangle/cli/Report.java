@@ -308,7 +308,8 @@ record Report(
                     + name(a.output())
                     + " = "
                     + text.describe(a.gdTerm())
-                    + ".");
+                    + ".")
+            + unstated(p.unstated());
       }
       if (f instanceof Failure.OutputNotReturned o) {
         return "G_s output '"
@@ -328,6 +329,29 @@ record Report(
           + " equals "
           + describe(e.equals())
           + ".";
+    }
+
+    /**
+     * What the relation leaves unsaid that a proof may need: the ranges of the ids the numbers drew
+     * within what they index.
+     */
+    private static String unstated(List<Failure.DrawnRange> ranges) {
+      StringBuilder sb = new StringBuilder();
+      for (Failure.DrawnRange r : ranges) {
+        String range = "[" + r.lo() + ", " + r.hi() + "]";
+        sb.append(" The relation states no range for the ids of G_s input '")
+            .append(r.input())
+            .append("'; the numbers drew them in [")
+            .append(r.lo())
+            .append(", ")
+            .append(r.hi())
+            .append(
+                "), what they index. A proof of a wrapped, clamped or masked lookup may rest on")
+            .append(" such a range: if every id lies there, add \"in_range\": ")
+            .append(range)
+            .append(" to its relations entry.");
+      }
+      return sb.toString();
     }
 
     private String noClean(Failure.NoCleanExpression n) {

@@ -24,13 +24,16 @@ import dev.entangle.numbers.sampling.InputSampler;
 import dev.entangle.numbers.sampling.SampledInputs;
 import dev.entangle.numbers.sampling.SamplingException;
 import dev.entangle.refine.Evidence;
+import dev.entangle.refine.Failure;
 import dev.entangle.refine.Numbers;
 import dev.entangle.refine.OpaqueOperators;
 import dev.entangle.relation.RelationFile;
 import dev.entangle.util.InputException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The checker's numbers: {@link #draws} independent random inputs (seeds {@code seed}, {@code seed
@@ -94,6 +97,19 @@ public final class NumericOracle implements Numbers {
 
   public Settings settings() {
     return settings;
+  }
+
+  @Override
+  public Map<String, Failure.DrawnRange> unstatedRanges() {
+    Map<String, Failure.DrawnRange> out = new LinkedHashMap<>();
+    if (sampler != null) {
+      sampler
+          .unstatedRanges()
+          .forEach(
+              (node, r) ->
+                  out.put(node, new Failure.DrawnRange(sampler.saidAs(node), r.lo(), r.hi())));
+    }
+    return out;
   }
 
   @Override

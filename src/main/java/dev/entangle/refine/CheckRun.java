@@ -7,7 +7,9 @@ import dev.entangle.core.CoreTerm;
 import dev.entangle.core.CoreValue;
 import dev.entangle.core.Op;
 import dev.entangle.core.ValueKind;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -568,9 +570,47 @@ final class CheckRun {
       return result(
           Verdict.UNPROVED,
           new Failure.ProvedOnNumbers(
-              a.operator(), a, op == null ? List.of() : inputRelations(op), explored));
+              a.operator(),
+              a,
+              op == null ? List.of() : inputRelations(op),
+              explored,
+              unstatedRanges(a.output())));
     }
     return result(Verdict.REFINES, null);
+  }
+
+  /**
+   * The G_s inputs of ids upstream of G_s value {@code value} (where a step was taken on numbers)
+   * that the relation states no range for, with the ranges the numbers drew.
+   */
+  private List<Failure.DrawnRange> unstatedRanges(int value) {
+    Map<String, Failure.DrawnRange> drawn = numbers.unstatedRanges();
+    if (drawn.isEmpty()) {
+      return List.of();
+    }
+    List<Failure.DrawnRange> out = new ArrayList<>();
+    BitSet seen = new BitSet();
+    ArrayDeque<Integer> work = new ArrayDeque<>();
+    work.add(value);
+    while (!work.isEmpty()) {
+      int v = work.poll();
+      if (seen.get(v)) {
+        continue;
+      }
+      seen.set(v);
+      CoreOp def = gs.definition(v);
+      if (def == null) {
+        Failure.DrawnRange r = drawn.get(gs.value(v).name());
+        if (r != null) {
+          out.add(r);
+        }
+        continue;
+      }
+      for (int in : def.reads()) {
+        work.add(in);
+      }
+    }
+    return out;
   }
 
   private static CoreTerm first(List<CoreTerm> terms) {

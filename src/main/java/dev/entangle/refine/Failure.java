@@ -113,10 +113,20 @@ public sealed interface Failure {
    * numbers alone (the verdict is {@code unproved}).
    *
    * @param assumption the step
+   * @param unstated the G_s inputs of ids upstream of the step that the relation gives no range
+   *     for, each with the range the numbers drew it from (a proof of a wrapped or masked lookup
+   *     may rest on that range, which the relation must state)
    */
   record ProvedOnNumbers(
-      int operator, Assumption assumption, List<InputRelation> inputs, List<Integer> explored)
+      int operator,
+      Assumption assumption,
+      List<InputRelation> inputs,
+      List<Integer> explored,
+      List<DrawnRange> unstated)
       implements Failure {}
+
+  /** A G_s input of ids the relation states no range for, and the range its draws came from. */
+  record DrawnRange(String input, long lo, long hi) {}
 
   /**
    * The check stopped where an operator the language keeps opaque (no lowering, no kernel) decides

@@ -1,6 +1,7 @@
 package dev.entangle.refine;
 
 import dev.entangle.core.CoreTerm;
+import java.util.Map;
 
 /**
  * Numeric evidence for values no proof reached: the check asks it only when a proof fails, so a
@@ -22,6 +23,14 @@ public interface Numbers {
    */
   default boolean evaluated() {
     return false;
+  }
+
+  /**
+   * The G_s inputs of ids (an integer dtype, indexing something) that the relation states no range
+   * for, by value name, each with the range their elements are drawn from: below what they index.
+   */
+  default Map<String, Failure.DrawnRange> unstatedRanges() {
+    return Map.of();
   }
 
   /** The numbers switched off: every answer says so. */

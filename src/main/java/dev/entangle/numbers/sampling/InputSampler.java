@@ -26,9 +26,12 @@ import dev.entangle.relation.RelationValidator;
 import dev.entangle.util.InputException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Draws inputs of G_s and G_d that satisfy an input relation. Every G_s tensor the relation names
@@ -235,6 +238,39 @@ public final class InputSampler {
               + "; the relation entries fix them apart");
     }
     return into;
+  }
+
+  /**
+   * The G_s inputs of ids that the relation states no range for ({@code "in_range"}), each with the
+   * range their elements are drawn from: below what they index.
+   */
+  public Map<String, IdRange> unstatedRanges() {
+    Set<String> stated = new HashSet<>();
+    for (RelationEntry e : relation.relations()) {
+      if (e.range() != null) {
+        stated.add(gs.resolve(e.gs()).name());
+      }
+    }
+    Map<String, IdRange> out = new TreeMap<>();
+    for (var b : gsBounds.entrySet()) {
+      Node n = gs.node(b.getKey());
+      if (n != null && isInput(n) && !stated.contains(n.name())) {
+        out.put(n.name(), within(null, b.getValue()));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * How the relation names G_s node {@code node} (its first entry's {@code "gs"}), else the name.
+   */
+  public String saidAs(String node) {
+    for (RelationEntry e : relation.relations()) {
+      if (gs.resolve(e.gs()).name().equals(node)) {
+        return e.gs();
+      }
+    }
+    return node;
   }
 
   private static boolean isInput(Node n) {

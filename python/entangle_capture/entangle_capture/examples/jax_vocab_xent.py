@@ -6,8 +6,10 @@ cross-entropy: the row max all-reduced (pmax), the shifted exponentials' sums an
 The reference uses ``jax.nn.logsumexp``, which shifts by the max only where it is finite and takes
 the log of an absolute value; the per-device program does neither. Logits computed from finite
 inputs are finite and a sum of exponentials is never negative, so the checker folds both guards
-(README, "Inputs hold finite numbers"). The target logit, picked by a one-hot here, is still taken
-on numbers: the verdict is ``unproved`` with the loss equal on every draw, not a bug. ``build_manual_local_max`` shifts by each device's own max (the sums then mix scales);
+(README, "Inputs hold finite numbers"). The target logit is picked by a one-hot here: a device's
+one-hot of its labels shifted by its first class is the labels' one-hot against its shard's
+classes, and the shards' classes tile the whole vocabulary's, so the loss refines.
+``build_manual_local_max`` shifts by each device's own max (the sums then mix scales);
 ``build_manual_no_offset`` picks targets without the device's offset.
 
 ``build_take`` is the loss as optax writes it for integer labels (the target logit picked with

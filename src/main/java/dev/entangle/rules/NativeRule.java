@@ -58,6 +58,7 @@ public interface NativeRule<M> {
   Map<String, NativeRule<?>> REGISTRY =
       Stream.<NativeRule<?>>of(
               new SliceTiling(),
+              new ArangeTiling(),
               new RangeTiling(),
               new RangeMaskJoin(),
               new LogSoftmaxShards(),

@@ -63,6 +63,11 @@ class NativeLemmaSearchTest {
                 + " b2:f32[2,2]))\n(concat[0] a0 b0)\n(concat[0] a1 b1)\n(concat[0] a2 b2)",
             "(sumn (concat[0] a0 b0) (concat[0] a1 b1) (concat[0] a2 b2))"
           },
+          ArangeTiling.NAME,
+          new String[] {
+            "(arange[0 8 1 i32])\n(arange[0 4 1 i32])\n(arange[4 8 1 i32])",
+            "(concat[0] (arange[0 4 1 i32]) (arange[4 8 1 i32]))"
+          },
           RangeTiling.NAME,
           new String[] {
             "(out_of_range[0 8] t:i64[5])\n(out_of_range[0 4] t)\n(out_of_range[4 8] t)",

@@ -52,6 +52,33 @@ class JaxVocabXentTest(CaptureCase):
                 code, report, text = check(d, *hlo)
                 self.assertEqual((code, report["verdict"]), (0, "refines"), text)
 
+    def _with_labels_range(self, build, world):
+        d = self.folder()
+        capture(["jax", f"{M}:{build}", "--world", str(world)], d)
+        ri = os.path.join(d, "ri.json")
+        with open(ri, encoding="utf-8") as f:
+            relation = json.load(f)
+        for e in relation["relations"]:
+            if e["gs"] == "labels":
+                e["in_range"] = [0, 32]
+        with open(ri, "w", encoding="utf-8") as f:
+            json.dump(relation, f)
+        return check(d, "gs.hlo", "gd.hlo", ("--ranks", str(world)))
+
+    def test_a_training_step_over_the_pick_by_hand_refines_with_the_labels_range_stated(self):
+        # the loss and one step of gradient descent of h and w: each device's gradient of its pick
+        # is a scatter at its clipped labels, zeroed outside its classes; the sign test of
+        # logsumexp's derivative of log(abs(s)) is decided (a sum of exponentials)
+        for world in (2, 4):
+            with self.subTest(world=world):
+                code, report, text = self._with_labels_range("build_manual_take_step", world)
+                self.assertEqual((code, report["verdict"]), (0, "refines"), text)
+
+    def test_a_training_step_over_an_unmasked_pick_is_a_bug_at_the_pick(self):
+        code, report, text = self._with_labels_range("build_manual_take_step_unmasked", 2)
+        self.assertEqual((code, report["verdict"]), (1, "not-refined"), text)
+        self.assertEqual("gather.2", report["failure"]["operator"], text)
+
     def test_a_pick_by_hand_whose_other_devices_labels_are_left_unzeroed_is_a_bug(self):
         report = self.assert_verdict(["jax", f"{M}:build_manual_take_unmasked", "--world", "2"], "not-refined")
         self.assertEqual("gather.2", report["failure"]["operator"], report)

@@ -20,7 +20,12 @@ shard, picked with ``take_along_axis`` and zeroed where outside it, before the p
 wraps a negative label and reads one past the classes as NaN, where the devices give zeros: the two
 agree for labels within the classes only, and the relation must say so (``"in_range": [0, 32]`` on
 the labels). ``build_manual_take_unmasked`` forgets the zeroing (each device adds the clipped pick
-of every label another device holds)."""
+of every label another device holds).
+
+``build_manual_take_step`` is a training step over that loss: the loss, and ``h`` and ``w`` after
+one step of gradient descent, differentiated per device (the pick's gradient a scatter into each
+device's classes at its clipped labels, zeroed outside them); ``build_manual_take_step_unmasked``
+differentiates the unmasked pick, whose gradient adds every label's at each device's edge."""
 
 import functools
 
@@ -73,7 +78,7 @@ def _one_device(h, w, labels, global_max=True, offset=True):
 def _one_device_take(h, w, labels, masked=True):
     logits = h @ w
     part = logits.shape[-1]
-    m = jax.lax.stop_gradient(jax.lax.pmax(jnp.max(logits, axis=-1), "tp"))
+    m = jax.lax.pmax(jax.lax.stop_gradient(jnp.max(logits, axis=-1)), "tp")
     lse = jnp.log(jax.lax.psum(jnp.sum(jnp.exp(logits - m[:, None]), axis=-1), "tp")) + m
     local = labels - jax.lax.axis_index("tp") * part
     picked = jnp.take_along_axis(logits, jnp.clip(local, 0, part - 1)[:, None], axis=-1)[:, 0]
@@ -109,3 +114,31 @@ def build_manual_take(mesh):
 def build_manual_take_unmasked(mesh):
     take = functools.partial(_one_device_take, masked=False)
     return xent_take, _args(), IN_SPECS, P(), per_device(take, mesh, IN_SPECS, P())
+
+
+LR = 0.1
+STEP_OUT = (P(), P(), P(None, "tp"))
+
+
+def xent_take_step(h, w, labels):
+    loss, (gh, gw) = jax.value_and_grad(xent_take, argnums=(0, 1))(h, w, labels)
+    return loss, h - LR * gh, w - LR * gw
+
+
+def _step_by_hand(masked):
+    def body(h, w, labels):
+        one = functools.partial(_one_device_take, masked=masked)
+        loss, (gh, gw) = jax.value_and_grad(one, argnums=(0, 1))(h, w, labels)
+        return loss, h - LR * gh, w - LR * gw
+
+    return body
+
+
+def build_manual_take_step(mesh):
+    body = per_device(_step_by_hand(True), mesh, IN_SPECS, STEP_OUT, check_vma=True)
+    return xent_take_step, _args(), IN_SPECS, STEP_OUT, body
+
+
+def build_manual_take_step_unmasked(mesh):
+    body = per_device(_step_by_hand(False), mesh, IN_SPECS, STEP_OUT, check_vma=True)
+    return xent_take_step, _args(), IN_SPECS, STEP_OUT, body

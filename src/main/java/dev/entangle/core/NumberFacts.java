@@ -7,8 +7,10 @@ import java.util.BitSet;
  * program writes against numbers it cannot produce: whether every element is a finite number (no
  * infinity, no NaN), so that a test of finiteness is decided (JAX's {@code logsumexp} shifts by the
  * max only where the max {@code is_finite}, torch's where its absolute value is not infinite), and
- * whether no element is negative, so that an absolute value is the value itself (JAX's {@code
- * logsumexp} takes the log of the absolute value of its sum of exponentials).
+ * whether every element is a number at least 0 or +inf (none negative, none NaN), so that an
+ * absolute value is the value itself (JAX's {@code logsumexp} takes the log of the absolute value
+ * of its sum of exponentials) and a test of its sign is decided (its derivative tests {@code s >=
+ * 0}).
  *
  * <p>Floating point is read as real arithmetic, as everywhere in the checker: inputs hold finite
  * numbers (as the numbers the checker draws do), and sums, products, extremes, layouts and the
@@ -47,6 +49,11 @@ public final class NumberFacts {
 
     public boolean finite(int valueId) {
       return finite.get(valueId);
+    }
+
+    /** Whether both know the same facts of the same values. */
+    public boolean sameAs(Known other) {
+      return finite.equals(other.finite) && nonNegative.equals(other.nonNegative);
     }
 
     public boolean nonNegative(int valueId) {
@@ -122,12 +129,19 @@ public final class NumberFacts {
   }
 
   /**
-   * Whether no element of {@code op(attrs; kids)}, of type {@code out}, is negative (NaN may be),
-   * given which of its operands have none: exponentials, softmax, sigmoid, relu, absolute values
-   * and square roots, and sums, products, means, extremes, quotients and layouts of such.
+   * Whether every element of {@code op(attrs; kids)}, of type {@code out}, is a number at least 0
+   * or +inf (none negative, none NaN), given which of its operands are so and which are finite:
+   * exponentials, sigmoid, relu and absolute values of what is not NaN, softmax of finite numbers,
+   * square roots of what is so, and sums, means, extremes, layouts and positive multiples of such.
+   * A product or a quotient is so only where no 0 can meet an infinity.
    */
   public static boolean nonNegative(
-      int op, long[] attrs, TypeInfo[] kids, boolean[] nonNegative, TypeInfo out) {
+      int op,
+      long[] attrs,
+      TypeInfo[] kids,
+      boolean[] nonNegative,
+      boolean[] finite,
+      TypeInfo out) {
     if (out.isTuple()) {
       return false;
     }
@@ -136,37 +150,57 @@ public final class NumberFacts {
       return true;
     }
     if (out.constant() != null) {
-      return !(out.constant() < 0);
+      return out.constant() >= 0;
     }
     Op o = Op.of(op);
     if (o == null) {
       return false;
     }
     return switch (o) {
-      case SCALAR, FULL -> !(Double.longBitsToDouble(attrs[0]) < 0);
-      case EXP, SOFTMAX, SIGMOID, RELU, ABS, SQRT, RSQRT, LN_RSTD -> true;
-      case MAXIMUM, MAXN -> any(nonNegative);
+      case SCALAR, FULL -> Double.longBitsToDouble(attrs[0]) >= 0;
+      case ARANGE -> attrs[0] >= 0 && attrs[2] > 0;
+      case EXP, SIGMOID, RELU, ABS -> notNaN(nonNegative, finite, 0);
+      case SOFTMAX, LN_RSTD -> finite[0];
+      case SQRT, RSQRT -> nonNegative[0];
+      case MAXIMUM, MAXN -> any(nonNegative) && allNotNaN(nonNegative, finite);
       case WHERE -> nonNegative[1] && nonNegative[2];
-      case SCALE -> attrs[0] >= 0 && all(nonNegative);
-      case ADD,
-          MUL,
-          DIV,
-          SUMN,
-          MINIMUM,
-          MINN,
-          RSUM,
-          RMEAN,
-          RAMAX,
-          RAMIN,
-          CAST,
-          EXPAND,
-          RESHAPE,
-          PERMUTE,
-          SLICE,
-          CONCAT ->
+      case SCALE -> attrs[0] > 0 && all(nonNegative);
+      case MUL -> all(nonNegative) && (all(finite) || allButOnePositiveConstants(kids));
+      case DIV -> nonNegative[0] && positiveConstant(kids[1]);
+      case RAMAX, RAMIN, RMEAN -> all(nonNegative) && nonEmpty(kids[0]);
+      case ADD, SUMN, MINIMUM, MINN, RSUM, CAST, EXPAND, RESHAPE, PERMUTE, SLICE, CONCAT ->
           all(nonNegative);
       default -> false;
     };
+  }
+
+  /** Whether operand {@code i} holds no NaN: it is finite, or at least 0 or +inf. */
+  private static boolean notNaN(boolean[] nonNegative, boolean[] finite, int i) {
+    return nonNegative[i] || finite[i];
+  }
+
+  private static boolean allNotNaN(boolean[] nonNegative, boolean[] finite) {
+    for (int i = 0; i < finite.length; i++) {
+      if (!notNaN(nonNegative, finite, i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether every operand but at most one is a known number above 0 (no 0 meets an infinity). */
+  private static boolean allButOnePositiveConstants(TypeInfo[] kids) {
+    int others = 0;
+    for (TypeInfo k : kids) {
+      if (!(k.constant() != null && k.constant() > 0 && Double.isFinite(k.constant()))) {
+        others++;
+      }
+    }
+    return others <= 1;
+  }
+
+  private static boolean positiveConstant(TypeInfo t) {
+    return t.constant() != null && t.constant() > 0 && Double.isFinite(t.constant());
   }
 
   private static boolean any(boolean[] facts) {

@@ -135,7 +135,7 @@ public final class Steps {
     return bit(finite, slot);
   }
 
-  /** Whether no element of a slot is shown negative ({@link NumberFacts}). */
+  /** Whether every element of a slot is shown at least 0 or +inf ({@link NumberFacts}). */
   public boolean nonNegative(int slot) {
     return bit(nonNegative, slot);
   }
@@ -203,7 +203,7 @@ public final class Steps {
         return false;
       }
 
-      /** Whether no element of a value is negative ({@link NumberFacts}). */
+      /** Whether every element of a value is at least 0 or +inf ({@link NumberFacts}). */
       default boolean nonNegative(int valueId) {
         return false;
       }
@@ -270,7 +270,7 @@ public final class Steps {
           s = newSlot(t);
           memo.put(key, s);
           finite.set(s, NumberFacts.finite(op, a, kt, kf, t));
-          nonNegative.set(s, NumberFacts.nonNegative(op, a, kt, kn, t));
+          nonNegative.set(s, NumberFacts.nonNegative(op, a, kt, kn, kf, t));
         }
         out = s;
       }
@@ -303,6 +303,10 @@ public final class Steps {
       } else if (finite(k[1]) && infiniteOrNaN(k[0])) {
         a = slotTypes[k[0]].constant();
         b = 0;
+      } else if (belowOrAtZero(k[1]) && nonNegative.get(k[0])) {
+        return againstNonNegative(cmp, slotTypes[k[1]].constant());
+      } else if (belowOrAtZero(k[0]) && nonNegative.get(k[1])) {
+        return againstNonNegative(mirrored(cmp), slotTypes[k[0]].constant());
       } else {
         return null;
       }
@@ -313,6 +317,42 @@ public final class Steps {
         case LE -> a <= b;
         case GT -> a > b;
         case GE -> a >= b;
+        default -> null;
+      };
+    }
+
+    /** The comparison with its operands swapped ({@code a < b} is {@code b > a}). */
+    private static Op mirrored(Op cmp) {
+      return switch (cmp) {
+        case LT -> Op.GT;
+        case LE -> Op.GE;
+        case GT -> Op.LT;
+        case GE -> Op.LE;
+        default -> cmp;
+      };
+    }
+
+    /**
+     * Whether a slot holds one known floating number, at most 0. (Tests of ids are left to the
+     * e-graph's bounds, which keep the mask they are part of: a shard's {@code id < 0 or id > hi}.)
+     */
+    private boolean belowOrAtZero(int slot) {
+      Double c = slotTypes[slot].constant();
+      return c != null && c <= 0 && Dtype.isFloating(slotTypes[slot].dtype());
+    }
+
+    /**
+     * {@code x cmp c} for an x whose every element is at least 0 or +inf ({@link NumberFacts}) and
+     * a constant {@code c <= 0} (a sum of exponentials against 0, as JAX's derivative of {@code
+     * log(abs(s))} tests its sign), or null when it depends on x.
+     */
+    private static Boolean againstNonNegative(Op cmp, double c) {
+      boolean below = c < 0;
+      return switch (cmp) {
+        case GE -> true;
+        case LT -> false;
+        case GT, NE -> below ? true : null;
+        case LE, EQ -> below ? false : null;
         default -> null;
       };
     }

@@ -96,17 +96,30 @@ public final class Lowering {
    * CollectiveGroups}) after every rank's shapes are checked.
    */
   public static CoreProgram distributed(DistributedGraph gd, OpTable table) {
-    Lowering first = new Lowering(gd.source(), gd.worldSize(), true, table);
-    CoreProgram p = first.distributedPass(gd);
-    if (!first.undecidedGuard) {
-      return p;
+    Lowering pass = new Lowering(gd.source(), gd.worldSize(), true, table);
+    CoreProgram p = pass.distributedPass(gd);
+    NumberFacts.Known known = null;
+    for (int n = 1; pass.undecidedGuard && n < MAX_PASSES; n++) {
+      // a guard read a value that a later rank's collective computes: lowered again, each value
+      // known finite (or never negative) as the lowering before showed once every collective was;
+      // a fact a collective passes on may show one more past the next collective
+      NumberFacts.Known shown = NumberFacts.Known.of(p);
+      if (known != null && shown.sameAs(known)) {
+        break;
+      }
+      known = shown;
+      pass = new Lowering(gd.source(), gd.worldSize(), true, table);
+      pass.known = known;
+      p = pass.distributedPass(gd);
     }
-    // a guard read a value that a later rank's collective computes: lowered again, each value
-    // known finite (or never negative) as the first lowering showed once every collective was
-    Lowering second = new Lowering(gd.source(), gd.worldSize(), true, table);
-    second.known = NumberFacts.Known.of(p);
-    return second.distributedPass(gd);
+    return p;
   }
+
+  /**
+   * Most lowerings of a distributed program: facts about numbers (NumberFacts) cross one more
+   * collective at each.
+   */
+  private static final int MAX_PASSES = 4;
 
   private CoreProgram distributedPass(DistributedGraph gd) {
     for (int r = 0; r < gd.worldSize(); r++) {

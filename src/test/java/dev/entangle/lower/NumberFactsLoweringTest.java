@@ -150,4 +150,53 @@ class NumberFactsLoweringTest {
     // an input is read as finite numbers, as the numbers the checker draws are
     assertTrue(t.get("open").startsWith("bool[4] = expand[4](scalar[1.0, bool])"), t.get("open"));
   }
+
+  @Test
+  void theSignOfASumOfExponentialsIsDecided() throws IOException {
+    // JAX's derivative of log(abs(s)) tests s >= 0; a sum of exponentials is at least 0 or +inf
+    String[] lines = java.util.Arrays.copyOf(LOGSUMEXP, LOGSUMEXP.length + 7);
+    int i = LOGSUMEXP.length;
+    lines[i++] = "%zeros2 = f32[4]{0} broadcast(%zero), dimensions={}";
+    lines[i++] = "%sign = pred[4]{0} compare(%s, %zeros2), direction=GE";
+    lines[i++] = "%neg = pred[4]{0} compare(%s, %zeros2), direction=LT";
+    lines[i++] = "%pos = pred[4]{0} compare(%zeros2, %s), direction=LT";
+    lines[i++] = "%m1 = f32[] constant(-1)";
+    lines[i++] = "%m1s = f32[4]{0} broadcast(%m1), dimensions={}";
+    lines[i++] = "%above = pred[4]{0} compare(%s, %m1s), direction=GT";
+    Map<String, String> t = lower(lines);
+    assertTrue(t.get("sign").startsWith("bool[4] = expand[4](scalar[1.0, bool])"), t.get("sign"));
+    assertTrue(t.get("neg").startsWith("bool[4] = expand[4](scalar[0.0, bool])"), t.get("neg"));
+    assertTrue(t.get("above").startsWith("bool[4] = expand[4](scalar[1.0, bool])"), t.get("above"));
+    // whether it is above 0 depends on the sum (every exponential may underflow to 0)
+    assertTrue(t.get("pos").startsWith("bool[4] = lt("), t.get("pos"));
+  }
+
+  @Test
+  void whatMayBeNaNHasNoSignDecided() throws IOException {
+    // the square root of a difference is NaN where it is negative; exp(a) times b is NaN where an
+    // overflowed exponential meets a 0; a NaN compares false with everything
+    Map<String, String> t =
+        lower(
+            "%x = f32[4]{0} parameter(0)",
+            "%y = f32[4]{0} parameter(1)",
+            "%d = f32[4]{0} subtract(%x, %y)",
+            "%r = f32[4]{0} sqrt(%d)",
+            "%ar = f32[4]{0} abs(%r)",
+            "%zero = f32[] constant(0)",
+            "%zeros = f32[4]{0} broadcast(%zero), dimensions={}",
+            "%rsign = pred[4]{0} compare(%r, %zeros), direction=GE",
+            "%e = f32[4]{0} exponential(%x)",
+            "%sq = f32[4]{0} multiply(%y, %y)",
+            "%p = f32[4]{0} multiply(%e, %sq)",
+            "%psign = pred[4]{0} compare(%p, %zeros), direction=GE",
+            "%half = f32[] constant(0.5)",
+            "%halves = f32[4]{0} broadcast(%half), dimensions={}",
+            "%h = f32[4]{0} multiply(%e, %halves)",
+            "%hsign = pred[4]{0} compare(%h, %zeros), direction=GE");
+    assertTrue(t.get("ar").startsWith("float32[4] = abs(r)"), t.get("ar"));
+    assertTrue(t.get("rsign").startsWith("bool[4] = ge("), t.get("rsign"));
+    assertTrue(t.get("psign").startsWith("bool[4] = ge("), t.get("psign"));
+    // half an exponential: no 0 meets an infinity
+    assertTrue(t.get("hsign").startsWith("bool[4] = expand[4](scalar[1.0, bool])"), t.get("hsign"));
+  }
 }

@@ -74,6 +74,14 @@ class JaxVocabXentTest(CaptureCase):
                 code, report, text = self._with_labels_range("build_manual_take_step", world)
                 self.assertEqual((code, report["verdict"]), (0, "refines"), text)
 
+    def test_a_training_step_partitioned_by_xla_refines_with_the_labels_range_stated(self):
+        # each device scatters every row's gradient at its shifted label; one past its classes adds
+        # nothing, as XLA drops the update
+        for world in (2, 4):
+            with self.subTest(world=world):
+                code, report, text = self._with_labels_range("build_take_step", world)
+                self.assertEqual((code, report["verdict"]), (0, "refines"), text)
+
     def test_a_training_step_over_an_unmasked_pick_is_a_bug_at_the_pick(self):
         code, report, text = self._with_labels_range("build_manual_take_step_unmasked", 2)
         self.assertEqual((code, report["verdict"]), (1, "not-refined"), text)

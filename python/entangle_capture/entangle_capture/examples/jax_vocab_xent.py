@@ -25,7 +25,9 @@ of every label another device holds).
 ``build_manual_take_step`` is a training step over that loss: the loss, and ``h`` and ``w`` after
 one step of gradient descent, differentiated per device (the pick's gradient a scatter into each
 device's classes at its clipped labels, zeroed outside them); ``build_manual_take_step_unmasked``
-differentiates the unmasked pick, whose gradient adds every label's at each device's edge."""
+differentiates the unmasked pick, whose gradient adds every label's at each device's edge.
+``build_take_step`` is the same step partitioned by XLA (each device scatters every row's gradient
+at the label shifted by its first class; XLA drops what falls outside its classes)."""
 
 import functools
 
@@ -142,3 +144,7 @@ def build_manual_take_step(mesh):
 def build_manual_take_step_unmasked(mesh):
     body = per_device(_step_by_hand(False), mesh, IN_SPECS, STEP_OUT, check_vma=True)
     return xent_take_step, _args(), IN_SPECS, STEP_OUT, body
+
+
+def build_take_step(mesh):
+    return xent_take_step, _args(), IN_SPECS, STEP_OUT

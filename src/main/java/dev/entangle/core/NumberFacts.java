@@ -168,7 +168,8 @@ public final class NumberFacts {
       case MUL -> all(nonNegative) && (all(finite) || allButOnePositiveConstants(kids));
       case DIV -> nonNegative[0] && positiveConstant(kids[1]);
       case RAMAX, RAMIN, RMEAN -> all(nonNegative) && nonEmpty(kids[0]);
-      case ADD, SUMN, MINIMUM, MINN, RSUM, CAST, EXPAND, RESHAPE, PERMUTE, SLICE, CONCAT ->
+      case CAST -> nonNegative[0] && (finite[0] || Dtype.isFloating(out.dtype())); // +inf to an int
+      case ADD, SUMN, MINIMUM, MINN, RSUM, EXPAND, RESHAPE, PERMUTE, SLICE, CONCAT ->
           all(nonNegative);
       default -> false;
     };

@@ -26,6 +26,11 @@ class TorchMlpTest(CaptureCase):
                 self.assertEqual(len(report["output_relation"]), 4)
                 self.assertEqual(sorted(e["gd"].count("concat(") for e in report["output_relation"]), [0, 1, 1, 1])
 
+    def test_a_dtensor_norm_over_the_sharded_hidden_dim_refines_forward_and_backward(self):
+        # each rank's norm squared is its sum of squares; their all-reduced sum is the whole's
+        report = self.assert_verdict(self.torch_args(2, "plan_hidden_dtensor", "build_hidden_norm", "--train"), "refines")
+        self.assertEqual(len(report["output_relation"]), 4)  # the output, three gradients
+
     def test_a_plan_that_never_reduces_the_partial_sums_violates_the_replicated_output(self):
         report = self.assert_verdict(self.torch_args(2, "plan_missing_reduction"), "expectation-violated", "mm", "aten.mm.default")
         self.assertIn("sum(", report["output_relation"][0]["gd"])

@@ -87,6 +87,20 @@ def check(folder, gs="gs.json", gd="gd.json", extra=()):
         return proc.returncode, json.load(f), proc.stdout
 
 
+def state_range(folder, gs, lo, hi):
+    """Adds ``"in_range": [lo, hi]`` to the folder's relation entry of G_s tensor ``gs``, as a user
+    states the range of ids; fails when no single entry names it."""
+    ri = os.path.join(folder, "ri.json")
+    with open(ri, encoding="utf-8") as f:
+        relation = json.load(f)
+    entries = [e for e in relation["relations"] if e["gs"] == gs]
+    if len(entries) != 1:
+        raise AssertionError(f"{len(entries)} relation entries name {gs}: {relation}")
+    entries[0]["in_range"] = [lo, hi]
+    with open(ri, "w", encoding="utf-8") as f:
+        json.dump(relation, f)
+
+
 class CaptureCase(unittest.TestCase):
     """Helpers: capture into a fresh folder and assert the checker's verdict."""
 

@@ -1,10 +1,8 @@
 """A JAX embedding lookup with its table sharded by rows."""
 
-import json
-import os
 import unittest
 
-from checking import CaptureCase, capture, check, has_module
+from checking import CaptureCase, capture, check, has_module, state_range
 
 M = "entangle_capture.examples.jax_embedding"
 
@@ -27,14 +25,7 @@ class JaxEmbeddingTest(CaptureCase):
                 hlo = ("gs.hlo", "gd.hlo", ("--ranks", str(world)))
                 code, report, text = check(d, *hlo)
                 self.assertEqual(report["verdict"], "unproved", text)
-                ri = os.path.join(d, "ri.json")
-                with open(ri, encoding="utf-8") as f:
-                    relation = json.load(f)
-                ids = [e for e in relation["relations"] if e.get("replicate")]
-                self.assertEqual(len(ids), 1, relation)
-                ids[0]["in_range"] = [0, 32]
-                with open(ri, "w", encoding="utf-8") as f:
-                    json.dump(relation, f)
+                state_range(d, "ids", 0, 32)
                 code, report, text = check(d, *hlo)
                 self.assertEqual((code, report["verdict"]), (0, "refines"), text)
 

@@ -2,11 +2,9 @@
 computes starts a chain of operators (JAX writes a reshape and a broadcast around each reduction)
 that only the loss maps; the target logit is picked by a one-hot or with take_along_axis."""
 
-import json
-import os
 import unittest
 
-from checking import CaptureCase, capture, check, has_module
+from checking import CaptureCase, capture, check, has_module, state_range
 
 M = "entangle_capture.examples.jax_vocab_xent"
 
@@ -41,28 +39,14 @@ class JaxVocabXentTest(CaptureCase):
                 self.assertEqual(report["verdict"], "unproved", text)
                 self.assertIn("G_s input 'labels'", text)
                 self.assertIn('add "in_range": [0, 32] to its relations entry', text)
-                ri = os.path.join(d, "ri.json")
-                with open(ri, encoding="utf-8") as f:
-                    relation = json.load(f)
-                labels = [e for e in relation["relations"] if e["gs"] == "labels"]
-                self.assertEqual(len(labels), 1, relation)
-                labels[0]["in_range"] = [0, 32]
-                with open(ri, "w", encoding="utf-8") as f:
-                    json.dump(relation, f)
+                state_range(d, "labels", 0, 32)
                 code, report, text = check(d, *hlo)
                 self.assertEqual((code, report["verdict"]), (0, "refines"), text)
 
     def _with_labels_range(self, build, world):
         d = self.folder()
         capture(["jax", f"{M}:{build}", "--world", str(world)], d)
-        ri = os.path.join(d, "ri.json")
-        with open(ri, encoding="utf-8") as f:
-            relation = json.load(f)
-        for e in relation["relations"]:
-            if e["gs"] == "labels":
-                e["in_range"] = [0, 32]
-        with open(ri, "w", encoding="utf-8") as f:
-            json.dump(relation, f)
+        state_range(d, "labels", 0, 32)
         return check(d, "gs.hlo", "gd.hlo", ("--ranks", str(world)))
 
     def test_a_training_step_over_the_pick_by_hand_refines_with_the_labels_range_stated(self):

@@ -338,18 +338,15 @@ record Report(
     private static String unstated(List<Failure.DrawnRange> ranges) {
       StringBuilder sb = new StringBuilder();
       for (Failure.DrawnRange r : ranges) {
-        String range = "[" + r.lo() + ", " + r.hi() + "]";
+        String bounds = "[" + r.lo() + ", " + r.hi();
         sb.append(" The relation states no range for the ids of G_s input '")
             .append(r.input())
-            .append("'; the numbers drew them in [")
-            .append(r.lo())
-            .append(", ")
-            .append(r.hi())
-            .append(
-                "), what they index. A proof of a wrapped, clamped or masked lookup may rest on")
-            .append(" such a range: if every id lies there, add \"in_range\": ")
-            .append(range)
-            .append(" to its relations entry.");
+            .append("'; the numbers drew them in ")
+            .append(bounds)
+            .append("), what they index. A proof of a wrapped, clamped or masked lookup may rest")
+            .append(" on such a range: if every id lies there, add \"in_range\": ")
+            .append(bounds)
+            .append("] to its relations entry.");
       }
       return sb.toString();
     }

@@ -193,7 +193,7 @@ public final class NumberFacts {
   private static boolean allButOnePositiveConstants(TypeInfo[] kids) {
     int others = 0;
     for (TypeInfo k : kids) {
-      if (!(k.constant() != null && k.constant() > 0 && Double.isFinite(k.constant()))) {
+      if (!positiveConstant(k)) {
         others++;
       }
     }

@@ -31,7 +31,6 @@ import dev.entangle.relation.RelationFile;
 import dev.entangle.util.InputException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -101,15 +100,7 @@ public final class NumericOracle implements Numbers {
 
   @Override
   public Map<String, Failure.DrawnRange> unstatedRanges() {
-    Map<String, Failure.DrawnRange> out = new LinkedHashMap<>();
-    if (sampler != null) {
-      sampler
-          .unstatedRanges()
-          .forEach(
-              (node, r) ->
-                  out.put(node, new Failure.DrawnRange(sampler.saidAs(node), r.lo(), r.hi())));
-    }
-    return out;
+    return sampler == null ? Map.of() : sampler.unstatedRanges();
   }
 
   @Override

@@ -73,7 +73,10 @@ final class CleanAlternatives {
         out.add(e);
       }
     }
-    if (g.data(root) instanceof TypeInfo t && !t.isTuple() && !Dtype.isFloating(t.dtype())) {
+    if (!out.isEmpty()
+        && g.data(root) instanceof TypeInfo t
+        && !t.isTuple()
+        && !Dtype.isFloating(t.dtype())) {
       replicas(g, out, seen);
     }
     return out;

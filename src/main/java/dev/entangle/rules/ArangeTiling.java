@@ -27,9 +27,6 @@ final class ArangeTiling implements NativeRule<EqualsNode> {
 
   @Override
   public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<EqualsNode> found) {
-    if (g.classesWithOp(Op.ARANGE.id()).length < 3) {
-      return;
-    }
     long[] alone = {Long.MIN_VALUE}; // an arange of another step than 1 is a group of its own
     Tiling.ranges(
         g,

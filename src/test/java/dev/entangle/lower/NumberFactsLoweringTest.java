@@ -54,6 +54,11 @@ class NumberFactsLoweringTest {
     return out;
   }
 
+  /** Asserts that value {@code name} was lowered to a line starting with {@code start}. */
+  private static void lowered(Map<String, String> t, String name, String start) {
+    assertTrue(t.get(name).startsWith(start), name + ": " + t.get(name));
+  }
+
   private ValueKind kind(String name) {
     for (CoreValue v : program.values()) {
       if (v.name().equals(name)) {
@@ -88,11 +93,11 @@ class NumberFactsLoweringTest {
   @Test
   void logSumExpsGuardsOnFiniteLogitsAreFolded() throws IOException {
     Map<String, String> t = lower(LOGSUMEXP);
-    assertTrue(t.get("fin").startsWith("bool[4] = expand[4](scalar[1.0, bool])"), t.get("fin"));
+    lowered(t, "fin", "bool[4] = expand[4](scalar[1.0, bool])");
     assertEquals(ValueKind.CONSTANT, kind("fin"), "decided, it reads nothing");
-    assertTrue(t.get("shift").startsWith("float32[4] = m "), t.get("shift"));
-    assertTrue(t.get("a").startsWith("float32[4] = s "), t.get("a"));
-    assertTrue(t.get("lse").startsWith("float32[4] = add(l, shift)"), t.get("lse"));
+    lowered(t, "shift", "float32[4] = m ");
+    lowered(t, "a", "float32[4] = s ");
+    lowered(t, "lse", "float32[4] = add(l, shift)");
   }
 
   @Test
@@ -121,7 +126,7 @@ class NumberFactsLoweringTest {
       assertTrue(t.get(guard).contains("ew1["), guard + ": " + t.get(guard));
       assertEquals(ValueKind.COMPUTED, kind(guard), guard);
     }
-    assertTrue(t.get("ay").startsWith("float32[4] = abs(y)"), t.get("ay"));
+    lowered(t, "ay", "float32[4] = abs(y)");
   }
 
   @Test
@@ -143,12 +148,12 @@ class NumberFactsLoweringTest {
             "%isnan = pred[4]{0} compare(%m, %m), direction=NE",
             "%y = f32[4]{0} parameter(1)",
             "%open = pred[4]{0} compare(%y, %infs), direction=LT");
-    assertTrue(t.get("isinf").startsWith("bool[4] = expand[4](scalar[0.0, bool])"), t.get("isinf"));
-    assertTrue(t.get("below").startsWith("bool[4] = expand[4](scalar[1.0, bool])"), t.get("below"));
-    assertTrue(t.get("shift").startsWith("float32[4] = m "), t.get("shift"));
-    assertTrue(t.get("isnan").startsWith("bool[4] = expand[4](scalar[0.0, bool])"), t.get("isnan"));
+    lowered(t, "isinf", "bool[4] = expand[4](scalar[0.0, bool])");
+    lowered(t, "below", "bool[4] = expand[4](scalar[1.0, bool])");
+    lowered(t, "shift", "float32[4] = m ");
+    lowered(t, "isnan", "bool[4] = expand[4](scalar[0.0, bool])");
     // an input is read as finite numbers, as the numbers the checker draws are
-    assertTrue(t.get("open").startsWith("bool[4] = expand[4](scalar[1.0, bool])"), t.get("open"));
+    lowered(t, "open", "bool[4] = expand[4](scalar[1.0, bool])");
   }
 
   @Test
@@ -164,11 +169,11 @@ class NumberFactsLoweringTest {
     lines[i++] = "%m1s = f32[4]{0} broadcast(%m1), dimensions={}";
     lines[i++] = "%above = pred[4]{0} compare(%s, %m1s), direction=GT";
     Map<String, String> t = lower(lines);
-    assertTrue(t.get("sign").startsWith("bool[4] = expand[4](scalar[1.0, bool])"), t.get("sign"));
-    assertTrue(t.get("neg").startsWith("bool[4] = expand[4](scalar[0.0, bool])"), t.get("neg"));
-    assertTrue(t.get("above").startsWith("bool[4] = expand[4](scalar[1.0, bool])"), t.get("above"));
+    lowered(t, "sign", "bool[4] = expand[4](scalar[1.0, bool])");
+    lowered(t, "neg", "bool[4] = expand[4](scalar[0.0, bool])");
+    lowered(t, "above", "bool[4] = expand[4](scalar[1.0, bool])");
     // whether it is above 0 depends on the sum (every exponential may underflow to 0)
-    assertTrue(t.get("pos").startsWith("bool[4] = lt("), t.get("pos"));
+    lowered(t, "pos", "bool[4] = lt(");
   }
 
   @Test
@@ -193,10 +198,10 @@ class NumberFactsLoweringTest {
             "%halves = f32[4]{0} broadcast(%half), dimensions={}",
             "%h = f32[4]{0} multiply(%e, %halves)",
             "%hsign = pred[4]{0} compare(%h, %zeros), direction=GE");
-    assertTrue(t.get("ar").startsWith("float32[4] = abs(r)"), t.get("ar"));
-    assertTrue(t.get("rsign").startsWith("bool[4] = ge("), t.get("rsign"));
-    assertTrue(t.get("psign").startsWith("bool[4] = ge("), t.get("psign"));
+    lowered(t, "ar", "float32[4] = abs(r)");
+    lowered(t, "rsign", "bool[4] = ge(");
+    lowered(t, "psign", "bool[4] = ge(");
     // half an exponential: no 0 meets an infinity
-    assertTrue(t.get("hsign").startsWith("bool[4] = expand[4](scalar[1.0, bool])"), t.get("hsign"));
+    lowered(t, "hsign", "bool[4] = expand[4](scalar[1.0, bool])");
   }
 }

@@ -17,6 +17,7 @@ import dev.entangle.graph.NodeOp;
 import dev.entangle.lower.Lowering;
 import dev.entangle.lower.LoweringException;
 import dev.entangle.lower.aten.AtenNormalizer;
+import dev.entangle.refine.Failure;
 import dev.entangle.relation.Expr;
 import dev.entangle.relation.ExprPrinter;
 import dev.entangle.relation.ExprShapes;
@@ -26,6 +27,7 @@ import dev.entangle.relation.RelationValidator;
 import dev.entangle.util.InputException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -241,36 +243,31 @@ public final class InputSampler {
   }
 
   /**
-   * The G_s inputs of ids that the relation states no range for ({@code "in_range"}), each with the
-   * range their elements are drawn from: below what they index.
+   * The G_s inputs of ids that the relation states no range for ({@code "in_range"}), by node name,
+   * each named as the relation names it, with the range their elements are drawn from: below what
+   * they index.
    */
-  public Map<String, IdRange> unstatedRanges() {
+  public Map<String, Failure.DrawnRange> unstatedRanges() {
     Set<String> stated = new HashSet<>();
+    Map<String, String> said = new HashMap<>();
     for (RelationEntry e : relation.relations()) {
+      String node = gs.resolve(e.gs()).name();
+      said.putIfAbsent(node, e.gs());
       if (e.range() != null) {
-        stated.add(gs.resolve(e.gs()).name());
+        stated.add(node);
       }
     }
-    Map<String, IdRange> out = new TreeMap<>();
+    Map<String, Failure.DrawnRange> out = new TreeMap<>();
     for (var b : gsBounds.entrySet()) {
       Node n = gs.node(b.getKey());
       if (n != null && isInput(n) && !stated.contains(n.name())) {
-        out.put(n.name(), within(null, b.getValue()));
+        IdRange r = within(null, b.getValue());
+        out.put(
+            n.name(),
+            new Failure.DrawnRange(said.getOrDefault(n.name(), n.name()), r.lo(), r.hi()));
       }
     }
     return out;
-  }
-
-  /**
-   * How the relation names G_s node {@code node} (its first entry's {@code "gs"}), else the name.
-   */
-  public String saidAs(String node) {
-    for (RelationEntry e : relation.relations()) {
-      if (gs.resolve(e.gs()).name().equals(node)) {
-        return e.gs();
-      }
-    }
-    return node;
   }
 
   private static boolean isInput(Node n) {

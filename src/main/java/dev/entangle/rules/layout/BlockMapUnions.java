@@ -63,9 +63,15 @@ public final class BlockMapUnions implements NativeRule<BlockMapUnions.Match> {
   @Override
   public void search(EGraph<TypeInfo> g, SearchDeadline deadline, Found<Match> found) {
     deadline.poll();
-    LayoutForms forms = new LayoutForms(g, deadline);
-    Map<BlockMap, Integer> seen = new HashMap<>();
     int[] layout = layoutClasses(g);
+    LayoutForms forms = new LayoutForms(g, deadline);
+    for (int c : layout) {
+      forms.of(c);
+    }
+    if (forms.metCycles()) {
+      forms = forms.again(); // a class met on a cycle read itself: read once more, as first read
+    }
+    Map<BlockMap, Integer> seen = new HashMap<>();
     for (int c : layout) {
       for (BlockMap m : forms.of(c)) {
         Integer other = seen.putIfAbsent(m, c);

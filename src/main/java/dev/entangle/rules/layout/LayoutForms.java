@@ -6,6 +6,7 @@ import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import dev.entangle.rules.SearchDeadline;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,9 +31,34 @@ final class LayoutForms {
   private final Map<Integer, List<BlockMap>> forms = new HashMap<>();
   private final Map<Integer, BlockMap> roots = new HashMap<>();
 
+  /** The forms an earlier reading found, for classes met again on a cycle; else empty. */
+  private final Map<Integer, List<BlockMap>> earlier;
+
+  private boolean cycles;
+
   LayoutForms(EGraph<TypeInfo> g, SearchDeadline deadline) {
+    this(g, deadline, Map.of());
+  }
+
+  private LayoutForms(
+      EGraph<TypeInfo> g, SearchDeadline deadline, Map<Integer, List<BlockMap>> earlier) {
     this.g = g;
     this.deadline = deadline;
+    this.earlier = earlier;
+  }
+
+  /** Whether a class was met again while its forms were being computed. */
+  boolean metCycles() {
+    return cycles;
+  }
+
+  /**
+   * A new reading in which a class met again on a cycle has the forms this reading found for it,
+   * not only its identity: a slice of a class that is also the concat of its slices (as a tiling
+   * makes it) then reads the class's sources, whichever of the two was read first.
+   */
+  LayoutForms again() {
+    return new LayoutForms(g, deadline, forms);
   }
 
   static boolean isLayout(int op) {
@@ -48,7 +74,9 @@ final class LayoutForms {
     int c = g.find(cls);
     List<BlockMap> known = forms.get(c);
     if (known == PENDING) {
-      return identity(c);
+      cycles = true;
+      List<BlockMap> before = earlier.get(c);
+      return before != null && !before.isEmpty() ? before : identity(c);
     }
     if (known != null) {
       return known;
@@ -62,12 +90,18 @@ final class LayoutForms {
         source = true;
         continue;
       }
-      for (int k = 0; k < PER_CLASS && out.size() < PER_CLASS; k++) {
+      for (int k = 0; k < PER_CLASS; k++) {
         BlockMap m = ofNode(n, k);
         if (m != null && !out.contains(m)) {
           out.add(m);
         }
       }
+    }
+    if (out.size() > PER_CLASS) {
+      // the forms that read the class's sources, not the class itself, first (a node that views
+      // the class again, as a reshape back and forth does, gives only the class's own identity)
+      out.sort(Comparator.comparingInt(m -> unreducedCells(m, c)));
+      out.subList(PER_CLASS, out.size()).clear();
     }
     if (source || out.isEmpty()) {
       for (BlockMap m : identity(c)) {
@@ -79,6 +113,35 @@ final class LayoutForms {
     List<BlockMap> done = List.copyOf(out);
     forms.put(c, done);
     return done;
+  }
+
+  /**
+   * How many of a form's boxes read a source that is not yet as far down as it goes: the class
+   * itself, a class holding no G_d tensor (a slice or view met on a cycle), or one whose own first
+   * form reads other sources.
+   */
+  private int unreducedCells(BlockMap m, int c) {
+    int n = 0;
+    for (Cell cell : m.cells()) {
+      int s = cell.source();
+      List<BlockMap> own = forms.get(s);
+      boolean reduced =
+          s != c
+              && order(s) != Long.MAX_VALUE
+              && (own == null || own == PENDING || own.isEmpty() || readsOnly(own.get(0), s));
+      n += reduced ? 0 : 1;
+    }
+    return n;
+  }
+
+  /** Whether every box of a form reads the source s. */
+  private static boolean readsOnly(BlockMap m, int s) {
+    for (Cell cell : m.cells()) {
+      if (cell.source() != s) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -367,6 +367,44 @@ class LayoutLawsTest {
     w.checkOnNumbers(n);
   }
 
+  /**
+   * DTensor's gather of a sequence shard viewed flat: each rank's [2, 3, 4] rows viewed [6, 4],
+   * stacked rank by rank, and put back in [batch, seq] order by slices of the stack. The e-graph
+   * also holds what saturation adds: the stack as the concat of those slices (a tiling, so a slice
+   * of the stack is met again while the stack is read) and the reordered rows viewed flat and back.
+   * The order is read through both cycles; the stack itself is not the reordered rows.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {2, 3, 4, 8, 16})
+  void aSequenceGatheredFlatIsPutBackInOrderThroughCycles(int n) {
+    World w = new World();
+    List<LayoutTerm> xs = leaves("x", n, 2, 3, 4);
+    LayoutTerm stack = concat(each(n, r -> reshape(xs.get(r), 6, 4)), 0);
+    List<LayoutTerm> rankMajor = new ArrayList<>();
+    List<LayoutTerm> batchMajor = new ArrayList<>();
+    for (int r = 0; r < n; r++) {
+      for (int i = 0; i < 2; i++) {
+        rankMajor.add(slice(stack, 0, 6L * r + 3 * i, 6L * r + 3 * i + 3));
+      }
+    }
+    for (int i = 0; i < 2; i++) {
+      for (int r = 0; r < n; r++) {
+        batchMajor.add(rankMajor.get(2 * r + i));
+      }
+    }
+    LayoutTerm ordered = concat(batchMajor, 0);
+    LayoutTerm viewed = reshape(reshape(ordered, 6L * n * 4), 6L * n, 4);
+    LayoutTerm whole = reshape(concat(xs, 1), 6L * n, 4);
+    EGraph<TypeInfo> g = w.graph();
+    g.union(w.add(stack), w.add(concat(rankMajor, 0)));
+    g.union(w.add(ordered), w.add(viewed));
+    g.rebuild();
+    w.decide();
+    assertTrue(w.same(ordered, whole));
+    assertTrue(!w.same(stack, whole), "the rows as the stack holds them");
+    w.checkOnNumbers(n);
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {2, 3, 4, 8, 16})
   void shardsStoredTransposedAndConsecutiveRowSlices(int n) {

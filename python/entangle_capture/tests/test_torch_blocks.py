@@ -47,11 +47,14 @@ class TorchBlocksTest(CaptureCase):
             with self.subTest(world=world):
                 self.assert_verdict(torch_args("sp_block", world, placements="sequence_sharded", train=True), "refines")
 
-    def test_a_gather_dtensor_makes_through_a_sort_is_unsupported_not_a_bug(self):
-        # the gathered rows are reordered through aten.sort, which has no numbers: no G_d value
-        # the numbers compute equals fc1's output, but one computed through the sort may
-        report = self.assert_verdict(torch_args("sp_block", 2, plan="plan_implicit_gather", placements="sequence_sharded"), "unsupported", "addmm", "aten.addmm.default")
-        self.assertIn("aten.sort.default", report["failure"]["reason"])
+    def test_a_gather_dtensor_reorders_through_a_sort_refines_forward_and_backward_at_2_and_4_ranks(self):
+        # DTensor gathers the sequence shard viewed [batch * seq, hidden] and puts the rows back in
+        # order by index_select with a sort of fixed positions, then views them with as_strided:
+        # read as slices of the gathered rows
+        for world in (2, 4):
+            for train in (False, True):
+                with self.subTest(world=world, train=train):
+                    self.assert_verdict(torch_args("sp_block", world, plan="plan_implicit_gather", placements="sequence_sharded", train=train), "refines")
 
     def test_vocabulary_parallel_embedding_refines_at_2_and_4_ranks(self):
         for world in (2, 4):

@@ -30,8 +30,8 @@ def plan(mesh):
 def plan_implicit_gather(mesh):
     """fc1 declares its input replicated and takes the norm's output, a sequence-sharded DTensor:
     DTensor all-gathers it itself (correct, as a run on gloo confirms), viewing it [batch * seq,
-    hidden] and putting the gathered rows back in order through aten.sort and index_select, which
-    the checker cannot read yet."""
+    hidden] and putting the gathered rows back in order through aten.sort of fixed positions,
+    index_select and as_strided, which the checker reads as slices of the gathered rows."""
     return {"norm": SequenceParallel(), "fc1": ColwiseParallel(), "fc2": RowwiseParallel(output_layouts=Shard(1))}
 
 

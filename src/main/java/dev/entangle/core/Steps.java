@@ -1,8 +1,10 @@
 package dev.entangle.core;
 
+import dev.entangle.core.numeric.Tensor;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 
 /**
@@ -175,6 +177,49 @@ public final class Steps {
     return h;
   }
 
+  /**
+   * The elements of a slot's term when it is built from constants alone ({@link KnownValues}): the
+   * values it reads as {@code refs} knows them (null where it does not), else null.
+   */
+  public Tensor known(int slotId, IntFunction<Tensor> refs) {
+    int[] stepOf = new int[types.length];
+    Arrays.fill(stepOf, -1);
+    for (int i = 0; i < factsFrom; i++) {
+      if (kind[i] != UNION && stepOf[slot[i]] < 0) {
+        stepOf[slot[i]] = i;
+      }
+    }
+    return known(slotId, stepOf, refs, new HashMap<>());
+  }
+
+  private Tensor known(
+      int s, int[] stepOf, IntFunction<Tensor> refs, HashMap<Integer, Tensor> memo) {
+    if (s < 0 || s >= stepOf.length || stepOf[s] < 0) {
+      return null;
+    }
+    if (memo.containsKey(s)) {
+      return memo.get(s);
+    }
+    int i = stepOf[s];
+    Tensor v;
+    if (kind[i] == REF) {
+      v = refs.apply(arg[i]);
+    } else {
+      Tensor[] operands = new Tensor[kids[i].length];
+      v = null;
+      boolean all = true;
+      for (int j = 0; j < operands.length && all; j++) {
+        operands[j] = known(kids[i][j], stepOf, refs, memo);
+        all = operands[j] != null;
+      }
+      if (all) {
+        v = KnownValues.apply(arg[i], attrs[i], operands, types[s]);
+      }
+    }
+    memo.put(s, v);
+    return v;
+  }
+
   /** Records steps as a lowering performs them; a {@link TermBuilder} whose handles are slots. */
   public static final class Recorder implements TermBuilder {
     private final TypeSource types;
@@ -213,6 +258,11 @@ public final class Steps {
 
       /** The value of every element of a value, when the lowering knows it; else null. */
       default Double constant(int valueId) {
+        return null;
+      }
+
+      /** The elements of a value computed from constants alone ({@link KnownValues}), or null. */
+      default Tensor known(int valueId) {
         return null;
       }
     }
@@ -276,6 +326,15 @@ public final class Steps {
       }
       event(ADD, op, a.clone(), k.clone(), out);
       return out;
+    }
+
+    /**
+     * The elements of a handle's term when it is built from constants alone (small ones: {@link
+     * KnownValues}), else null.
+     */
+    @Override
+    public Tensor known(int handle) {
+      return finish().known(handle, types::known);
     }
 
     /** Whether every element of a slot is shown a finite number ({@link NumberFacts}). */

@@ -1,5 +1,7 @@
 package dev.entangle.core;
 
+import dev.entangle.core.numeric.Tensor;
+
 /**
  * Where normalized terms are built: an e-graph, or a plain table that only infers types. Handles
  * are opaque ints meaningful to the builder.
@@ -13,6 +15,16 @@ public interface TermBuilder {
 
   default int add(Op op, long[] attrs, int... children) {
     return add(op.id(), attrs, children);
+  }
+
+  /**
+   * The elements of a handle when the builder knows them (a term built from constants alone, or a
+   * value computed on the spot), else null. Lowerings that can say more of an operator whose
+   * operand is known (indices that are a fixed permutation) ask it; a builder that only records
+   * terms may know none.
+   */
+  default Tensor known(int handle) {
+    return null;
   }
 
   /** A constant of the shape holding v everywhere: a scalar (-0.0 is 0.0), broadcast. */

@@ -3,6 +3,7 @@ package dev.entangle.lower;
 import dev.entangle.core.CoreOp;
 import dev.entangle.core.CoreProgram;
 import dev.entangle.core.CoreValue;
+import dev.entangle.core.KnownValues;
 import dev.entangle.core.NumberFacts;
 import dev.entangle.core.Op;
 import dev.entangle.core.OpTable;
@@ -11,6 +12,7 @@ import dev.entangle.core.Shapes;
 import dev.entangle.core.Steps;
 import dev.entangle.core.TypeInfo;
 import dev.entangle.core.ValueKind;
+import dev.entangle.core.numeric.Tensor;
 import dev.entangle.graph.Arg;
 import dev.entangle.graph.DistributedGraph;
 import dev.entangle.graph.Graph;
@@ -277,6 +279,14 @@ public final class Lowering {
               @Override
               public int graphId() {
                 return graph;
+              }
+
+              @Override
+              public String target(String name) {
+                Node producer = g.node(name);
+                return producer != null && producer.op() == NodeOp.CALL_FUNCTION
+                    ? producer.target()
+                    : null;
               }
             },
             rec);
@@ -806,7 +816,34 @@ public final class Lowering {
             int slot = resultSlot(valueId);
             return slot >= 0 ? definition(valueId).steps().type(slot).constant() : null;
           }
+
+          @Override
+          public Tensor known(int valueId) {
+            return knownValue(valueId);
+          }
         });
+  }
+
+  /**
+   * The elements of values computed from constants alone, as far as asked ({@link #knownValue}).
+   */
+  private final Map<Integer, Tensor> knownValues = new HashMap<>();
+
+  /**
+   * The elements of a value computed from constants alone ({@link KnownValues}), or null: an input
+   * or a collective's result is never known, a constant's steps are computed from what they read.
+   */
+  private Tensor knownValue(int valueId) {
+    if (knownValues.containsKey(valueId)) {
+      return knownValues.get(valueId);
+    }
+    int slot = resultSlot(valueId);
+    if (slot < 0) {
+      return null; // an input, or a collective not lowered yet
+    }
+    Tensor t = definition(valueId).steps().known(slot, this::knownValue);
+    knownValues.put(valueId, t);
+    return t;
   }
 
   /** The operation that defines a value, or null (an input, or not lowered yet). */

@@ -39,11 +39,17 @@ public final class AtenNormalizer {
     default int graphId() {
       return -1;
     }
+
+    /** The target of the call that computes a node's value, or null (an input, or not known). */
+    default String target(String nodeName) {
+      return null;
+    }
   }
 
   private final OpTable table;
   private final ArithmeticLowering arithmetic = new ArithmeticLowering();
   private final LayoutLowering layout = new LayoutLowering();
+  private final FixedIndexLowering fixedIndices = new FixedIndexLowering();
   private final ReductionLowering reductions = new ReductionLowering();
   private final CustomOpLowering custom = new CustomOpLowering();
   private final LossLowering losses = new LossLowering();
@@ -91,6 +97,9 @@ public final class AtenNormalizer {
     }
     if (out == null) {
       out = layout.lower(base, c);
+    }
+    if (out == null) {
+      out = fixedIndices.lower(base, c);
     }
     if (out == null) {
       out = reductions.lower(base, c);

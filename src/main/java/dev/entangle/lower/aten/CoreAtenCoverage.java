@@ -95,6 +95,9 @@ public final class CoreAtenCoverage {
     families.put("dropout", x -> new DropoutLowering(table).lower(base, x));
     families.put("arithmetic", x -> new ArithmeticLowering().lower(base, x));
     families.put("layout", x -> new LayoutLowering().lower(base, x));
+    families.put(
+        "fixed indices: where the program computes them from constants, else opaque",
+        x -> new FixedIndexLowering().lower(base, x));
     families.put("reductions and row-wise", x -> new ReductionLowering().lower(base, x));
     families.put("losses, as torch decomposes them", x -> new LossLowering().lower(base, x));
     families.put(

@@ -2,6 +2,7 @@ package dev.entangle.lower.aten;
 
 import dev.entangle.core.Dtype;
 import dev.entangle.core.Op;
+import dev.entangle.core.numeric.Tensor;
 import dev.entangle.graph.Arg;
 import dev.entangle.lower.LoweringException;
 import java.util.ArrayList;
@@ -143,8 +144,11 @@ public final class LayoutLowering {
         if (s.length == 0) {
           return null; // a 0-d tensor's one element: rare, kept opaque
         }
-        return one(
-            selectAlong(c, x, c.dim(c.integer(1, "dim", null), s.length), c.tensor(2, "index")));
+        int d = c.dim(c.integer(1, "dim", null), s.length);
+        int ids = c.tensor(2, "index");
+        Tensor fixed = c.type(ids).rank() <= 1 ? c.b.known(ids) : null;
+        int runs = fixed == null ? -1 : FixedIndexLowering.select(c, x, d, fixed);
+        return one(runs >= 0 ? runs : selectAlong(c, x, d, ids)); // fixed indices: their slices
       }
       case "aten.gather" -> {
         int x = c.tensor(0, "self");

@@ -2557,3 +2557,46 @@ class ParallelEinsumAttentionCumsum(EinsumAttentionCumsum):
         self.up = ColumnParallelLinear(hidden, ffn, rank, world_size)
         self.down = RowParallelLinear(ffn, hidden, rank, world_size)
         self.cumsum_dim = cumsum_dim
+
+
+# ---------------------------------------------------------------------------
+# Sequence parallelism over a batch, gathered flat and put back in order
+
+
+class FlatNormMLP(NormMLP):
+    """``NormMLP`` over a [batch, seq, hidden] input, its rows flattened to [batch * seq, hidden]."""
+
+    def forward(self, x):
+        b, s, h = x.shape
+        return super().forward(x.reshape(b * s, h)).reshape(b, s, h)
+
+
+class FlatSequenceParallelNormMLP(nn.Module):
+    """Sequence parallelism over a batch, as DTensor gathers a sequence shard it views flat.
+
+    Each rank holds its slice of the sequence, [batch, seq / n, hidden], normalizes it, and views
+    it [batch * seq / n, hidden]; the all-gather stacks the ranks' rows rank by rank, so the rows
+    of a batch entry are spread over the ranks' blocks. The gathered rows are put back in the
+    [batch, seq] order by ``index_select`` with the order a sort of their places gives (as DTensor
+    does for a strided shard). fc1 is column-parallel, fc2 row-parallel with an all-reduce.
+    ``unordered`` uses the gathered rows as they come (a mistake: rows of different batch entries
+    are mixed).
+    """
+
+    def __init__(self, hidden, ffn, rank, world_size, unordered=False):
+        super().__init__()
+        self.world_size = world_size
+        self.unordered = unordered
+        self.norm = nn.LayerNorm(hidden)
+        self.fc1 = ColumnParallelLinear(hidden, ffn, rank, world_size)
+        self.fc2 = RowParallelLinear(ffn, hidden, rank, world_size)
+
+    def forward(self, x):
+        b, c, h = x.shape
+        n = self.world_size
+        rows = dist.all_gather(self.norm(x).reshape(b * c, h), n, GROUP)
+        if not self.unordered:
+            # gathered row k is rank k // (b * c)'s row (i, j): batch entry i, position r * c + j
+            places = torch.cat([torch.arange(c) + i * c * n + r * c for r in range(n) for i in range(b)])
+            rows = rows.index_select(0, torch.sort(places).indices)
+        return self.fc2(F.gelu(self.fc1(rows))).reshape(b, c * n, h)

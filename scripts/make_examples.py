@@ -241,6 +241,30 @@ def sp_layernorm(n=2):
         "y = concat(y_0, ..., dim=0)")
 
 
+def sp_flat_rows(name, n, unordered=False):
+    batch, seq = 2, 8
+    gs = trace(m.FlatNormMLP(HIDDEN, FFN), x=t(batch, seq, HIDDEN))
+    gd = trace_ranks(n, lambda r: m.FlatSequenceParallelNormMLP(HIDDEN, FFN, r, n, unordered),
+                     lambda r: dict(x=t(batch, seq // n, HIDDEN)))
+    relations = [shard("x", 1), replicate("norm_weight"), replicate("norm_bias"),
+                 shard("fc1_weight", 0), shard("fc1_bias", 0), shard("fc2_weight", 1),
+                 replicate("fc2_bias")]
+    if unordered:
+        return Case(
+            name, f"sp-flat-rows-tp{n} using the gathered rows in the order they come: each rank's"
+            " rows of both batch entries stacked rank by rank", gs, gd, relations, "not-refined",
+            "fc1's input mixes the batch entries' rows, so no G_d value holds the rows in G_s's"
+            " order", operator=node_name(gs, "aten.addmm.default"))
+    return Case(
+        name, "sequence parallelism over a batch of 2: each rank normalizes its slice of the"
+        f" sequence, views it flat, and the all-gather stacks the {n} ranks' rows rank by rank;"
+        " index_select with the order a sort of the rows' places gives (DTensor's reorder of a"
+        " strided shard) puts them back in [batch, seq] order; column-parallel fc1, row-parallel fc2",
+        gs, gd, relations, "refines",
+        "the sort and the selection are read as slices of the gathered rows (their indices are"
+        " computed from constants); y is every rank's output")
+
+
 def sp_narrow_tp2():
     n, seq = 2, 8
     gs = trace(m.Block(HIDDEN), x=t(seq, HIDDEN))
@@ -1501,6 +1525,9 @@ def all_cases():
         attention_heads(2),
         attention_heads(4),
         sp_layernorm(2),
+        sp_flat_rows("sp-flat-rows-tp2", 2),
+        sp_flat_rows("sp-flat-rows-tp4", 4),
+        sp_flat_rows("bug-sp-flat-rows-unordered", 2, unordered=True),
         sp_layernorm(4),
         sp_layernorm(8),
         sp_narrow_tp2(),
@@ -1807,6 +1834,8 @@ GD_LOCATIONS = {
     "bug-slapo-mlp-missing-backward-sync": (
         "grads = torch.autograd.grad(y, [first, *params.values()], dy)", 0),
     "bug-sp-layernorm-grad-unreduced": ("dx, dw, db = self.grads(x, dy)", 0),
+    "bug-sp-flat-rows-unordered": (
+        "rows = dist.all_gather(self.norm(x).reshape(b * c, h), n, GROUP)", 0),
     "bug-sp-rmsnorm-gather-batch-first": (
         "h = g.view(batch, rows * self.world_size, hidden).transpose(0, 1)", 0),
     "bug-swiglu-reduce-before-down": ('return self.down(dist.all_reduce(h, "sum", GROUP))', 0),

@@ -162,7 +162,7 @@ class SoundnessGuardsTest {
         for (Node n : a.rank(r).nodes()) {
           if (n.op() == NodeOp.PLACEHOLDER && n.type() != null) {
             int dt = Dtype.code(n.type().dtype());
-            long[] shape = n.type().shape();
+            long[] shape = n.type().sizes();
             double[] v = new double[(int) Tensor.numel(shape)];
             for (int i = 0; i < v.length; i++) {
               v[i] = Dtype.isFloating(dt) ? random.nextDouble() * 2 - 1 : random.nextInt(4);

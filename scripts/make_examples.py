@@ -456,7 +456,9 @@ def vocab_embedding_grad(name, n, mask_output=True):
         operator=node_name(gs, "aten.embedding_dense_backward.default"))
 
 
-def vocab_parallel_cross_entropy(name, n, mask_grad=True):
+def vocab_parallel_cross_entropy(name, n, mask_grad=True, stated=True):
+    """``stated``: the labels' range is stated in the relation (``in_range``), as the backward's
+    proof needs (every target a class); False does not."""
     batch, dim_in, classes = 8, HIDDEN, 16
     outputs = ("loss", "grad_weight", "grad_bias")
     inputs = lambda: dict(x=t(batch, dim_in), labels=t(batch, dtype=torch.int64))
@@ -465,16 +467,26 @@ def vocab_parallel_cross_entropy(name, n, mask_grad=True):
           trace_ranks(n, lambda r: m.VocabParallelClassifierGrad(dim_in, classes, r, n, mask_grad),
                       lambda r: inputs())]
     relations = [replicate("x"), replicate("labels"), shard("weight", 0), shard("bias", 0)]
+    if stated:
+        relations[1]["in_range"] = [0, classes]
     operator = node_name(gs, "aten._log_softmax.default")
-    if mask_grad:
+    if mask_grad and stated:
         return Case(
             name, "F.cross_entropy of x W^T + b and its weight and bias gradients, the classes"
             f" split over TP={n} as Megatron's vocabulary-parallel cross-entropy computes it, forward"
-            " and backward by hand", gs, gd, relations, "unproved",
-            "no rank computes the log-softmax of the whole logits; the loss is proved from the"
-            " ranks' max-shifted picks and sums, but no lemma yet relates the log-softmax's"
-            " backward to the ranks' softmax minus their masked one-hots; both gradients equal clean"
-            " expressions of G_d's outputs on numbers: a gap in the lemmas, not a bug",
+            " and backward by hand, the labels' range stated (\"in_range\": [0, 16])", gs, gd,
+            relations, "refines",
+            "the loss from the ranks' max-shifted picks and sums; the log-softmax's gradient is the"
+            " softmax minus the one-hot of the labels over the rows (every label a class), each"
+            " rank's share its softmax minus its masked one-hot")
+    if mask_grad:
+        return Case(
+            name, f"vocab-parallel-cross-entropy-tp{n} without the labels' range", gs, gd,
+            relations, "unproved",
+            "the loss is proved; the log-softmax's gradient is the softmax minus the one-hot of the"
+            " labels only where every label is a class, which the relation does not state: both"
+            " gradients equal clean expressions of G_d's outputs on numbers, and the report names"
+            " the range to state",
             operator=operator)
     return Case(
         name, "vocab-parallel-cross-entropy-tp2 without zeroing the one-hot of targets in other"
@@ -1538,6 +1550,7 @@ def all_cases():
         vocab_embedding_grad("bug-vocab-embedding-grad-unmasked", 2, mask_output=False),
         vocab_parallel_cross_entropy("vocab-parallel-cross-entropy-tp2", 2),
         vocab_parallel_cross_entropy("vocab-parallel-cross-entropy-tp4", 4),
+        vocab_parallel_cross_entropy("vocab-parallel-cross-entropy-unstated-tp2", 2, stated=False),
         vocab_parallel_cross_entropy("bug-vocab-parallel-cross-entropy-unmasked-grad", 2, mask_grad=False),
         gpt(4, 2),
         sp_layernorm_grad("sp-layernorm-grad-tp2", True),

@@ -133,6 +133,15 @@ final class Evaluator {
     return IdBounds.ordered(g, cls(a), cls(b), strictly);
   }
 
+  /**
+   * Whether every element of an integer class is shown to lie in {@code [lo, hi)} ({@link
+   * IdBounds}).
+   */
+  boolean within(Object cls, long lo, long hi) {
+    double[] b = IdBounds.of(g, cls(cls));
+    return b[0] >= lo && b[1] < hi;
+  }
+
   /** Whether every element of class {@code m} is shown to be {@code v} ({@link IdBounds}). */
   boolean always(Object m, double v) {
     return IdBounds.always(g, cls(m), v);

@@ -717,6 +717,22 @@ enum Fn {
       "(at-most ?a ?b): 1 when every element of the integer class ?a is shown to be at most every"
           + " element of ?b, from how they are built (see IdBounds)",
       strict((e, v) -> bool(e.ordered(v[0], v[1], false)))),
+  WITHIN(
+      "within",
+      3,
+      3,
+      false,
+      "(within ?ids LO HI): 1 when every element of the integer class ?ids is shown to lie in [LO,"
+          + " HI), from how it is built (see IdBounds; a relation's in_range states it)",
+      strict((e, v) -> bool(e.within(v[0], Evaluator.num(v[1]), Evaluator.num(v[2]))))),
+  FINITE(
+      "finite",
+      1,
+      1,
+      false,
+      "(finite A): 1 when the attribute bits A (a scalar's value, as (const ?x) gives it) are a"
+          + " finite number",
+      strict((e, v) -> bool(Double.isFinite(Double.longBitsToDouble(Evaluator.num(v[0])))))),
   IS_SUMN(
       "is-sumn",
       1,

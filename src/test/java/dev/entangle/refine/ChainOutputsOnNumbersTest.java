@@ -43,7 +43,7 @@ class ChainOutputsOnNumbersTest {
 
   @Test
   void aCrossEntropyWhoseLogSoftmaxNoRankComputesIsAGapInTheLemmas() {
-    CheckOutcome o = check("vocab-parallel-cross-entropy-tp2");
+    CheckOutcome o = check("vocab-parallel-cross-entropy-unstated-tp2");
     assertEquals(Verdict.UNPROVED, o.result().verdict());
     assertEquals("_log_softmax", operator(o));
     assertInstanceOf(Failure.ProvedOnNumbers.class, o.result().failure());

@@ -28,6 +28,17 @@ class TorchBlocksTest(CaptureCase):
                 report = self.assert_verdict(torch_args("attention", world, train=True), "refines")
                 self.assertEqual(len(report["output_relation"]), 5)
 
+    def test_causal_sdpa_forward_and_backward_refines_at_2_and_4_ranks(self):
+        # torch's CPU attention backward is lowered as the kernel computes it, head by head
+        for world in (2, 4):
+            with self.subTest(world=world):
+                self.assert_verdict(torch_args("attention", world, build="build_sdpa", train=True), "refines")
+
+    def test_sdpa_split_by_the_global_head_count_is_not_refined(self):
+        # found where the heads are cut: the decomposed forward's scaled query, before any score
+        report = self.assert_verdict(torch_args("attention", 2, build="build_sdpa_global_heads", train=True), "not-refined", "mul", "aten.mul.Scalar")
+        self.assertIn("witness", report["failure"])
+
     def test_attention_split_by_the_global_head_count_is_not_refined_at_the_scores(self):
         self.assert_verdict(torch_args("attention", 2, build="build_global_heads"), "not-refined", "bmm", "aten.bmm.default")
 

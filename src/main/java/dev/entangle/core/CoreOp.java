@@ -33,6 +33,21 @@ public record CoreOp(
     return item >= 0 && item < results.length ? results[item] : -1;
   }
 
+  /**
+   * The values its terms are built from: its reads that its steps read at all (an argument a
+   * lowering never reads, such as the attention backward's saved logsumexp, which it recomputes, is
+   * an input of the node but no dependency of its value).
+   */
+  public int[] dependencies() {
+    java.util.BitSet read = new java.util.BitSet();
+    for (int i = 0; i < steps.size(); i++) {
+      if (steps.kind(i) == Steps.REF) {
+        read.set(steps.arg(i));
+      }
+    }
+    return java.util.Arrays.stream(reads).filter(read::get).toArray();
+  }
+
   /** The same operation with another kind. */
   public CoreOp withKind(ValueKind k) {
     return new CoreOp(id, graph, name, target, call, stackTrace, k, steps, results, reads, values);

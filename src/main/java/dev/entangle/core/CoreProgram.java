@@ -22,6 +22,10 @@ public final class CoreProgram {
   private final Map<String, Integer> byName;
   private final Map<String, Integer> byTag;
   private final int[][] users;
+
+  /** Per operation, the values its terms are built from ({@link CoreOp#dependencies}). */
+  private final int[][] dependencies;
+
   private final int callCount;
   private final List<List<String>> nodeLabels;
 
@@ -52,9 +56,15 @@ public final class CoreProgram {
     for (int i = 0; i < values.size(); i++) {
       us.add(new ArrayList<>());
     }
+    this.dependencies = new int[ops.size()][];
+    for (CoreOp op : ops) {
+      if (op != null) {
+        dependencies[op.id()] = op.dependencies();
+      }
+    }
     for (CoreValue v : values) {
       if (v.op() >= 0) {
-        for (int d : ops.get(v.op()).reads()) {
+        for (int d : dependencies[v.op()]) {
           List<Integer> u = us.get(d);
           if (u.isEmpty() || u.get(u.size() - 1) != v.id()) {
             u.add(v.id());
@@ -119,10 +129,13 @@ public final class CoreProgram {
     return users[valueId];
   }
 
-  /** The values a value's definition reads (nothing for an input). */
+  /**
+   * The values a value's definition is built from (nothing for an input): {@link
+   * CoreOp#dependencies}.
+   */
   public int[] deps(int valueId) {
-    CoreOp d = definition(valueId);
-    return d == null ? new int[0] : d.reads();
+    int op = values.get(valueId).op();
+    return op < 0 ? new int[0] : dependencies[op];
   }
 
   /** The values graph {@code graph} returns, in order (rank for G_d, -1 or 0 for G_s). */

@@ -50,6 +50,7 @@ public final class AtenNormalizer {
   private final ArithmeticLowering arithmetic = new ArithmeticLowering();
   private final LayoutLowering layout = new LayoutLowering();
   private final FixedIndexLowering fixedIndices = new FixedIndexLowering();
+  private final AttentionLowering attention = new AttentionLowering();
   private final ReductionLowering reductions = new ReductionLowering();
   private final CustomOpLowering custom = new CustomOpLowering();
   private final LossLowering losses = new LossLowering();
@@ -100,6 +101,9 @@ public final class AtenNormalizer {
     }
     if (out == null) {
       out = fixedIndices.lower(base, c);
+    }
+    if (out == null) {
+      out = attention.lower(base, c);
     }
     if (out == null) {
       out = reductions.lower(base, c);

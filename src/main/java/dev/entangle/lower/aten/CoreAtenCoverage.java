@@ -98,6 +98,9 @@ public final class CoreAtenCoverage {
     families.put(
         "fixed indices: where the program computes them from constants, else opaque",
         x -> new FixedIndexLowering().lower(base, x));
+    families.put(
+        "scaled dot-product attention, forward and backward",
+        x -> new AttentionLowering().lower(base, x));
     families.put("reductions and row-wise", x -> new ReductionLowering().lower(base, x));
     families.put("losses, as torch decomposes them", x -> new LossLowering().lower(base, x));
     families.put(

@@ -9,11 +9,14 @@ import dev.entangle.core.numeric.Tensor;
  * aranges, splits and concats of constants), which a lowering then reads as the layout they pick.
  * An operator is computed by its own kernel ({@link Semantics#compute}); what has no kernel, no
  * defined contents, more than {@link #MAX_ELEMENTS} elements or a dtype without numbers is not
- * known.
+ * known, nor is an integer past 2^53.
  */
 public final class KnownValues {
   /** The most elements of a value computed while lowering. */
   public static final int MAX_ELEMENTS = 1 << 16;
+
+  /** Integers up to this hold exactly in a double. */
+  private static final double EXACT = 0x1p53;
 
   private KnownValues() {}
 
@@ -33,6 +36,13 @@ public final class KnownValues {
     }
     try {
       double[] data = op.semantics().compute(op, attrs, operands, out, NO_CONTEXT);
+      if (Rounding.isIntegral(out.dtype())) {
+        for (double v : data) {
+          if (Math.abs(v) > EXACT) {
+            return null; // past what a double holds exactly
+          }
+        }
+      }
       return new Tensor(out.shape().clone(), out.dtype(), data);
     } catch (RuntimeException e) {
       return null; // a kernel that refuses (or needs a run's context) leaves the value unknown

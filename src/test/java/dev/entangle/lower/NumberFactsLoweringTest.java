@@ -9,11 +9,8 @@ import dev.entangle.core.OpTable;
 import dev.entangle.core.ValueKind;
 import dev.entangle.importer.hlo.HloImporter;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,16 +39,7 @@ class NumberFactsLoweringTest {
             + "\n}\n";
     Path f = Files.writeString(dir.resolve("m.hlo"), text);
     program = Lowering.sequential(HloImporter.importGraph(f), new OpTable());
-    StringWriter w = new StringWriter();
-    ProgramDump.print(program, "G_s", new PrintWriter(w));
-    Map<String, String> out = new HashMap<>();
-    for (String line : w.toString().split("\n")) {
-      int colon = line.indexOf(" : ");
-      if (!line.startsWith("#") && colon > 0) {
-        out.put(line.substring(0, colon), line.substring(colon + 3));
-      }
-    }
-    return out;
+    return DumpedLines.of(program);
   }
 
   /** Asserts that value {@code name} was lowered to a line starting with {@code start}. */

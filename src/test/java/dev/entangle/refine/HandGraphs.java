@@ -1,6 +1,7 @@
 package dev.entangle.refine;
 
 import dev.entangle.cli.CliRun;
+import dev.entangle.graph.FxJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,44 +13,22 @@ final class HandGraphs {
 
   /** A float32 placeholder of the given shape, e.g. {@code "[8, 4]"}. */
   static String input(String name, String shape) {
-    return "{\"name\": \""
-        + name
-        + "\", \"op\": \"placeholder\", \"target\": \""
-        + name
-        + "\", \"meta\": {\"shape\": "
-        + shape
-        + ", \"dtype\": \"float32\"}}";
+    return FxJson.input(name, shape, "float32");
   }
 
   /** A call with a float32 result of the given shape; {@code args} is a JSON list. */
   static String call(String name, String target, String args, String shape) {
-    return "{\"name\": \""
-        + name
-        + "\", \"op\": \"call_function\", \"target\": \""
-        + target
-        + "\", \"args\": "
-        + args
-        + ", \"meta\": {\"shape\": "
-        + shape
-        + ", \"dtype\": \"float32\"}}";
+    return FxJson.call(name, target, args, "{}", shape, "float32");
   }
 
   /** A node reference argument. */
   static String ref(String name) {
-    return "{\"node\": \"" + name + "\"}";
+    return FxJson.ref(name);
   }
 
   /** A graph file of the nodes, returning the named nodes. */
   static String graph(List<String> nodes, String... outputs) {
-    StringBuilder out = new StringBuilder();
-    for (String o : outputs) {
-      out.append(out.length() == 0 ? "" : ", ").append(ref(o));
-    }
-    return "{\"format\": \"entangle-fx/1\", \"nodes\": ["
-        + String.join(", ", nodes)
-        + ", {\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [["
-        + out
-        + "]]}]}";
+    return FxJson.graph(nodes, outputs);
   }
 
   /** A G_d file of the ranks' graph files, all in process group {@code tp}. */

@@ -2,17 +2,18 @@ package dev.entangle.lower.aten;
 
 import dev.entangle.core.Dtype;
 import dev.entangle.core.Op;
+import java.util.Arrays;
 
 /**
  * Scaled dot-product attention as torch's CPU kernel computes it, forward and backward ({@code
  * _scaled_dot_product_flash_attention_for_cpu} and its {@code _backward}), written in core
  * operators: the scores {@code q k^T * scale} (masked by causality or a given mask), their softmax
- * over the keys, its product with the values; the backward recomputes the softmax and gives {@code
- * dV = P^T dO}, {@code dS = softmax_backward(dO V^T, P)}, {@code dQ = dS K * scale} and {@code dK =
- * dS^T Q * scale}. Every head is independent, so the head laws of products and row-wise operators
- * read a split of the heads across ranks. The saved logsumexp is not read (the softmax is
- * recomputed). Dropout (a random mask) and keys and values with fewer heads than the queries stay
- * opaque.
+ * over the keys, its product with the values; the backward gives {@code dV = P^T dO}, {@code dS = P
+ * * (dO V^T - rowsum(dO * out))}, {@code dQ = dS K * scale} and {@code dK = dS^T Q * scale}. Every
+ * head is independent, so the head laws of products and row-wise operators read a split of the
+ * heads across ranks. The backward reads what the forward saved, as torch's kernel does: the
+ * probabilities from the logsumexp, and each row's {@code dO . out}. Dropout (a random mask) and
+ * keys and values with fewer heads than the queries stay opaque.
  */
 final class AttentionLowering {
   int[] lower(String base, Call c) {
@@ -24,11 +25,11 @@ final class AttentionLowering {
   }
 
   /** The operands and settings of one attention call. */
-  private record Attend(int q, int k, int v, int scores, int probs, int dtype, double scale) {}
+  private record Attend(int q, int k, int v, int scores, int dtype, double scale) {}
 
   /**
-   * The softmax of the masked, scaled scores of q over k; null when the call is not one this
-   * lowering reads (dropout, fewer key heads, shapes that do not fit).
+   * The masked, scaled scores of q over k; null when the call is not one this lowering reads
+   * (dropout, fewer key heads, shapes that do not fit).
    */
   private static Attend attend(Call c, int q, int k, int v, int dropout, int causal) {
     if (c.number(dropout, "dropout_p", 0.0) != 0.0) {
@@ -69,8 +70,7 @@ final class AttentionLowering {
               ? masked(c, scores, mask, dt, scoresShape)
               : c.b.add(Op.ADD, new long[0], scores, c.cast(mask, dt));
     }
-    int probs = c.b.add(Op.SOFTMAX, new long[] {r - 1}, scores);
-    return new Attend(q, k, v, scores, probs, dt, scale);
+    return new Attend(q, k, v, scores, dt, scale);
   }
 
   private static int[] forward(Call c) {
@@ -78,20 +78,49 @@ final class AttentionLowering {
     if (a == null) {
       return null;
     }
-    int out = c.b.add(Op.MATMUL, new long[0], a.probs(), a.v());
+    int probs = c.b.add(Op.SOFTMAX, new long[] {c.type(a.scores()).rank() - 1}, a.scores());
+    int out = c.b.add(Op.MATMUL, new long[0], probs, a.v());
     return new int[] {out, logSumExp(c, a)};
   }
 
+  /**
+   * The backward as torch's kernel computes it from what the forward saved: the probabilities
+   * {@code exp(scores - logsumexp)} and {@code dS = P * (dO V^T - rowsum(dO * out))}. A saved value
+   * of the scores' own shape is the probabilities themselves (torch's math decomposition of the
+   * forward returns them in the logsumexp's place); any other shape stays opaque.
+   */
   private static int[] backward(Call c) {
     Attend a = attend(c, c.tensor(1, "query"), c.tensor(2, "key"), c.tensor(3, "value"), 6, 7);
     if (a == null) {
       return null;
     }
     int dOut = c.tensor(0, "grad_out");
-    int r = c.type(a.probs()).rank();
-    int dV = c.b.add(Op.MATMUL, new long[0], lastTwoSwapped(c, a.probs()), dOut);
+    int out = c.tensor(4, "out");
+    int saved = c.tensor(5, "logsumexp");
+    long[] ss = c.shape(a.scores());
+    int r = ss.length;
+    long[] rows = Arrays.copyOf(ss, r - 1);
+    long[] column = rows.clone();
+    column = Arrays.copyOf(column, r);
+    column[r - 1] = 1;
+    int probs;
+    if (Arrays.equals(c.shape(saved), rows)) {
+      int lse = c.expandTo(c.reshape(c.cast(saved, a.dtype()), column), ss);
+      probs = c.b.add(Op.EXP, new long[0], c.b.add(Op.SUB, new long[0], a.scores(), lse));
+    } else if (Arrays.equals(c.shape(saved), ss)) {
+      probs = c.cast(saved, a.dtype());
+    } else {
+      return null;
+    }
+    if (!Arrays.equals(c.shape(out), c.shape(dOut))) {
+      return null;
+    }
+    int dV = c.b.add(Op.MATMUL, new long[0], lastTwoSwapped(c, probs), dOut);
     int dP = c.b.add(Op.MATMUL, new long[0], dOut, lastTwoSwapped(c, a.v()));
-    int dS = c.b.add(Op.SOFTMAX_BACKWARD, new long[] {r - 1}, dP, a.probs());
+    int rowSums = c.b.add(Op.RSUM, new long[] {1, r - 1}, c.b.add(Op.MUL, new long[0], dOut, out));
+    int dS =
+        c.b.add(
+            Op.MUL, new long[0], probs, c.b.add(Op.SUB, new long[0], dP, c.expandTo(rowSums, ss)));
     int dQ = scaled(c, c.b.add(Op.MATMUL, new long[0], dS, a.k()), a.scale(), a.dtype());
     int dK =
         scaled(
@@ -109,7 +138,8 @@ final class AttentionLowering {
     int lse =
         c.b.add(
             Op.ADD, new long[0], c.b.add(Op.LOG, new long[0], sum), c.reshape(max, c.shape(sum)));
-    return c.cast(lse, Dtype.FLOAT32.code());
+    // torch keeps it in the accumulating dtype: float64 for float64 operands, else float32
+    return c.cast(lse, a.dtype() == Dtype.FLOAT64.code() ? a.dtype() : Dtype.FLOAT32.code());
   }
 
   private static boolean sameBatch(long[] a, long[] b) {

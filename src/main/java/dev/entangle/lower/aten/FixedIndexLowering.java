@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 
 /**
  * Calls whose indices the program fixes, read as the layout they pick: DTensor's reorder of a
@@ -28,13 +29,7 @@ final class FixedIndexLowering {
    * as_strided} with row-major strides only views again.
    */
   private static final Set<String> FRESH =
-      Set.of(
-          "aten.index_select",
-          "aten.mm",
-          "aten.addmm",
-          "aten.bmm",
-          "aten.embedding",
-          "_c10d_functional.wait_tensor");
+      Set.of("aten.index_select", "aten.mm", "aten.addmm", "aten.bmm", "aten.embedding");
 
   int[] lower(String base, Call c) {
     return switch (base) {
@@ -51,6 +46,9 @@ final class FixedIndexLowering {
    */
   static int select(Call c, int x, int d, Tensor ids) {
     long n = c.shape(x)[d];
+    if (ids.numel() == 0) {
+      return -1; // nothing selected: the general lowering's empty lookup
+    }
     long[] v = new long[ids.numel()];
     for (int i = 0; i < v.length; i++) {
       double e = ids.at(i);
@@ -59,14 +57,21 @@ final class FixedIndexLowering {
       }
       v[i] = (long) e;
     }
+    return concatOfRuns(c, v, d, r -> LayoutLowering.slice(c, x, d, r[0], r[1], r[2]));
+  }
+
+  /**
+   * The concat along d of one part per run of v ({@link #runs}), each made by {@code part} from the
+   * run's {@code [start, end, step]}; -1 when there are too many runs.
+   */
+  private static int concatOfRuns(Call c, long[] v, int d, ToIntFunction<long[]> part) {
     List<long[]> runs = runs(v);
     if (runs == null) {
       return -1;
     }
     int[] parts = new int[runs.size()];
     for (int i = 0; i < parts.length; i++) {
-      long[] r = runs.get(i);
-      parts[i] = LayoutLowering.slice(c, x, d, r[0], r[1], r[2]);
+      parts[i] = part.applyAsInt(runs.get(i));
     }
     return parts.length == 1 ? parts[0] : c.b.add(Op.CONCAT, new long[] {d}, parts);
   }
@@ -99,15 +104,15 @@ final class FixedIndexLowering {
   }
 
   /**
-   * {@code sort} (values and indices) or {@code argsort} (indices) of a known 1-d tensor: the
-   * indices a concat of aranges, the values the input selected at them. Ties are ordered only by a
-   * stable sort; an unstable sort of equal entries, a NaN, or an input not known stays opaque.
+   * {@code sort} (values and indices) or {@code argsort} (indices) of a known 1-d integer tensor:
+   * the indices a concat of aranges, the values the input selected at them. Ties are ordered only
+   * by a stable sort; an unstable sort of equal entries, a NaN, or an input not known stays opaque.
    */
   private static int[] sort(Call c, boolean withValues) {
     int x = c.tensor(0, "self");
     Tensor t = c.b.known(x);
-    if (t == null || t.rank() != 1 || t.numel() == 0) {
-      return null;
+    if (t == null || t.rank() != 1 || t.numel() == 0 || !Dtype.of(t.dtype()).isIntegral()) {
+      return null; // floating keys: the reference kernels may break a tie torch's do not
     }
     long d = c.integer(1, "dim", -1L);
     if (d != 0 && d != -1) {
@@ -147,16 +152,8 @@ final class FixedIndexLowering {
 
   /** The int64 vector v as a concat of aranges, one per run; -1 when there are too many runs. */
   private static int aranges(Call c, long[] v) {
-    List<long[]> runs = runs(v);
-    if (runs == null) {
-      return -1;
-    }
-    int[] parts = new int[runs.size()];
-    for (int i = 0; i < parts.length; i++) {
-      long[] r = runs.get(i);
-      parts[i] = c.b.add(Op.ARANGE, new long[] {r[0], r[1], r[2], Dtype.INT64.code()});
-    }
-    return parts.length == 1 ? parts[0] : c.b.add(Op.CONCAT, new long[] {0}, parts);
+    return concatOfRuns(
+        c, v, 0, r -> c.b.add(Op.ARANGE, new long[] {r[0], r[1], r[2], Dtype.INT64.code()}));
   }
 
   private static double[] toDoubles(long[] v) {

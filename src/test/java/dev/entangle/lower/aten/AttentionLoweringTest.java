@@ -9,6 +9,7 @@ import dev.entangle.core.numeric.Tensor;
 import dev.entangle.eval.Evaluation;
 import dev.entangle.eval.LoweredEvaluator;
 import dev.entangle.eval.WorkBudget;
+import dev.entangle.graph.FxJson;
 import dev.entangle.graph.Graph;
 import dev.entangle.graph.GraphJson;
 import dev.entangle.lower.Lowering;
@@ -18,6 +19,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Scaled dot-product attention as torch's CPU kernel computes it ({@link AttentionLowering}): the
  * lowered forward and backward give torch's numbers (computed with torch 2 in float64 on these
- * inputs, with and without the causal mask), and dropout stays opaque.
+ * inputs, with and without the causal mask; the backward reads the forward's saved output and
+ * logsumexp), and dropout stays opaque.
  */
 class AttentionLoweringTest {
   @TempDir Path dir;
@@ -42,68 +45,47 @@ class AttentionLoweringTest {
 
   /** A graph of q, k, v, dO, the forward (out, lse) and the backward (dq, dk, dv). */
   private Graph graph(boolean causal, double dropout) throws IOException {
-    String t = "{\"shape\": [1, 2, 3, 2], \"dtype\": \"float64\"}";
-    StringBuilder nodes = new StringBuilder();
-    for (String x : new String[] {"q", "k", "v", "dout"}) {
-      nodes.append(
-          "{\"name\": \""
-              + x
-              + "\", \"op\": \"placeholder\", \"target\": \""
-              + x
-              + "\", \"meta\": "
-              + t
-              + "},\n");
-    }
-    nodes.append(
-        "{\"name\": \"fwd\", \"op\": \"call_function\", \"target\": \"aten._scaled_dot_product_flash_attention_for_cpu.default\","
-            + " \"args\": [{\"node\": \"q\"}, {\"node\": \"k\"}, {\"node\": \"v\"}, "
-            + dropout
-            + ", "
-            + causal
-            + "], \"kwargs\": {},"
-            + " \"meta\": {\"tuple\": ["
-            + t
-            + ", {\"shape\": [1, 2, 3], \"dtype\": \"float32\"}]}},\n");
-    nodes
-        .append(item("out", "fwd", 0, t))
-        .append(item("lse", "fwd", 1, "{\"shape\": [1, 2, 3], \"dtype\": \"float32\"}"));
-    nodes.append(
-        "{\"name\": \"bwd\", \"op\": \"call_function\", \"target\": \"aten._scaled_dot_product_flash_attention_for_cpu_backward.default\","
-            + " \"args\": [{\"node\": \"dout\"}, {\"node\": \"q\"}, {\"node\": \"k\"}, {\"node\": \"v\"}, {\"node\": \"out\"},"
-            + " {\"node\": \"lse\"}, "
-            + dropout
-            + ", "
-            + causal
-            + "], \"kwargs\": {},"
-            + " \"meta\": {\"tuple\": ["
-            + t
-            + ", "
-            + t
-            + ", "
-            + t
-            + "]}},\n");
-    nodes
-        .append(item("dq", "bwd", 0, t))
-        .append(item("dk", "bwd", 1, t))
-        .append(item("dv", "bwd", 2, t));
-    String text =
-        "{\"format\": \"entangle-fx/1\", \"nodes\": [\n"
-            + nodes
-            + "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [[{\"node\": \"out\"},"
-            + " {\"node\": \"lse\"}, {\"node\": \"dq\"}, {\"node\": \"dk\"}, {\"node\": \"dv\"}]]}]}";
+    String shape = "[1, 2, 3, 2]";
+    String rows = "[1, 2, 3]";
+    String f64 = "float64";
+    String saved = FxJson.ref("out") + ", " + FxJson.ref("lse") + ", ";
+    String qkv = FxJson.ref("q") + ", " + FxJson.ref("k") + ", " + FxJson.ref("v");
+    List<String> nodes =
+        List.of(
+            FxJson.input("q", shape, f64),
+            FxJson.input("k", shape, f64),
+            FxJson.input("v", shape, f64),
+            FxJson.input("dout", shape, f64),
+            FxJson.tuple(
+                "fwd",
+                "aten._scaled_dot_product_flash_attention_for_cpu.default",
+                "[" + qkv + ", " + dropout + ", " + causal + "]",
+                "{}",
+                List.of(FxJson.meta(shape, f64), FxJson.meta(rows, f64))),
+            FxJson.item("out", "fwd", 0, shape, f64),
+            FxJson.item("lse", "fwd", 1, rows, f64),
+            FxJson.tuple(
+                "bwd",
+                "aten._scaled_dot_product_flash_attention_for_cpu_backward.default",
+                "["
+                    + FxJson.ref("dout")
+                    + ", "
+                    + qkv
+                    + ", "
+                    + saved
+                    + dropout
+                    + ", "
+                    + causal
+                    + "]",
+                "{}",
+                shape,
+                f64,
+                3),
+            FxJson.item("dq", "bwd", 0, shape, f64),
+            FxJson.item("dk", "bwd", 1, shape, f64),
+            FxJson.item("dv", "bwd", 2, shape, f64));
+    String text = FxJson.graph(nodes, "out", "lse", "dq", "dk", "dv");
     return GraphJson.readGraph(Files.writeString(dir.resolve("g.json"), text));
-  }
-
-  private static String item(String name, String of, int i, String meta) {
-    return "{\"name\": \""
-        + name
-        + "\", \"op\": \"call_function\", \"target\": \"getitem\", \"args\": [{\"node\": \""
-        + of
-        + "\"}, "
-        + i
-        + "], \"kwargs\": {}, \"meta\": "
-        + meta
-        + "},\n";
   }
 
   private Evaluation evaluate(boolean causal) throws IOException {

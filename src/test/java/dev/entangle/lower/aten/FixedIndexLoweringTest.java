@@ -4,17 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.entangle.core.CoreProgram;
 import dev.entangle.core.OpTable;
+import dev.entangle.graph.FxJson;
 import dev.entangle.graph.GraphJson;
+import dev.entangle.lower.DumpedLines;
 import dev.entangle.lower.Lowering;
-import dev.entangle.lower.ProgramDump;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,54 +26,19 @@ import org.junit.jupiter.api.io.TempDir;
 class FixedIndexLoweringTest {
   @TempDir Path dir;
 
-  /** One node: name, target, its args as JSON, its shape and dtype. */
   private static String node(String name, String target, String args, String shape, String dt) {
-    return "{\"name\": \""
-        + name
-        + "\", \"op\": \"call_function\", \"target\": \""
-        + target
-        + "\", \"args\": "
-        + args
-        + ", \"kwargs\": {}, \"meta\": {\"shape\": "
-        + shape
-        + ", \"dtype\": \""
-        + dt
-        + "\"}}";
+    return FxJson.call(name, target, args, "{}", shape, dt);
   }
 
-  /** A node returning {@code count} items of one shape and dtype. */
   private static String tuple(
       String name, String target, String args, String kwargs, String shape, String dt, int count) {
-    String item = "{\"shape\": " + shape + ", \"dtype\": \"" + dt + "\"}";
-    return "{\"name\": \""
-        + name
-        + "\", \"op\": \"call_function\", \"target\": \""
-        + target
-        + "\", \"args\": "
-        + args
-        + ", \"kwargs\": "
-        + kwargs
-        + ", \"meta\": {\"tuple\": ["
-        + String.join(", ", java.util.Collections.nCopies(count, item))
-        + "]}}";
-  }
-
-  private static String input(String name, String shape, String dt) {
-    return "{\"name\": \""
-        + name
-        + "\", \"op\": \"placeholder\", \"target\": \""
-        + name
-        + "\", \"meta\": {\"shape\": "
-        + shape
-        + ", \"dtype\": \""
-        + dt
-        + "\"}}";
+    return FxJson.tuple(name, target, args, kwargs, shape, dt, count);
   }
 
   private static String sortItems(String sort, String shape) {
-    return node(sort + "_values", "getitem", "[{\"node\": \"" + sort + "\"}, 0]", shape, "int64")
+    return FxJson.item(sort + "_values", sort, 0, shape, "int64")
         + ",\n"
-        + node(sort + "_indices", "getitem", "[{\"node\": \"" + sort + "\"}, 1]", shape, "int64");
+        + FxJson.item(sort + "_indices", sort, 1, shape, "int64");
   }
 
   /** Lowers a graph of these nodes (the last one its output); returns each value's dumped line. */
@@ -84,25 +46,8 @@ class FixedIndexLoweringTest {
     String last = nodes.get(nodes.size() - 1);
     String out = last.substring(last.indexOf("\"name\": \"") + 9);
     out = out.substring(0, out.indexOf('"'));
-    String text =
-        "{\"format\": \"entangle-fx/1\", \"nodes\": [\n"
-            + String.join(",\n", nodes)
-            + ",\n{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\":"
-            + " [[{\"node\": \""
-            + out
-            + "\"}]]}]}";
-    Path f = Files.writeString(dir.resolve("g.json"), text);
-    CoreProgram p = Lowering.sequential(GraphJson.readGraph(f), new OpTable());
-    StringWriter w = new StringWriter();
-    ProgramDump.print(p, "G_s", new PrintWriter(w));
-    Map<String, String> lines = new HashMap<>();
-    for (String line : w.toString().split("\n")) {
-      int colon = line.indexOf(" : ");
-      if (!line.startsWith("#") && colon > 0) {
-        lines.put(line.substring(0, colon), line.substring(colon + 3));
-      }
-    }
-    return lines;
+    Path f = Files.writeString(dir.resolve("g.json"), FxJson.graph(nodes, out));
+    return DumpedLines.of(Lowering.sequential(GraphJson.readGraph(f), new OpTable()));
   }
 
   /** Positions 0..7 in two ranks' halves of two rows each: [0, 1, 4, 5, 2, 3, 6, 7]. */
@@ -132,7 +77,7 @@ class FixedIndexLoweringTest {
   @Test
   void aSortOfFixedPlacesAndTheRowsItSelectsAreSlices() throws IOException {
     List<String> nodes = new java.util.ArrayList<>(places());
-    nodes.add(input("rows", "[8, 3]", "float32"));
+    nodes.add(FxJson.input("rows", "[8, 3]", "float32"));
     nodes.add(
         tuple("sort", "aten.sort.default", "[{\"node\": \"places\"}]", "{}", "[8]", "int64", 2));
     nodes.add(sortItems("sort", "[8]"));
@@ -170,7 +115,7 @@ class FixedIndexLoweringTest {
     Map<String, String> t =
         lower(
             List.of(
-                input("rows", "[8, 3]", "float32"),
+                FxJson.input("rows", "[8, 3]", "float32"),
                 node("ids", "aten.arange.start_step", "[1, 8, 2]", "[4]", "int64"),
                 node(
                     "picked",
@@ -187,8 +132,8 @@ class FixedIndexLoweringTest {
     Map<String, String> t =
         lower(
             List.of(
-                input("rows", "[8, 3]", "float32"),
-                input("ids", "[4]", "int64"),
+                FxJson.input("rows", "[8, 3]", "float32"),
+                FxJson.input("ids", "[4]", "int64"),
                 node(
                     "picked",
                     "aten.index_select.default",
@@ -237,7 +182,7 @@ class FixedIndexLoweringTest {
     Map<String, String> t =
         lower(
             List.of(
-                input("x", "[3, 8]", "float32"),
+                FxJson.input("x", "[3, 8]", "float32"),
                 node(
                     "xt",
                     "aten.permute.default",

@@ -35,8 +35,8 @@ public record CoreOp(
 
   /**
    * The values its terms are built from: its reads that its steps read at all (an argument a
-   * lowering never reads, such as the attention backward's saved logsumexp, which it recomputes, is
-   * an input of the node but no dependency of its value).
+   * lowering never reads, such as the bias of a layer norm's backward, on which its gradients do
+   * not depend, is an input of the node but no dependency of its value).
    */
   public int[] dependencies() {
     java.util.BitSet read = new java.util.BitSet();

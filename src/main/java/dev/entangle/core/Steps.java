@@ -182,14 +182,19 @@ public final class Steps {
    * values it reads as {@code refs} knows them (null where it does not), else null.
    */
   public Tensor known(int slotId, IntFunction<Tensor> refs) {
+    return known(slotId, definingSteps(), refs, new HashMap<>());
+  }
+
+  /** Per slot, the first step that writes it (a read or a node), or -1. */
+  public int[] definingSteps() {
     int[] stepOf = new int[types.length];
     Arrays.fill(stepOf, -1);
-    for (int i = 0; i < factsFrom; i++) {
+    for (int i = 0; i < kind.length; i++) {
       if (kind[i] != UNION && stepOf[slot[i]] < 0) {
         stepOf[slot[i]] = i;
       }
     }
-    return known(slotId, stepOf, refs, new HashMap<>());
+    return stepOf;
   }
 
   private Tensor known(

@@ -636,13 +636,7 @@ public final class Lowering {
    */
   private boolean fromConstants(CoreOp op, int slot) {
     Steps steps = op.steps();
-    int[] stepOf = new int[steps.slots()];
-    Arrays.fill(stepOf, -1);
-    for (int i = 0; i < steps.size(); i++) {
-      if (steps.kind(i) != Steps.UNION) {
-        stepOf[steps.slot(i)] = i;
-      }
-    }
+    int[] stepOf = steps.definingSteps();
     ArrayDeque<Integer> work = new ArrayDeque<>(List.of(slot));
     BitSet seen = new BitSet();
     while (!work.isEmpty()) {

@@ -58,13 +58,13 @@ public interface NativeRule<M> {
   Map<String, NativeRule<?>> REGISTRY =
       Stream.<NativeRule<?>>of(
               new SliceTiling(),
-              new ArangeTiling(),
-              new RangeTiling(),
+              RangeTilings.aranges(),
+              RangeTilings.masks(),
               new RangeMaskJoin(),
               new LogSoftmaxShards(),
               new SliceOfConcat(),
               new ConcatParts(),
-              new GradRangeTiling(),
+              RangeTilings.gradients(),
               new ExpandTiling(),
               new SumnCommonFactor(),
               new ConstantFactorOut(),

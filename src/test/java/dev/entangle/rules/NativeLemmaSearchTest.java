@@ -63,12 +63,12 @@ class NativeLemmaSearchTest {
                 + " b2:f32[2,2]))\n(concat[0] a0 b0)\n(concat[0] a1 b1)\n(concat[0] a2 b2)",
             "(sumn (concat[0] a0 b0) (concat[0] a1 b1) (concat[0] a2 b2))"
           },
-          ArangeTiling.NAME,
+          RangeTilings.ARANGE,
           new String[] {
             "(arange[0 8 1 i32])\n(arange[0 4 1 i32])\n(arange[4 8 1 i32])",
             "(concat[0] (arange[0 4 1 i32]) (arange[4 8 1 i32]))"
           },
-          RangeTiling.NAME,
+          RangeTilings.MASK,
           new String[] {
             "(out_of_range[0 8] t:i64[5])\n(out_of_range[0 4] t)\n(out_of_range[4 8] t)",
             "(minn (out_of_range[0 4] t) (out_of_range[4 8] t))"
@@ -86,7 +86,7 @@ class NativeLemmaSearchTest {
             "(minn m:bool[5] (out_of_range[0 4] t:i64[5]) (out_of_range[4 8] t))",
             "(minn m (out_of_range[0 8] t))"
           },
-          GradRangeTiling.NAME,
+          RangeTilings.GRAD,
           new String[] {
             "(embedding_grad[0 10] g:f32[5,3] ids:i64[5])\n(embedding_grad[0 4] g ids)\n"
                 + "(embedding_grad[4 10] g ids)",

@@ -57,8 +57,8 @@ final class AttentionLowering {
     int scores = scaled(c, c.b.add(Op.MATMUL, new long[0], q, lastTwoSwapped(c, k)), scale, dt);
     if (c.bool(causal, "is_causal", false)) {
       // query i sees keys 0 .. i (torch's causal mask is aligned at the top left)
-      int rows = c.reshape(arange(c, l), new long[] {l, 1});
-      int cols = c.reshape(arange(c, s), new long[] {1, s});
+      int rows = c.reshape(c.arange(0, l, 1), new long[] {l, 1});
+      int cols = c.reshape(c.arange(0, s, 1), new long[] {1, s});
       long[] grid = {l, s};
       int sees = c.b.add(Op.GE, new long[0], c.expandTo(rows, grid), c.expandTo(cols, grid));
       scores = masked(c, scores, c.expandTo(sees, scoresShape), dt, scoresShape);
@@ -163,9 +163,5 @@ final class AttentionLowering {
   private static int masked(Call c, int scores, int sees, int dt, long[] shape) {
     return c.b.add(
         Op.WHERE, new long[0], sees, scores, c.filled(Double.NEGATIVE_INFINITY, dt, shape));
-  }
-
-  private static int arange(Call c, long n) {
-    return c.b.add(Op.ARANGE, new long[] {0, n, 1, Dtype.INT64.code()});
   }
 }

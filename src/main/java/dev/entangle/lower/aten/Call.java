@@ -209,6 +209,11 @@ public final class Call {
     return (int) (d < 0 ? d + r : d);
   }
 
+  /** The int64 positions {@code start, start + step, ...} below {@code end} (an arange). */
+  public int arange(long start, long end, long step) {
+    return b.add(Op.ARANGE, new long[] {start, end, step, Dtype.INT64.code()});
+  }
+
   public int scalar(double v, int dtype) {
     return b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(canonical(v)), dtype});
   }

@@ -57,6 +57,11 @@ final class FixedIndexLowering {
       }
       v[i] = (long) e;
     }
+    return slices(c, x, d, v);
+  }
+
+  /** x's entries along dim d at indices v, in range, as a concat of slices; -1: too many runs. */
+  private static int slices(Call c, int x, int d, long[] v) {
     return concatOfRuns(c, v, d, r -> LayoutLowering.slice(c, x, d, r[0], r[1], r[2]));
   }
 
@@ -106,7 +111,7 @@ final class FixedIndexLowering {
   /**
    * {@code sort} (values and indices) or {@code argsort} (indices) of a known 1-d integer tensor:
    * the indices a concat of aranges, the values the input selected at them. Ties are ordered only
-   * by a stable sort; an unstable sort of equal entries, a NaN, or an input not known stays opaque.
+   * by a stable sort; an unstable sort of equal entries, or an input not known, stays opaque.
    */
   private static int[] sort(Call c, boolean withValues) {
     int x = c.tensor(0, "self");
@@ -123,12 +128,9 @@ final class FixedIndexLowering {
     int n = t.numel();
     Integer[] order = new Integer[n];
     for (int i = 0; i < n; i++) {
-      if (Double.isNaN(t.at(i))) {
-        return null;
-      }
       order[i] = i;
     }
-    Comparator<Integer> byValue = (a, b) -> Double.compare(t.at(a) + 0.0, t.at(b) + 0.0);
+    Comparator<Integer> byValue = Comparator.comparingDouble(t::at);
     Arrays.sort(order, descending ? byValue.reversed() : byValue); // stable: ties keep their order
     for (int i = 0; !stable && i + 1 < n; i++) {
       if (t.at(order[i]) == t.at(order[i + 1])) {
@@ -139,29 +141,14 @@ final class FixedIndexLowering {
     for (int i = 0; i < n; i++) {
       idx[i] = order[i];
     }
-    int indices = aranges(c, idx);
+    int indices = concatOfRuns(c, idx, 0, r -> c.arange(r[0], r[1], r[2]));
     if (indices < 0) {
       return null;
     }
     if (!withValues) {
       return new int[] {indices};
     }
-    int values = select(c, x, 0, Tensor.of(Dtype.INT64.code(), new long[] {n}, toDoubles(idx)));
-    return values < 0 ? null : new int[] {values, indices};
-  }
-
-  /** The int64 vector v as a concat of aranges, one per run; -1 when there are too many runs. */
-  private static int aranges(Call c, long[] v) {
-    return concatOfRuns(
-        c, v, 0, r -> c.b.add(Op.ARANGE, new long[] {r[0], r[1], r[2], Dtype.INT64.code()}));
-  }
-
-  private static double[] toDoubles(long[] v) {
-    double[] out = new double[v.length];
-    for (int i = 0; i < v.length; i++) {
-      out[i] = v[i];
-    }
-    return out;
+    return new int[] {slices(c, x, 0, idx), indices}; // as many runs as the indices
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.entangle.lower.aten;
 
-import dev.entangle.core.Dtype;
 import dev.entangle.core.Op;
 import dev.entangle.core.numeric.Tensor;
 import dev.entangle.graph.Arg;
@@ -185,7 +184,7 @@ public final class LayoutLowering {
         for (long d : c.ints(1, "dims")) {
           int k = c.dim(d, s.length);
           if (s.length > 0 && s[k] > 1) {
-            int reversed = c.b.add(Op.ARANGE, new long[] {s[k] - 1, -1, -1, Dtype.INT64.code()});
+            int reversed = c.arange(s[k] - 1, -1, -1);
             x = selectAlong(c, x, k, reversed);
           }
         }
@@ -458,7 +457,7 @@ public final class LayoutLowering {
     if (count == 1) {
       return block;
     }
-    int reversed = c.b.add(Op.ARANGE, new long[] {count - 1, -1, -1, Dtype.INT64.code()});
+    int reversed = c.arange(count - 1, -1, -1);
     return selectAlong(c, block, d, reversed);
   }
 

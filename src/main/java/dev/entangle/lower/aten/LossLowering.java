@@ -146,9 +146,7 @@ final class LossLowering {
     long[] row = new long[xs.length];
     Arrays.fill(row, 1);
     row[xs.length - 1] = classes;
-    int classIds =
-        c.expandTo(
-            c.reshape(c.b.add(Op.ARANGE, new long[] {0, classes, 1, Dtype.INT64.code()}), row), xs);
+    int classIds = c.expandTo(c.reshape(c.arange(0, classes, 1), row), xs);
     int hit = c.b.add(Op.EQ, new long[0], classIds, targetColumn);
     int minusOne =
         c.b.add(Op.WHERE, new long[0], hit, c.filled(-1.0, dt, xs), c.filled(0.0, dt, xs));

@@ -222,7 +222,7 @@ final class ReductionLowering {
       rows *= movedShape[i];
     }
     int dtype = c.type(x).dtype();
-    int index = c.b.add(Op.ARANGE, new long[] {0, n, 1, Dtype.INT64.code()});
+    int index = c.arange(0, n, 1);
     long[] square = {n, n};
     int upper =
         c.cast(

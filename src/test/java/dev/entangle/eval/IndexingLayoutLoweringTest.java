@@ -149,6 +149,43 @@ class IndexingLayoutLoweringTest {
   }
 
   @Test
+  void indexingOneDimTakesEntriesAlongItAndGivesTheIndexItsShape() {
+    Graph g =
+        inputs()
+            .input("grid", "int64", 2, 2)
+            .call("back", "aten.arange.start_step", type("int64", 2), -1, -4, -2)
+            .call(
+                "inner",
+                "aten.index.Tensor",
+                type("float32", 2, 2, 4),
+                ref("x"),
+                java.util.Arrays.asList(null, ref("rows")))
+            .call(
+                "cells",
+                "aten.index.Tensor",
+                type("float32", 2, 3, 2, 2),
+                ref("x"),
+                java.util.Arrays.asList(null, null, ref("grid")))
+            .call(
+                "fromEnd",
+                "aten.index.Tensor",
+                type("float32", 2, 2, 4),
+                ref("x"),
+                java.util.Arrays.asList(null, ref("back")))
+            .build("inner", "cells", "fromEnd");
+    Evaluation e = evaluate(g, "grid", i64(new long[] {2, 2}, 3, 1, 0, 2));
+    double[] inner = {3, -3, 3, -4, 0, 1, -3, -1, -4, 1, 2, -3, -2, -2, -4, 0};
+    assertValues(inner, e, "inner");
+    assertValues(
+        new double[] {
+          -1, 1, 0, -3, -2, -1, -3, 2, -4, -3, 3, 3, 0, -2, -2, -4, 4, 2, -1, 4, -3, 1, -4, 2
+        },
+        e,
+        "cells");
+    assertValues(inner, e, "fromEnd"); // [-1, -3] counts from the end: rows 2 and 0
+  }
+
+  @Test
   void flipReversesEachDimGiven() {
     Graph g =
         inputs()

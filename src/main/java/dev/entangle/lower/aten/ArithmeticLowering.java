@@ -2,9 +2,11 @@ package dev.entangle.lower.aten;
 
 import dev.entangle.core.Dtype;
 import dev.entangle.core.Op;
+import dev.entangle.core.numeric.Tensor;
 import dev.entangle.graph.Arg;
 import dev.entangle.lower.LoweringException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -342,14 +344,52 @@ final class ArithmeticLowering {
         return c.b.add(Op.INDEX2, new long[0], x, i0, i1);
       }
     }
-    if (idx.size() == 1 && idx.get(0) instanceof Arg.NodeRef r && c.type(x).rank() == 2) {
-      int ids = c.value(r);
-      int dt = c.type(ids).dtype();
-      if (dt == Dtype.INT64.code() || dt == Dtype.INT32.code()) {
-        return c.b.add(Op.EMBEDDING, new long[0], x, ids);
+    return alongOneDim(c, x, idx);
+  }
+
+  /**
+   * {@code x[..., ids, ...]}: one integer index tensor at dim d, every index before it {@code None}
+   * (a full slice) and none after. The result has ids' dims where x had dim d. Indices the builder
+   * knows are the slices they pick (a negative one counts from the end, as torch does); others are
+   * looked up as rows of x moved to the front (an embedding, which refuses ids outside [0, n)).
+   * Null for any other indexing (several index tensors, a boolean mask).
+   */
+  private static Integer alongOneDim(Call c, int x, List<Arg> idx) {
+    long[] s = c.shape(x);
+    int d = -1;
+    for (int i = 0; i < idx.size(); i++) {
+      if (idx.get(i) instanceof Arg.NodeRef) {
+        if (d >= 0) {
+          return null;
+        }
+        d = i;
+      } else if (!(idx.get(i) instanceof Arg.NoneArg)) {
+        return null;
       }
     }
-    return null;
+    if (d < 0 || d >= s.length) {
+      return null;
+    }
+    int ids = c.value((Arg.NodeRef) idx.get(d));
+    int dt = c.type(ids).dtype();
+    if (dt != Dtype.INT64.code() && dt != Dtype.INT32.code()) {
+      return null; // a boolean mask picks a number of entries the values decide
+    }
+    if (d == 0 && s.length == 2) {
+      return c.b.add(Op.EMBEDDING, new long[0], x, ids);
+    }
+    long[] is = c.shape(ids);
+    int flatIds = c.reshape(ids, new long[] {c.type(ids).numel()});
+    Tensor fixed = c.b.known(ids);
+    int picked = fixed == null ? -1 : FixedIndexLowering.selectWrapped(c, x, d, fixed);
+    if (picked < 0) {
+      picked = LayoutLowering.selectAlong(c, x, d, flatIds);
+    }
+    long[] out = new long[s.length - 1 + is.length];
+    System.arraycopy(s, 0, out, 0, d);
+    System.arraycopy(is, 0, out, d, is.length);
+    System.arraycopy(s, d + 1, out, d + is.length, s.length - d - 1);
+    return c.reshape(picked, out);
   }
 
   /**

@@ -60,6 +60,27 @@ final class FixedIndexLowering {
     return slices(c, x, d, v);
   }
 
+  /**
+   * x's entries along dim d at the known indices {@code ids} of any shape (flattened), a negative
+   * index counting from the end as {@code aten.index} reads it; -1 when one is outside [-n, n), not
+   * whole, or they make too many runs.
+   */
+  static int selectWrapped(Call c, int x, int d, Tensor ids) {
+    long n = c.shape(x)[d];
+    if (ids.numel() == 0) {
+      return -1;
+    }
+    long[] v = new long[ids.numel()];
+    for (int i = 0; i < v.length; i++) {
+      double e = ids.at(i);
+      if (e < -n || e >= n || e != Math.rint(e)) {
+        return -1;
+      }
+      v[i] = e < 0 ? (long) e + n : (long) e;
+    }
+    return slices(c, x, d, v);
+  }
+
   /** x's entries along dim d at indices v, in range, as a concat of slices; -1: too many runs. */
   private static int slices(Call c, int x, int d, long[] v) {
     return concatOfRuns(c, v, d, r -> LayoutLowering.slice(c, x, d, r[0], r[1], r[2]));

@@ -128,6 +128,22 @@ class FixedIndexLoweringTest {
   }
 
   @Test
+  void indexingByFixedIndicesCountsNegativeOnesFromTheEnd() throws IOException {
+    Map<String, String> t =
+        lower(
+            List.of(
+                FxJson.input("x", "[2, 8, 3]", "float32"),
+                node("ids", "aten.arange.start_step", "[-7, 0, 2]", "[4]", "int64"),
+                node(
+                    "picked",
+                    "aten.index.Tensor",
+                    "[{\"node\": \"x\"}, [null, {\"node\": \"ids\"}]]",
+                    "[2, 4, 3]",
+                    "float32")));
+    assertEquals("float32[2, 4, 3] = slice[1, 1, 8, 2](x)   # aten.index.Tensor", t.get("picked"));
+  }
+
+  @Test
   void indicesTheProgramDoesNotFixAreALookup() throws IOException {
     Map<String, String> t =
         lower(

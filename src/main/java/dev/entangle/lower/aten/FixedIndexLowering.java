@@ -45,19 +45,7 @@ final class FixedIndexLowering {
    * they are not all within the dim or make too many runs.
    */
   static int select(Call c, int x, int d, Tensor ids) {
-    long n = c.shape(x)[d];
-    if (ids.numel() == 0) {
-      return -1; // nothing selected: the general lowering's empty lookup
-    }
-    long[] v = new long[ids.numel()];
-    for (int i = 0; i < v.length; i++) {
-      double e = ids.at(i);
-      if (e < 0 || e >= n || e != Math.rint(e)) {
-        return -1; // index_select refuses it; the general lowering says what the numbers say
-      }
-      v[i] = (long) e;
-    }
-    return slices(c, x, d, v);
+    return pick(c, x, d, ids, false); // index_select refuses a negative index
   }
 
   /**
@@ -66,15 +54,20 @@ final class FixedIndexLowering {
    * whole, or they make too many runs.
    */
   static int selectWrapped(Call c, int x, int d, Tensor ids) {
+    return pick(c, x, d, ids, true);
+  }
+
+  private static int pick(Call c, int x, int d, Tensor ids, boolean fromEnd) {
     long n = c.shape(x)[d];
     if (ids.numel() == 0) {
-      return -1;
+      return -1; // nothing selected: the general lowering's empty lookup
     }
+    long lowest = fromEnd ? -n : 0;
     long[] v = new long[ids.numel()];
     for (int i = 0; i < v.length; i++) {
       double e = ids.at(i);
-      if (e < -n || e >= n || e != Math.rint(e)) {
-        return -1;
+      if (e < lowest || e >= n || e != Math.rint(e)) {
+        return -1; // torch refuses it; the general lowering says what the numbers say
       }
       v[i] = e < 0 ? (long) e + n : (long) e;
     }

@@ -120,6 +120,13 @@ public enum Op {
   RAMIN(1, Kind.REDUCE, Reductions.SEMANTICS),
   /** Index of the max along one dim. attrs: [keepdim, dim]. */
   ARGMAX(1, Kind.REDUCE, Reductions.SEMANTICS),
+  /**
+   * The k largest entries along one dim, largest first (a NaN the largest; of equal entries the
+   * first first). attrs: [dim, k].
+   */
+  TOPK(1, Kind.OTHER, Reductions.SEMANTICS),
+  /** The indices of {@link #TOPK}'s entries along its dim, in its order; int64. attrs: [dim, k]. */
+  TOPK_INDICES(1, Kind.OTHER, Reductions.SEMANTICS),
 
   /** attrs: [dim]. */
   SOFTMAX(1, Kind.ALONG_DIM, Rowwise.SEMANTICS),

@@ -221,7 +221,7 @@ final class IdBounds {
   private double[] elements(ENode n, Op op, Dtype dt, int depth) {
     return switch (op) {
       case ARANGE -> arange(n);
-      case ARGMAX -> new double[] {0, Double.POSITIVE_INFINITY};
+      case ARGMAX, TOPK_INDICES -> new double[] {0, Double.POSITIVE_INFINITY};
       case RESHAPE, EXPAND, PERMUTE, SLICE -> of(n.child(0), depth);
       case CONCAT -> hull(n, depth);
       case MAXIMUM, MAXN -> extreme(n, depth, true);

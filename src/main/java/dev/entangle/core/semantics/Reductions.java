@@ -5,6 +5,7 @@ import static dev.entangle.core.semantics.ShapeChecks.*;
 import dev.entangle.core.Dtype;
 import dev.entangle.core.Op;
 import dev.entangle.core.Semantics;
+import dev.entangle.core.ShapeException;
 import dev.entangle.core.TypeInfo;
 import dev.entangle.core.numeric.EvalException;
 import dev.entangle.core.numeric.Tensor;
@@ -12,8 +13,8 @@ import java.util.Arrays;
 
 /**
  * Reductions over dims ({@code rsum}, {@code rmean}, {@code ramax}, {@code ramin}: attrs [keepdim,
- * dims...]) and {@code argmax} (attrs [keepdim, dim]). Sums add in row-major order of the input;
- * max and min propagate NaN, as PyTorch's do.
+ * dims...]), {@code argmax} (attrs [keepdim, dim]) and {@code topk}, {@code topk_indices} (attrs
+ * [dim, k]). Sums add in row-major order of the input; max and min propagate NaN, as PyTorch's do.
  */
 public final class Reductions implements Semantics {
   /** The family's semantics, named by its operators in {@link Op}. */
@@ -120,8 +121,64 @@ public final class Reductions implements Semantics {
     return out;
   }
 
+  /**
+   * The k largest entries along one dim ({@code indices}: their positions), largest first: a NaN
+   * counts as the largest, and of equal entries the first comes first.
+   */
+  public static double[] topk(Tensor x, int dim, int k, boolean indices) {
+    long[] in = x.rawShape();
+    int n = (int) in[dim];
+    long outer = 1;
+    for (int i = 0; i < dim; i++) {
+      outer *= in[i];
+    }
+    long stride = 1;
+    for (int i = dim + 1; i < in.length; i++) {
+      stride *= in[i];
+    }
+    final long inner = stride;
+    double[] src = x.raw();
+    double[] out = new double[(int) (outer * k * inner)];
+    Integer[] order = new Integer[n];
+    for (long o = 0; o < outer; o++) {
+      for (long i = 0; i < inner; i++) {
+        final long base = o * n * inner + i;
+        for (int j = 0; j < n; j++) {
+          order[j] = j;
+        }
+        Arrays.sort(
+            order,
+            (p, q) ->
+                -compareNanLargest(src[(int) (base + p * inner)], src[(int) (base + q * inner)]));
+        for (int j = 0; j < k; j++) {
+          out[(int) (o * k * inner + j * inner + i)] =
+              indices ? order[j] : src[(int) (base + order[j] * inner)];
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Orders numbers ascending with NaN above every other; -0.0 and 0.0 are equal. */
+  private static int compareNanLargest(double a, double b) {
+    if (Double.isNaN(a) || Double.isNaN(b)) {
+      return Boolean.compare(Double.isNaN(a), Double.isNaN(b));
+    }
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+
   @Override
   public TypeInfo type(Op op, long[] a, TypeInfo[] c, Context context) {
+    if (op == Op.TOPK || op == Op.TOPK_INDICES) {
+      checkDim(c[0], a[0], op);
+      long[] shape = c[0].shape().clone();
+      if (a[1] < 0 || a[1] > shape[(int) a[0]]) {
+        throw new ShapeException(
+            op.symbol() + " takes k in [0, " + shape[(int) a[0]] + "], got " + a[1]);
+      }
+      shape[(int) a[0]] = a[1];
+      return TypeInfo.tensor(shape, op == Op.TOPK ? c[0].dtype() : Dtype.INT64.code());
+    }
     if (op == Op.ARGMAX) {
       return TypeInfo.tensor(reduceShape(c[0], a[0] != 0, new long[] {a[1]}), Dtype.INT64.code());
     }
@@ -161,13 +218,20 @@ public final class Reductions implements Semantics {
 
   @Override
   public double[] compute(Op op, long[] a, Tensor[] in, TypeInfo out, Context context) {
-    return op == Op.ARGMAX ? argmax(in[0], (int) a[1]) : reduce(op, in[0], a);
+    return switch (op) {
+      case ARGMAX -> argmax(in[0], (int) a[1]);
+      case TOPK, TOPK_INDICES -> topk(in[0], (int) a[0], (int) a[1], op == Op.TOPK_INDICES);
+      default -> reduce(op, in[0], a);
+    };
   }
 
   @Override
   public String shapeRule(Op op) {
-    return op == Op.ARGMAX
-        ? "the operand's shape without dim [dim] (size 1 with [keepdim]); int64"
-        : "the operand's shape without dims [dims...] (size 1 with [keepdim])";
+    return switch (op) {
+      case ARGMAX -> "the operand's shape without dim [dim] (size 1 with [keepdim]); int64";
+      case TOPK -> "the operand's shape with size k along [dim]";
+      case TOPK_INDICES -> "the operand's shape with size k along [dim]; int64";
+      default -> "the operand's shape without dims [dims...] (size 1 with [keepdim])";
+    };
   }
 }

@@ -171,6 +171,9 @@ final class ArithmeticLowering {
       case "aten.index" -> {
         return index(c);
       }
+      case "aten.triu", "aten.tril" -> {
+        return triangle(c, base.equals("aten.triu"));
+      }
       case "aten.index_put", "aten.index_put_", "aten._index_put_impl" -> {
         return indexPut(c);
       }
@@ -390,6 +393,32 @@ final class ArithmeticLowering {
     System.arraycopy(is, 0, out, d, is.length);
     System.arraycopy(s, d + 1, out, d + is.length, s.length - d - 1);
     return c.reshape(picked, out);
+  }
+
+  /**
+   * {@code triu(x, k)} and {@code tril(x, k)}: x where column - row is at least k (upper) or at
+   * most k (lower) in its last two dims, zero elsewhere; the mask is built from aranges, a
+   * constant.
+   */
+  private static Integer triangle(Call c, boolean upper) {
+    int x = c.tensor(0, "self");
+    long[] s = c.shape(x);
+    if (s.length < 2) {
+      throw new LoweringException(
+          (upper ? "triu" : "tril") + " takes a tensor of at least 2 dims, got " + s.length);
+    }
+    long k = c.integer(1, "diagonal", 0L);
+    long rows = s[s.length - 2];
+    long cols = s[s.length - 1];
+    long[] grid = {rows, cols};
+    int shifted = c.expandTo(c.reshape(c.arange(k, rows + k, 1), new long[] {rows, 1}), grid);
+    int col = c.expandTo(c.reshape(c.arange(0, cols, 1), new long[] {1, cols}), grid);
+    int keep =
+        upper
+            ? c.b.add(Op.GE, new long[0], col, shifted) // col - row >= k
+            : c.b.add(Op.LE, new long[0], col, shifted); // col - row <= k
+    int dt = c.type(x).dtype();
+    return c.b.add(Op.WHERE, new long[0], c.expandTo(keep, s), x, c.filled(0, dt, s));
   }
 
   /**

@@ -57,6 +57,12 @@ final class ReductionLowering {
         int idx = c.b.add(Op.ARGMAX, new long[] {keep ? 1 : 0, d}, x);
         return new int[] {values, idx};
       }
+      case "aten.topk" -> {
+        return topk(c);
+      }
+      case "aten.linalg_vector_norm", "aten.norm" -> {
+        return one(vectorNorm(c, base.equals("aten.norm")));
+      }
       case "aten.argmax" -> {
         int x = c.tensor(0, "self");
         if (!c.has(1, "dim")) {
@@ -420,6 +426,67 @@ final class ReductionLowering {
       d[i] = i;
     }
     return d;
+  }
+
+  /**
+   * {@code topk(x, k, dim, largest, sorted)}: the values and their indices; the smallest k are the
+   * largest k of the negation. Unsorted ({@code sorted=False}) stays opaque: torch leaves that
+   * order to the kernel.
+   */
+  private static int[] topk(Call c) {
+    int x = c.tensor(0, "self");
+    int rank = c.type(x).rank();
+    if (rank == 0 || !c.bool(4, "sorted", true)) {
+      return null;
+    }
+    long k = c.integer(1, "k", null);
+    long d = c.dim(c.integer(2, "dim", -1L), rank);
+    boolean largest = c.bool(3, "largest", true);
+    int keys = largest ? x : c.b.add(Op.NEG, new long[0], x);
+    long[] attrs = {d, k};
+    int values = c.b.add(Op.TOPK, attrs, keys);
+    if (!largest) {
+      values = c.b.add(Op.NEG, new long[0], values);
+    }
+    return new int[] {values, c.b.add(Op.TOPK_INDICES, attrs, keys)};
+  }
+
+  /**
+   * {@code linalg_vector_norm(x, ord, dim, keepdim, dtype)} and {@code norm(x, p, dim, keepdim)} as
+   * torch's reference computes them: {@code (sum |x|^p)^(1/p)} over the dims (every dim when none
+   * is named), {@code |x|} left out for an even p of a float; the largest or smallest {@code |x|}
+   * for an infinite p, and the count of non-zero entries for p = 0.
+   */
+  private static int vectorNorm(Call c, boolean legacy) {
+    int x = c.tensor(0, "self");
+    int dt = c.dtypeArg(legacy ? -1 : 4, "dtype");
+    x = c.cast(x, dt);
+    int xdt = c.type(x).dtype();
+    int rank = c.type(x).rank();
+    String key = legacy ? "p" : "ord";
+    Arg pArg = c.arg(1, key);
+    double p = pArg == null || pArg instanceof Arg.NoneArg ? 2.0 : c.number(1, key, 2.0);
+    Arg dimArg = c.arg(2, "dim");
+    long[] dims =
+        dimArg == null
+                || dimArg instanceof Arg.NoneArg
+                || (dimArg instanceof Arg.ListArg l && l.items().isEmpty())
+            ? allDims(rank)
+            : AtenNormalizer.dims(c.ints(2, "dim"), rank, c);
+    boolean keep = c.bool(3, "keepdim", false);
+    if (p == 0) {
+      int nonZero = c.cast(c.b.add(Op.NE, new long[0], x, c.filled(0, xdt, c.shape(x))), xdt);
+      return reduce(c, Op.RSUM, nonZero, dims, keep);
+    }
+    int abs = c.b.add(Op.ABS, new long[0], x);
+    if (Double.isInfinite(p)) {
+      return reduce(c, p > 0 ? Op.RAMAX : Op.RAMIN, abs, dims, keep);
+    }
+    boolean even = p % 2 == 0 && Dtype.of(xdt).isFloating();
+    int base = even ? x : abs;
+    int powered = c.b.add(Op.POW, new long[0], base, c.filled(p, xdt, c.shape(x)));
+    int sum = reduce(c, Op.RSUM, powered, dims, keep);
+    return c.b.add(Op.POW, new long[0], sum, c.filled(1.0 / p, xdt, c.shape(sum)));
   }
 
   private static int reduce(Call c, Op op, int x, long[] dims, boolean keep) {

@@ -34,14 +34,15 @@ public record CoreOp(
   }
 
   /**
-   * The values its terms are built from: its reads that its steps read at all (an argument a
+   * The values its terms are built from: its reads that its steps read and use (an argument a
    * lowering never reads, such as the bias of a layer norm's backward, on which its gradients do
-   * not depend, is an input of the node but no dependency of its value).
+   * not depend, or one it reads for its shape alone, is an input of the node but no dependency of
+   * its value).
    */
   public int[] dependencies() {
     java.util.BitSet read = new java.util.BitSet();
     for (int i = 0; i < steps.size(); i++) {
-      if (steps.kind(i) == Steps.REF) {
+      if (steps.read(i, results)) {
         read.set(steps.arg(i));
       }
     }

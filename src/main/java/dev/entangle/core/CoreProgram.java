@@ -170,7 +170,7 @@ public final class CoreProgram {
   public int define(int valueId, Steps.Refs refs, TermBuilder b) {
     CoreValue v = values.get(valueId);
     CoreOp op = ops.get(v.op());
-    return op.steps().replay(refs, b)[op.results()[v.item()]];
+    return op.steps().replay(refs, b, op.results())[op.results()[v.item()]];
   }
 
   /** Replays an operation; returns one handle per result item (-1 for a non-tensor item). */
@@ -180,10 +180,10 @@ public final class CoreProgram {
 
   /**
    * Replays an operation, with or without the facts it states about its collective group (see
-   * {@link Steps#replay(Steps.Refs, TermBuilder, boolean)}).
+   * {@link Steps#replay(Steps.Refs, TermBuilder, boolean, int[])}).
    */
   public int[] replay(CoreOp op, Steps.Refs refs, TermBuilder b, boolean facts) {
-    int[] slots = op.steps().replay(refs, b, facts);
+    int[] slots = op.steps().replay(refs, b, facts, op.results());
     int[] out = new int[op.results().length];
     for (int i = 0; i < out.length; i++) {
       out[i] = op.results()[i] < 0 ? -1 : slots[op.results()[i]];

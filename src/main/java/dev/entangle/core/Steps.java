@@ -35,6 +35,9 @@ public final class Steps {
   private final long[] finite;
   private final long[] nonNegative;
 
+  /** The slots a node or a fact of the steps has as an operand. */
+  private final BitSet builtOn = new BitSet();
+
   Steps(
       int[] kind,
       int[] arg,
@@ -54,6 +57,13 @@ public final class Steps {
     this.factsFrom = factsFrom;
     this.finite = finite;
     this.nonNegative = nonNegative;
+    for (int i = 0; i < kind.length; i++) {
+      if (kind[i] != REF) {
+        for (int k : kids[i]) {
+          builtOn.set(k);
+        }
+      }
+    }
   }
 
   /** Where a replay gets values from and states equalities. */
@@ -147,22 +157,29 @@ public final class Steps {
     return w < words.length && (words[w] & (1L << i)) != 0;
   }
 
-  /** Replays the steps into {@code b}; returns the handle of every slot. */
-  public int[] replay(Refs refs, TermBuilder b) {
-    return replay(refs, b, true);
+  /**
+   * Replays the steps into {@code b}; returns the handle of every slot (-1 for a read nothing uses:
+   * see {@link #read}).
+   */
+  public int[] replay(Refs refs, TermBuilder b, int[] results) {
+    return replay(refs, b, true, results);
   }
 
   /**
    * Replays the steps into {@code b}; without {@code facts}, only those that compute the results (a
    * collective group's facts, which only state equalities, are left out: for evaluation).
    */
-  public int[] replay(Refs refs, TermBuilder b, boolean facts) {
+  public int[] replay(Refs refs, TermBuilder b, boolean facts, int[] results) {
     int[] h = new int[types.length];
     Arrays.fill(h, -1);
     int end = facts ? kind.length : factsFrom;
     for (int i = 0; i < end; i++) {
       switch (kind[i]) {
-        case REF -> h[slot[i]] = refs.of(arg[i]);
+        case REF -> {
+          if (read(i, results)) {
+            h[slot[i]] = refs.of(arg[i]);
+          }
+        }
         case ADD -> {
           int[] k = kids[i];
           int[] handles = new int[k.length];
@@ -175,6 +192,26 @@ public final class Steps {
       }
     }
     return h;
+  }
+
+  /**
+   * Whether read step {@code i} is needed: a later step builds on its slot, or it is one of the
+   * {@code results}. A lowering may read an argument for its shape alone ({@code ones_like} of a
+   * loss): a replay does not ask for such a value, which may have no term where it is replayed.
+   */
+  public boolean read(int i, int[] results) {
+    if (kind[i] != REF) {
+      return false;
+    }
+    if (builtOn.get(slot[i])) {
+      return true;
+    }
+    for (int r : results) {
+      if (r == slot[i]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -74,6 +74,15 @@ final class CheckRun {
    */
   private final Map<Integer, OperatorCheck> chainChecks = new HashMap<>();
 
+  /**
+   * Roots of chains that grew past {@link #MAX_CHAIN} or {@link #MAX_SPAN} with no clean expression
+   * of their root on numbers either: the root may be a value G_d never computes (the whole rows of
+   * a ring attention's scores, which each rank only sees block by block), so the chain is judged at
+   * the outputs it reaches, on numbers ({@link #chainOutputsOnNumbers}); what reads it is deferred
+   * without a search.
+   */
+  private final Set<Integer> judgedAtOutputs = new HashSet<>();
+
   private final List<CoreRelation.Expect> violated = new ArrayList<>();
   private final List<Assumption> assumptions = new ArrayList<>();
 
@@ -186,6 +195,13 @@ final class CheckRun {
         unsupportedValues.addAll(outs);
         continue;
       }
+      CoreOp judged = judgedRootRead(op);
+      if (judged != null) {
+        deferUnchecked(outs, judged);
+        ctx.listener.operatorChecked(
+            i, ops.size(), op, new CheckListener.OperatorSummary(false, 0, 0, 0, -1, null));
+        continue;
+      }
       speculation.ahead(i);
       Speculation.Taken taken = speculation.check(i, chainCheck(op));
       OperatorCheck.Outcome out = taken.outcome();
@@ -208,7 +224,7 @@ final class CheckRun {
             Failure f = failure(root, rootOut, chainEnd, e);
             return stop(v, f);
           }
-          return takeOnNumbersOrStop(root, rootOut, chainEnd, false);
+          return takeOnNumbersOrStop(root, rootOut, chainEnd, false, out.limited() ? null : op);
         }
         continue;
       }
@@ -257,7 +273,11 @@ final class CheckRun {
    * are looked at again.
    */
   private Step takeOnNumbersOrStop(
-      CoreOp root, OperatorCheck.Outcome rootOut, int chainEnd, boolean atWalkEnd) {
+      CoreOp root,
+      OperatorCheck.Outcome rootOut,
+      int chainEnd,
+      boolean atWalkEnd,
+      CoreOp tooLongAt) {
     Map<Integer, Evidence.Candidate> candidates = new LinkedHashMap<>();
     Evidence against = null;
     for (int o : ctx.gs.outputs(root)) {
@@ -275,6 +295,12 @@ final class CheckRun {
     if (against != null || candidates.isEmpty()) {
       if (atWalkEnd && chainOutputsOnNumbers(root, rootOut)) {
         return new Step.Resume(ops.size());
+      }
+      if (tooLongAt != null && root != tooLongAt && rootOut.missingInput() < 0) {
+        judgedAtOutputs.add(root.id());
+        chainChecks.remove(root.id());
+        deferUnchecked(ctx.gs.outputs(tooLongAt), root);
+        return new Step.Resume(ops.indexOf(tooLongAt) + 1);
       }
       return notRefined(root, failure(root, rootOut, chainEnd, against));
     }
@@ -400,6 +426,29 @@ final class CheckRun {
   }
 
   /**
+   * The root of a chain judged at its outputs ({@link #judgedAtOutputs}) that op reads, or null.
+   */
+  private CoreOp judgedRootRead(CoreOp op) {
+    CoreOp found = null;
+    for (int in : op.reads()) {
+      CoreOp r = chainRoot.get(in);
+      if (r != null && judgedAtOutputs.contains(r.id()) && (found == null || r.id() < found.id())) {
+        found = r;
+      }
+    }
+    return found;
+  }
+
+  /** Defers values into {@code root}'s chain without a search (a chain judged at its outputs). */
+  private void deferUnchecked(List<Integer> outs, CoreOp root) {
+    for (int o : outs) {
+      ctx.deferred.add(o);
+      chainRoot.put(o, root);
+      chainLength.put(o, new ChainLength(MAX_CHAIN, MAX_SPAN));
+    }
+  }
+
+  /**
    * Undoes the deferral of a chain whose root now has a relation: its operations are checked again.
    */
   private void forgetChain(CoreOp root) {
@@ -417,6 +466,7 @@ final class CheckRun {
     }
     failedAt.remove(root.id());
     chainChecks.remove(root.id());
+    judgedAtOutputs.remove(root.id());
   }
 
   /**
@@ -429,7 +479,7 @@ final class CheckRun {
       if (root != null && !unsupportedValues.contains(o)) {
         OperatorCheck.Outcome rootOut = failedAt.get(root.id());
         CoreOp last = gs.definition(o);
-        return takeOnNumbersOrStop(root, rootOut, root == last ? -1 : last.id(), true);
+        return takeOnNumbersOrStop(root, rootOut, root == last ? -1 : last.id(), true, null);
       }
     }
     return Step.DONE;

@@ -416,7 +416,7 @@ final class ArithmeticLowering {
     int keep =
         upper
             ? c.b.add(Op.GE, new long[0], col, shifted) // col - row >= k
-            : c.b.add(Op.LE, new long[0], col, shifted); // col - row <= k
+            : c.b.add(Op.GE, new long[0], shifted, col); // col - row <= k
     int dt = c.type(x).dtype();
     return c.b.add(Op.WHERE, new long[0], c.expandTo(keep, s), x, c.filled(0, dt, s));
   }

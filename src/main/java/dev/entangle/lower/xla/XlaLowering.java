@@ -328,6 +328,16 @@ public final class XlaLowering {
       throw new LoweringException(
           "a literal of " + v.length + " values for " + t.numel() + " elements");
     }
+    return literal(c, v, t);
+  }
+
+  /**
+   * The listed values {@code v} of type {@code t}: one value filled; integers in arithmetic
+   * progression an arange ({@link #progression}); a block repeated along leading dims (a folded
+   * broadcast, as a mask for every head) the block's literal, broadcast; up to 64 values a concat
+   * of scalars; else null (opaque).
+   */
+  private static Integer literal(Call c, double[] v, TypeInfo t) {
     boolean same = Arrays.stream(v).allMatch(x -> Double.compare(x, v[0]) == 0);
     if (same && v.length > 0) {
       return c.filled(v[0], t.dtype(), t.shape());
@@ -335,6 +345,23 @@ public final class XlaLowering {
     Integer range = progression(c, v, t);
     if (range != null) {
       return range;
+    }
+    Integer triangle = triangle(c, v, t);
+    if (triangle != null) {
+      return triangle;
+    }
+    long[] shape = t.shape();
+    int period = 1;
+    for (int k = shape.length - 1; k > 0; k--) {
+      period *= (int) shape[k];
+      if (period < v.length && repeats(v, period)) {
+        long[] inner = Arrays.copyOfRange(shape, k, shape.length);
+        Integer block = literal(c, Arrays.copyOf(v, period), TypeInfo.tensor(inner, t.dtype()));
+        if (block == null) {
+          return null;
+        }
+        return c.expandTo(block, shape);
+      }
     }
     if (v.length > 64 || v.length == 0) {
       return null;
@@ -345,6 +372,49 @@ public final class XlaLowering {
     }
     return c.reshape(
         parts.length == 1 ? parts[0] : c.b.add(Op.CONCAT, new long[] {0}, parts), t.shape());
+  }
+
+  /**
+   * A 2-d boolean literal that holds where column - row is at least k, or at most k (a causal mask
+   * folded by the compiler): that comparison of aranges, as {@code triu} and {@code tril} are
+   * lowered; null for any other literal.
+   */
+  private static Integer triangle(Call c, double[] v, TypeInfo t) {
+    long[] shape = t.shape();
+    if (t.dtype() != Dtype.BOOL.code() || shape.length != 2 || v.length < 2) {
+      return null;
+    }
+    int rows = (int) shape[0];
+    int cols = (int) shape[1];
+    for (boolean upper : new boolean[] {true, false}) {
+      for (int k = -rows; k <= cols; k++) {
+        if (triangular(v, rows, cols, k, upper)) {
+          long[] grid = {rows, cols};
+          int i32 = Dtype.INT32.code();
+          int row = c.b.add(Op.ARANGE, new long[] {k, rows + k, 1, i32});
+          int shifted = c.expandTo(c.reshape(row, new long[] {rows, 1}), grid);
+          int col = c.b.add(Op.ARANGE, new long[] {0, cols, 1, i32});
+          int column = c.expandTo(c.reshape(col, new long[] {1, cols}), grid);
+          return upper // j - i >= k: j >= i + k; j - i <= k: i + k >= j
+              ? c.b.add(Op.GE, new long[0], column, shifted)
+              : c.b.add(Op.GE, new long[0], shifted, column);
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Whether v[i, j] is (j - i >= k) for {@code upper}, else (j - i <= k). */
+  private static boolean triangular(double[] v, int rows, int cols, int k, boolean upper) {
+    for (int i = 0; i < rows; i++) {
+      for (int j = 0; j < cols; j++) {
+        boolean want = upper ? j - i >= k : j - i <= k;
+        if ((v[i * cols + j] != 0) != want) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /**

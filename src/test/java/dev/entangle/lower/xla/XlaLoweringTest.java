@@ -254,6 +254,33 @@ class XlaLoweringTest {
   }
 
   @Test
+  void foldedMasksAreTheirComparisonAndBlocksRepeatedAlongLeadingDimsAreBroadcast()
+      throws IOException {
+    Map<String, String> t =
+        lower(
+            "%lower = pred[3,3]{1,0} constant({ {1, 0, 0}, {1, 1, 0}, {1, 1, 1} })",
+            "%upper = pred[2,3]{1,0} constant({ {0, 1, 1}, {0, 0, 1} })",
+            "%heads = pred[2,2,2]{2,1,0} constant({ { {1, 0}, {1, 1} }, { {1, 0}, {1, 1} } })",
+            "%other = pred[2,2]{1,0} constant({ {0, 1}, {1, 0} })");
+    // j - i <= 0 (a causal mask): i >= j
+    assertEquals(
+        "(ge (expand[3 3] (reshape[3 1] (arange[0 3 1 5]))) (expand[3 3] (reshape[1 3] (arange[0 3"
+            + " 1 5]))))",
+        t.get("lower"));
+    // j - i >= 1: j >= i + 1
+    assertEquals(
+        "(ge (expand[2 3] (reshape[1 3] (arange[0 3 1 5]))) (expand[2 3] (reshape[2 1] (arange[1 3"
+            + " 1 5]))))",
+        t.get("upper"));
+    // one mask for every head
+    assertEquals(
+        "(expand[2 2 2] (ge (expand[2 2] (reshape[2 1] (arange[0 2 1 5]))) (expand[2 2] (reshape[1"
+            + " 2] (arange[0 2 1 5])))))",
+        t.get("heads"));
+    assertTrue(t.get("other").startsWith("(reshape[2 2] (concat[0]"), t.get("other"));
+  }
+
+  @Test
   void reducesFromTheirIdentityAreTheCoreReductions() throws IOException {
     Map<String, String> t =
         lower(

@@ -1,6 +1,8 @@
 package dev.entangle.importer.hlo;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the computations that instructions call ({@code to_apply}) compute: a reducer recognised as
@@ -41,5 +43,92 @@ final class Computations {
       case "or" -> "or";
       default -> null;
     };
+  }
+
+  /**
+   * The reducer of (value, index) pairs a computation is: {@code argmax} when it keeps the larger
+   * value (a NaN the largest) and, of equal values, the smaller index, as {@code jnp.argmax} lowers
+   * (parameters: value, index, value, index); {@code argmin} the same with the smaller value; else
+   * null.
+   */
+  static String pairReducer(HloComputation c) {
+    List<HloInstruction> params = c.parameters();
+    HloInstruction root = c.root();
+    if (params.size() != 4 || params.contains(null) || !"tuple".equals(root.opcode())) {
+      return null;
+    }
+    Map<String, HloInstruction> byName = new HashMap<>();
+    for (HloInstruction i : c.instructions()) {
+      byName.put(i.name(), i);
+    }
+    String v0 = params.get(0).name();
+    String i0 = params.get(1).name();
+    String v1 = params.get(2).name();
+    String i1 = params.get(3).name();
+    if (root.operands().size() != 2) {
+      return null;
+    }
+    HloInstruction value = byName.get(root.operands().get(0));
+    HloInstruction index = byName.get(root.operands().get(1));
+    for (String dir : new String[] {"GT", "LT"}) {
+      // value: select(v0 DIR v1 or v0 != v0, v0, v1)
+      if (!select(value, byName, v0, v1)) {
+        continue;
+      }
+      HloInstruction keepFirst = byName.get(value.operands().get(0));
+      if (!orOf(keepFirst, byName, i -> compare(i, dir, v0, v1), i -> compare(i, "NE", v0, v0))) {
+        continue;
+      }
+      // index: select(keepFirst or (v0 == v1 and i0 < i1), i0, i1)
+      if (!select(index, byName, i0, i1)) {
+        return null;
+      }
+      HloInstruction firstIndex = byName.get(index.operands().get(0));
+      boolean ok =
+          orOf(
+              firstIndex,
+              byName,
+              i -> i == keepFirst,
+              i ->
+                  "and".equals(i.opcode())
+                      && i.operands().size() == 2
+                      && compare(byName.get(i.operands().get(0)), "EQ", v0, v1)
+                      && compare(byName.get(i.operands().get(1)), "LT", i0, i1));
+      return ok ? (dir.equals("GT") ? "argmax" : "argmin") : null;
+    }
+    return null;
+  }
+
+  private static boolean select(
+      HloInstruction s, Map<String, HloInstruction> byName, String a, String b) {
+    return s != null
+        && "select".equals(s.opcode())
+        && s.operands().size() == 3
+        && s.operands().get(1).equals(a)
+        && s.operands().get(2).equals(b);
+  }
+
+  /** Whether i is or(x, y) with one operand satisfying p and the other q. */
+  private static boolean orOf(
+      HloInstruction i,
+      Map<String, HloInstruction> byName,
+      java.util.function.Predicate<HloInstruction> p,
+      java.util.function.Predicate<HloInstruction> q) {
+    if (i == null || !"or".equals(i.opcode()) || i.operands().size() != 2) {
+      return false;
+    }
+    HloInstruction x = byName.get(i.operands().get(0));
+    HloInstruction y = byName.get(i.operands().get(1));
+    return x != null && y != null && (p.test(x) && q.test(y) || p.test(y) && q.test(x));
+  }
+
+  /** Whether i compares a with b in direction dir. */
+  private static boolean compare(HloInstruction i, String dir, String a, String b) {
+    return i != null
+        && "compare".equals(i.opcode())
+        && i.operands().size() == 2
+        && i.operands().get(0).equals(a)
+        && i.operands().get(1).equals(b)
+        && dir.equals(HloAttributes.unquote(String.valueOf(i.attribute("direction"))));
   }
 }

@@ -367,6 +367,9 @@ final class HloNodes {
           HloParser.ADVICE);
     }
     String reducer = Computations.reducer(body);
+    if (reducer == null) {
+      reducer = Computations.pairReducer(body);
+    }
     kw.put("reducer", new Arg.StrArg(reducer != null ? reducer : bodies.text(body, ins)));
     if (ins.operands().size() % 2 != 0) {
       throw src.error(

@@ -44,8 +44,63 @@ public final class XlaLowering {
       }
       return items;
     }
+    if (op.equals("reduce")
+        && c.node.kwarg("reducer") instanceof Arg.StrArg r
+        && (r.value().equals("argmax") || r.value().equals("argmin"))) {
+      return argReduce(c, r.value().equals("argmax"));
+    }
     Integer h = single(op, c);
     return h == null ? null : new int[] {h};
+  }
+
+  /**
+   * A reduce of (value, index) pairs by {@code argmax} or {@code argmin} ({@code jnp.argmax}: the
+   * larger value, a NaN the largest, and of equal values the smaller index) over one dim, its
+   * indices the positions along that dim and its initial values the reducer's identity (-inf or
+   * +inf, and 0): the max (min) and the first position of it. Null (opaque) otherwise.
+   */
+  private static int[] argReduce(Call c, boolean max) {
+    if (c.node.args().size() != 4
+        || !(c.node.kwarg("init_values") instanceof Arg.ListArg inits)
+        || inits.items().size() != 2
+        || inits.items().get(0) instanceof Arg.NoneArg
+        || inits.items().get(1) instanceof Arg.NoneArg) {
+      return null;
+    }
+    int x = c.tensor(0, null);
+    int positions = c.tensor(1, null);
+    int dt = c.type(x).dtype();
+    long[] dims = AtenNormalizer.dims(c.ints(-1, "dimensions"), c.type(x).rank(), c);
+    if (dims.length != 1
+        || !Dtype.isFloating(dt)
+        || number(inits.items().get(0))
+            != (max ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY)
+        || number(inits.items().get(1)) != 0
+        || !positionsAlong(c.b.known(positions), c.shape(positions), (int) dims[0])) {
+      return null;
+    }
+    int d = (int) dims[0];
+    int keys = max ? x : c.b.add(Op.NEG, new long[0], x);
+    int value = c.b.add(max ? Op.RAMAX : Op.RAMIN, new long[] {0, d}, x);
+    int index = c.cast(c.b.add(Op.ARGMAX, new long[] {0, d}, keys), c.type(positions).dtype());
+    return new int[] {value, index};
+  }
+
+  /** Whether t holds each element's position along dim d. */
+  private static boolean positionsAlong(dev.entangle.core.numeric.Tensor t, long[] shape, int d) {
+    if (t == null || shape.length <= d) {
+      return false;
+    }
+    long inner = 1;
+    for (int i = d + 1; i < shape.length; i++) {
+      inner *= shape[i];
+    }
+    for (int i = 0; i < t.numel(); i++) {
+      if (t.at(i) != (i / inner) % shape[d]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private Integer single(String op, Call c) {

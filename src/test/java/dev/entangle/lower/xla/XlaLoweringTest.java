@@ -12,7 +12,9 @@ import dev.entangle.eval.LoweredEvaluator;
 import dev.entangle.eval.WorkBudget;
 import dev.entangle.graph.Graph;
 import dev.entangle.importer.hlo.HloImporter;
+import dev.entangle.lower.DumpedLines;
 import dev.entangle.lower.LoweredTerms;
+import dev.entangle.lower.Lowering;
 import dev.entangle.lower.LoweringException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -251,6 +253,50 @@ class XlaLoweringTest {
     assertEquals("(expand[2 3] (reshape[1 3] (arange[0 6 2 5])))", t.get("rows"));
     assertEquals("(expand[2 2] (scalar[2.0 float32]))", t.get("same"));
     assertEquals("(xla.constant)", t.get("elided"), "an elided literal is a value of its own");
+  }
+
+  /** JAX's reducer of (value, index) pairs for argmax (DIR GT) or argmin (DIR LT). */
+  private static String pairReducer(String name, String dir) {
+    return "%"
+        + name
+        + " (v0: f32[], i0: s32[], v1: f32[], i1: s32[]) -> (f32[], s32[]) {\n"
+        + "  %v0 = f32[] parameter(0)\n  %v1 = f32[] parameter(2)\n"
+        + "  %gt = pred[] compare(%v0, %v1), direction="
+        + dir
+        + "\n  %ne = pred[] compare(%v0, %v0), direction=NE\n"
+        + "  %keep = pred[] or(%gt, %ne)\n  %v = f32[] select(%keep, %v0, %v1)\n"
+        + "  %eq = pred[] compare(%v0, %v1), direction=EQ\n"
+        + "  %i0 = s32[] parameter(1)\n  %i1 = s32[] parameter(3)\n"
+        + "  %lt = pred[] compare(%i0, %i1), direction=LT\n  %tie = pred[] and(%eq, %lt)\n"
+        + "  %first = pred[] or(%keep, %tie)\n  %i = s32[] select(%first, %i0, %i1)\n"
+        + "  ROOT %t = (f32[], s32[]) tuple(%v, %i)\n}\n\n";
+  }
+
+  @Test
+  void argmaxAndArgminReducersArePairedWithTheirPositions() throws IOException {
+    String text =
+        "HloModule m\n\n"
+            + pairReducer("amax", "GT")
+            + pairReducer("amin", "LT")
+            + "ENTRY %main (x: f32[3,4]) -> s32[3] {\n"
+            + "  %x = f32[3,4]{1,0} parameter(0)\n"
+            + "  %pos = s32[4]{0} iota(), iota_dimension=0\n"
+            + "  %at = s32[3,4]{1,0} broadcast(%pos), dimensions={1}\n"
+            + "  %ninf = f32[] constant(-inf)\n  %inf = f32[] constant(inf)\n"
+            + "  %zero = s32[] constant(0)\n"
+            + "  %r = (f32[3]{0}, s32[3]{0}) reduce(%x, %at, %ninf, %zero), dimensions={1},"
+            + " to_apply=%amax\n"
+            + "  %m = f32[3]{0} get-tuple-element(%r), index=0\n"
+            + "  %a = s32[3]{0} get-tuple-element(%r), index=1\n"
+            + "  %q = (f32[3]{0}, s32[3]{0}) reduce(%x, %at, %inf, %zero), dimensions={1},"
+            + " to_apply=%amin\n"
+            + "  ROOT %b = s32[3]{0} get-tuple-element(%q), index=1\n}\n";
+    Path f = Files.writeString(dir.resolve("arg.hlo"), text);
+    Map<String, String> t =
+        DumpedLines.of(Lowering.sequential(HloImporter.importGraph(f), new OpTable()));
+    assertEquals("float32[3] = ramax[0, 1](x)   # xla.reduce", t.get("m"));
+    assertEquals("int32[3] = cast[int32](argmax[0, 1](x))   # xla.reduce", t.get("a"));
+    assertEquals("int32[3] = cast[int32](argmax[0, 1](neg(x)))   # xla.reduce", t.get("b"));
   }
 
   @Test

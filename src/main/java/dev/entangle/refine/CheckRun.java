@@ -47,6 +47,13 @@ final class CheckRun {
   /** The e-graph size up to which a chain may span more than {@link #MAX_CHAIN} operations. */
   static final int LONG_CHAIN_NODES = 4_000;
 
+  /**
+   * The e-graph size past which a chain is not gone on in at all: each operation it adds
+   * saturates the whole e-graph again (a bug's chain through an attention block at 4 ranks grows
+   * past 30,000 nodes and takes seconds per operation). Such a chain is judged on numbers.
+   */
+  static final int MAX_CHAIN_NODES = 20_000;
+
   private final Context ctx;
   private final CoreProgram gs;
   private final List<CoreOp> ops;
@@ -692,7 +699,8 @@ final class CheckRun {
     }
     if (length > MAX_CHAIN
         || span > MAX_SPAN
-        || (span > MAX_CHAIN && check.nodeCount() > LONG_CHAIN_NODES)) {
+        || (span > MAX_CHAIN && check.nodeCount() > LONG_CHAIN_NODES)
+        || check.nodeCount() > MAX_CHAIN_NODES) {
       return false;
     }
     if (root == op) {

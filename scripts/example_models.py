@@ -2600,3 +2600,39 @@ class FlatSequenceParallelNormMLP(nn.Module):
             places = torch.cat([torch.arange(c) + i * c * n + r * c for r in range(n) for i in range(b)])
             rows = rows.index_select(0, torch.sort(places).indices)
         return self.fc2(F.gelu(self.fc1(rows))).reshape(b, c * n, h)
+
+
+# ---------------------------------------------------------------------------
+# Gradients by autograd in G_s, written by hand on the ranks (no loss computed)
+
+
+class RegressionGradsOnly(RegressionGrad):
+    """The regression's gradients with respect to W and b by autograd, without the loss: the
+    backward is seeded with ``ones_like(loss)``, which reads the loss for its shape alone."""
+
+    def forward(self, x, target):
+        _, grad_weight, grad_bias = self.loss_and_grads(self.weight, self.bias, x, target)
+        return grad_weight, grad_bias
+
+
+class DataParallelHandGrads(nn.Module):
+    """Rank k holds its rows of the batch and the whole weights, and writes the gradients of the
+    global mean-squared error by hand: ``2 / (rows * outputs * n) * e^T x`` and the column sums of
+    ``e`` times the same factor, with ``e = x W^T + b - target``, summed over the ranks by
+    all-reduces. It never computes the loss. ``local_mean`` divides by its own rows' count only (a
+    mistake: the gradients come out n times too large)."""
+
+    def __init__(self, in_features, out_features, world_size, local_mean=False):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(out_features, in_features))
+        self.bias = nn.Parameter(torch.empty(out_features))
+        self.world_size = world_size
+        self.local_mean = local_mean
+
+    def forward(self, x, target):
+        e = F.linear(x, self.weight, self.bias) - target
+        count = e.numel() * (1 if self.local_mean else self.world_size)
+        scale = 2.0 / count
+        grad_weight = dist.all_reduce(scale * (e.t() @ x), "sum", GROUP)
+        grad_bias = dist.all_reduce(scale * e.sum(0), "sum", GROUP)
+        return grad_weight, grad_bias

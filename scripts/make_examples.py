@@ -521,6 +521,26 @@ def grad_accum(name, scale_loss):
         operator=node_name(gs, "aten.mean.default"))
 
 
+def hand_grads(name, n, local_mean=False):
+    batch, dim_in, dim_out = 8, 5, 4
+    gs = trace(m.RegressionGradsOnly(dim_in, dim_out), x=t(batch, dim_in), target=t(batch, dim_out))
+    gd = trace_ranks(n, lambda r: m.DataParallelHandGrads(dim_in, dim_out, n, local_mean),
+                     lambda r: dict(x=t(batch // n, dim_in), target=t(batch // n, dim_out)))
+    relations = [shard("x", 0), shard("target", 0), replicate("weight"), replicate("bias")]
+    if local_mean:
+        return Case(
+            name, f"hand-grads-dp{n} with each rank dividing by its own rows' count: the"
+            " all-reduced gradients come out n times too large", gs, gd, relations, "not-refined",
+            "the weight's gradient is n times the mean's: G_d returns no multiple of it a clean"
+            " expression could take back", operator=node_name(gs, "aten.t.default", 3))
+    return Case(
+        name, f"the gradients of a mean-squared-error regression over {n} data-parallel ranks: G_s"
+        " takes them by autograd (its backward seeded with ones_like of the loss), each rank writes"
+        " them by hand for its rows, scaled for the global mean, and all-reduces them; no rank"
+        " computes the loss", gs, gd, relations, "refines",
+        "the gradients are every rank's: the seed reads the loss for its shape alone")
+
+
 def bug_mlp(name, what, note, **knobs):
     n = 2
     gs = trace(m.MLP(HIDDEN, FFN), x=t(TOKENS, HIDDEN))
@@ -988,8 +1008,8 @@ def data_parallel_loss(name, n, loss, grad_reduce_op="avg"):
         name, f"{name.replace('bug-', '').replace('-grads-sum', '')} over {n} ranks all-reducing the"
         " gradients with sum instead of avg", gs, gd, relations, "not-refined",
         f"the gradients come out {n} times too large: each is the ranks' sum where G_s has 1/{n} of"
-        " it, and the bias gradient's sum over the rows is the first with no clean expression",
-        operator=node_name(gs, "aten.sum.dim_IntList"), expect=expect)
+        f" it; the weight's gradient is 1/{n} of G_d's output, which no clean expression over G_d's"
+        " outputs scales back", operator=node_name(gs, "aten.t.default", 3), expect=expect)
 
 
 def conv_out_channels(name, n, interleave=False):
@@ -1557,6 +1577,8 @@ def all_cases():
         sp_layernorm_grad("bug-sp-layernorm-grad-unreduced", False),
         gpt(6, 1),
         grad_accum("grad-accum", True),
+        hand_grads("hand-grads-dp2", 2),
+        hand_grads("hand-grads-dp4", 4),
         bug_mlp("bug-mlp-missing-allreduce", "mlp-tp2 whose row-parallel output is not"
                 " all-reduced (paper bug 7): each rank adds b2 to its partial sum", 
                 "fc2 needs the sum of the ranks' partial products; no rank has it",
@@ -1568,6 +1590,7 @@ def all_cases():
         bug_expert_sharded(),
         bug_loss_not_scaled(),
         grad_accum("bug-grad-accum-unscaled", False),
+        hand_grads("bug-hand-grads-local-mean", 2, local_mean=True),
         row_parallel_3d("row-parallel-3d-tp2", 2),
         row_parallel_3d("bug-row-parallel-3d-bias-before-allreduce", 3, bias_before_reduce=True),
         replicated_average("replicated-average-tp3", 3),
@@ -1813,7 +1836,9 @@ GD_LOCATIONS = {
     "bug-rank-zero-bias-every-rank": ("y = y + self.bias", 2),
     "bug-context-parallel-unshifted-mask": ("return super().attend(q, k, v, row_start)", 0),
     "bug-data-parallel-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 0),
-    "bug-dp-mse-loss-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 1),
+    "bug-dp-mse-loss-grads-sum": (
+        'return (dist.all_reduce(loss, "avg", GROUP), dist.all_reduce(grad_weight, self.grad_reduce_op,'
+        " GROUP),", 1),
     "bug-conv-in-channels-bias-before-allreduce": (
         "partial = F.conv2d(x, self.weight, self.bias, padding=1)", 0),
     "bug-conv-in-channels-relu-before-allreduce": ("partial = F.relu(partial)", 0),
@@ -1827,7 +1852,9 @@ GD_LOCATIONS = {
     "bug-conv-out-channels-interleaved": (
         "return dist.all_gather(y, self.world_size, GROUP).view(y.shape[0], -1, *y.shape[2:])", 0),
     "bug-dp-conv-grads-sum": ("dist.all_reduce(grad_weight, self.grad_reduce_op, GROUP),", 0),
-    "bug-dp-cross-entropy-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 2),
+    "bug-dp-cross-entropy-grads-sum": (
+        'return (dist.all_reduce(loss, "avg", GROUP), dist.all_reduce(grad_weight, self.grad_reduce_op,'
+        " GROUP),", 2),
     "bug-expert-parallel-transposed-splits": (
         "routed = dist.all_to_all(x, self.recv, self.send, GROUP)", 0),
     "bug-expert-sharded": ("return F.gelu(x @ self.w1) @ self.w2", 0),

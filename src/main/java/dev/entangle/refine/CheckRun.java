@@ -48,9 +48,9 @@ final class CheckRun {
   static final int LONG_CHAIN_NODES = 4_000;
 
   /**
-   * The e-graph size past which a chain is not gone on in at all: each operation it adds
-   * saturates the whole e-graph again (a bug's chain through an attention block at 4 ranks grows
-   * past 30,000 nodes and takes seconds per operation). Such a chain is judged on numbers.
+   * The e-graph size past which a chain is not gone on in at all: each operation it adds saturates
+   * the whole e-graph again (a bug's chain through an attention block at 4 ranks grows past 30,000
+   * nodes and takes seconds per operation). Such a chain is judged on numbers.
    */
   static final int MAX_CHAIN_NODES = 20_000;
 

@@ -14,18 +14,19 @@ import java.util.Map;
  * rational {@code scale}, which stays one, derived or stated alike) and an operator f linear in
  * that operand ({@link Op#linearOperands}: a matrix product or a convolution and its gradients in
  * either operand, a softmax or log-softmax gradient, a rotary embedding, a pick, gather or
- * embedding and its gradient in its first), and a {@code where} in the value chosen where the other
- * is zero (a relu's gradient). A loss scaled by 1/batch then scales each gradient alike on every
- * rank, so the factor meets the one of the ranks' averages. The factor's shape is the result's,
- * which the pattern language cannot write for these operators. Only moves a factor out, so it ends.
+ * embedding and its gradient in its first), a {@code where} in the value chosen where the other is
+ * zero (a relu's gradient), and a sum or mean over dims (a scaled gradient's bias gradient). A loss
+ * scaled by 1/batch then scales each gradient alike on every rank, so the factor meets the one of
+ * the ranks' averages. The factor's shape is the result's, which the pattern language cannot write
+ * for these operators. Only moves a factor out, so it ends.
  */
 final class ConstantFactorOut implements NativeRule<ConstantFactorOut.Scaled> {
   static final String NAME = "constant-factor-out";
 
   /**
    * The operators and operands a factor leaves, in a fixed order (so that searches report matches
-   * in one order): those {@link Op#linearOperands} names, and either value of a where, when the
-   * other is zero.
+   * in one order): those {@link Op#linearOperands} names, either value of a where, when the other
+   * is zero, and the operand of a sum or mean.
    */
   private static final List<Map.Entry<Op, int[]>> LINEAR = linear();
 
@@ -37,6 +38,8 @@ final class ConstantFactorOut implements NativeRule<ConstantFactorOut.Scaled> {
       }
     }
     out.add(Map.entry(Op.WHERE, new int[] {1, 2}));
+    out.add(Map.entry(Op.RSUM, new int[] {0}));
+    out.add(Map.entry(Op.RMEAN, new int[] {0}));
     return List.copyOf(out);
   }
 

@@ -121,11 +121,15 @@ public enum Op {
   /** Index of the max along one dim. attrs: [keepdim, dim]. */
   ARGMAX(1, Kind.REDUCE, Reductions.SEMANTICS),
   /**
-   * The k largest entries along one dim, largest first (a NaN the largest; of equal entries the
-   * first first). attrs: [dim, k].
+   * The k largest entries along one dim, largest first, or with [largest] 0 the k smallest,
+   * smallest first (a NaN counts as larger than every number, as torch's kernel orders it; of equal
+   * entries the first comes first). attrs: [dim, k, largest].
    */
   TOPK(1, Kind.OTHER, Reductions.SEMANTICS),
-  /** The indices of {@link #TOPK}'s entries along its dim, in its order; int64. attrs: [dim, k]. */
+  /**
+   * The indices of {@link #TOPK}'s entries along its dim, in its order; int64. attrs: [dim, k,
+   * largest].
+   */
   TOPK_INDICES(1, Kind.OTHER, Reductions.SEMANTICS),
 
   /** attrs: [dim]. */

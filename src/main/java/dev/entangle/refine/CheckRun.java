@@ -437,7 +437,7 @@ final class CheckRun {
    */
   private CoreOp judgedRootRead(CoreOp op) {
     CoreOp found = null;
-    for (int in : op.reads()) {
+    for (int in : op.dependencies()) {
       CoreOp r = chainRoot.get(in);
       if (r != null && judgedAtOutputs.contains(r.id()) && (found == null || r.id() < found.id())) {
         found = r;
@@ -522,11 +522,25 @@ final class CheckRun {
     if (taken.isEmpty()) {
       return false;
     }
+    Map<Integer, Evidence.Candidate> expected = new LinkedHashMap<>();
+    for (Map.Entry<Integer, List<CoreRelation.Expect>> x : expects.entrySet()) {
+      int v = x.getKey();
+      if (chainRoot.get(v) != root || taken.containsKey(v) || unsupportedValues.contains(v)) {
+        continue; // a chain value no model output: its expectations hold on numbers, or it fails
+      }
+      for (CoreRelation.Expect e : x.getValue()) {
+        if (!(numbers.compare(v, e.gd()) instanceof Evidence.Candidate c)) {
+          return false;
+        }
+        expected.putIfAbsent(v, c);
+      }
+    }
     taken.forEach(
         (o, c) -> {
           overOutputs.put(o, c.term());
           assumptions.add(new Assumption(root.id(), o, c, null));
         });
+    expected.forEach((v, c) -> assumptions.add(new Assumption(root.id(), v, c, null)));
     assumedOutcome.put(root.id(), rootOut);
     forgetChain(root);
     return true;
@@ -594,6 +608,10 @@ final class CheckRun {
         return result(s.verdict(), s.failure());
       }
     }
+    Step.Stop unchecked = expectationsOfDeferred();
+    if (unchecked != null) {
+      return result(unchecked.verdict(), unchecked.failure());
+    }
     for (CoreRelation.Expect e : violated) {
       if (unsupportedValues.contains(e.gs())) {
         continue;
@@ -634,6 +652,40 @@ final class CheckRun {
               unstatedRanges(a.output())));
     }
     return result(Verdict.REFINES, null);
+  }
+
+  /**
+   * The expectations about values whose chain never mapped and reached no model output (an
+   * expectation is otherwise checked with its operator's outputs): each is compared on numbers,
+   * taken as a step when it holds, else the check stops {@code expectation-violated}. Null when
+   * every one holds.
+   */
+  private Step.Stop expectationsOfDeferred() {
+    for (Map.Entry<Integer, List<CoreRelation.Expect>> x : expects.entrySet()) {
+      int v = x.getKey();
+      if (!ctx.deferred.contains(v) || unsupportedValues.contains(v) || undefined.contains(v)) {
+        continue;
+      }
+      CoreOp producer = gs.definition(v);
+      int at = producer == null ? -1 : producer.id();
+      for (CoreRelation.Expect e : x.getValue()) {
+        Evidence ev = numbers.compare(v, e.gd());
+        if (ev instanceof Evidence.Candidate c) {
+          assumptions.add(new Assumption(at, v, c, null));
+          continue;
+        }
+        return (Step.Stop)
+            stop(
+                Verdict.EXPECTATION_VIOLATED,
+                new Failure.ExpectationViolated(
+                    at,
+                    e,
+                    first(ctx.relation.get(v)),
+                    producer == null ? List.of() : inputRelations(producer),
+                    ev));
+      }
+    }
+    return null;
   }
 
   /**
@@ -700,7 +752,7 @@ final class CheckRun {
     if (length > MAX_CHAIN
         || span > MAX_SPAN
         || (span > MAX_CHAIN && check.nodeCount() > LONG_CHAIN_NODES)
-        || check.nodeCount() > MAX_CHAIN_NODES) {
+        || (root != op && check.nodeCount() > MAX_CHAIN_NODES)) {
       return false;
     }
     if (root == op) {
@@ -793,7 +845,9 @@ final class CheckRun {
     }
     List<Integer> notChecked = required.stream().filter(undefined::contains).distinct().toList();
     if (v == Verdict.REFINES
-        && (rel.size() + notChecked.size() < required.size() || !assumptions.isEmpty())) {
+        && (rel.size() + notChecked.size() < required.size()
+            || !assumptions.isEmpty()
+            || expects.keySet().stream().anyMatch(ctx.deferred::contains))) {
       throw new IllegalStateException("refines without a complete, proved output relation");
     }
     Map<String, Integer> fired = new LinkedHashMap<>();

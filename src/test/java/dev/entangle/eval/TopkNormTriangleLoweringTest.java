@@ -108,6 +108,39 @@ class TopkNormTriangleLoweringTest {
   }
 
   @Test
+  void aNaNIsTheLargestEntryFirstAmongTheLargestAndLastAmongTheSmallest() {
+    Graph g =
+        new Graphs()
+            .input("v", "float32", 4)
+            .tuple(
+                "top",
+                "aten.topk.default",
+                List.of(type("float32", 2), type("int64", 2)),
+                ref("v"),
+                2)
+            .item("topv", "top", 0, type("float32", 2))
+            .item("topi", "top", 1, type("int64", 2))
+            .tuple(
+                "low",
+                "aten.topk.default",
+                List.of(type("float32", 3), type("int64", 3)),
+                ref("v"),
+                3,
+                -1,
+                false)
+            .item("lowv", "low", 0, type("float32", 3))
+            .item("lowi", "low", 1, type("int64", 3))
+            .build("topv", "topi", "lowv", "lowi");
+    Evaluation e =
+        new LoweredEvaluator(new OpTable(), WorkBudget.defaults())
+            .evaluate(g, Map.of("v", Tensor.of(Tensors.F32, new long[] {4}, 1, Double.NaN, 0, 2)));
+    assertValues(new double[] {Double.NaN, 2}, e, "topv");
+    assertValues(new double[] {1, 3}, e, "topi");
+    assertValues(new double[] {0, 1, 2}, e, "lowv");
+    assertValues(new double[] {2, 0, 3}, e, "lowi");
+  }
+
+  @Test
   void vectorNormsOfEveryOrderOverTheDimsGiven() {
     Graph g =
         inputs()

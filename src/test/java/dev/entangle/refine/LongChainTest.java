@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.entangle.cli.CliRun;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,7 @@ class LongChainTest {
     return last;
   }
 
-  /** G_s: the rows' sums of tanh^STEPS of the outer product x x^T. */
+  /** G_s: the rows' sums of tanh^STEPS of the outer product x x^T (and 2x). */
   private static String gs() {
     List<String> n = new ArrayList<>();
     n.add(input("x", "[4]"));
@@ -45,7 +46,8 @@ class LongChainTest {
     n.add(call("outer", "aten.mul.Tensor", "[" + ref("col") + ", " + ref("row") + "]", "[4, 4]"));
     String last = tanhs(n, "outer", "[4, 4]", STEPS);
     n.add(call("rows", "aten.sum.dim_IntList", "[" + ref(last) + ", [1]]", "[4]"));
-    return HandGraphs.graph(n, "rows");
+    n.add(call("xx", "aten.mul.Tensor", "[" + ref("x") + ", 2.0]", "[4]"));
+    return HandGraphs.graph(n, "rows", "xx");
   }
 
   /**
@@ -91,6 +93,36 @@ class LongChainTest {
         List.of(rank(secondSteps), rank(secondSteps)),
         "{\"gs\": \"x\", \"gd\": \"concat(r0.xr, r1.xr, dim=0)\"},"
             + " {\"gs\": \"x\", \"gd\": \"r0.xf\"}, {\"gs\": \"x\", \"gd\": \"r1.xf\"}");
+  }
+
+  /**
+   * Only xx is a required output; the rows' sums are stated as an expectation, which the chain
+   * reaches without a model output to judge it by.
+   */
+  private CliRun checkExpecting(int secondSteps) throws IOException {
+    Path gs = Files.writeString(tmp.resolve("gs.json"), gs());
+    Path gd =
+        Files.writeString(
+            tmp.resolve("gd.json"),
+            HandGraphs.distributed(List.of(rank(secondSteps), rank(secondSteps))));
+    Path ri =
+        Files.writeString(
+            tmp.resolve("ri.json"),
+            "{\"format\": \"entangle-relation/1\", \"relations\": ["
+                + "{\"gs\": \"x\", \"gd\": \"concat(r0.xr, r1.xr, dim=0)\"},"
+                + " {\"gs\": \"x\", \"gd\": \"r0.xf\"}, {\"gs\": \"x\", \"gd\": \"r1.xf\"}],"
+                + " \"outputs\": [\"xx\"],"
+                + " \"expect\": [{\"gs\": \"rows\", \"gd\": \"concat(r0.rows, r1.rows, dim=0)\"}]}");
+    return CliRun.check(gs, gd, ri);
+  }
+
+  @Test
+  void anExpectationAboutAChainThatReachesNoOutputIsComparedOnNumbers() throws IOException {
+    CliRun ok = checkExpecting(STEPS);
+    assertTrue(ok.out().startsWith("unproved"), ok::transcript);
+    CliRun bug = checkExpecting(STEPS + 1);
+    assertEquals(1, bug.exitCode(), bug::transcript);
+    assertTrue(bug.out().startsWith("expectation-violated"), bug::transcript);
   }
 
   @Test

@@ -14,7 +14,8 @@ import java.util.Arrays;
 /**
  * Reductions over dims ({@code rsum}, {@code rmean}, {@code ramax}, {@code ramin}: attrs [keepdim,
  * dims...]), {@code argmax} (attrs [keepdim, dim]) and {@code topk}, {@code topk_indices} (attrs
- * [dim, k]). Sums add in row-major order of the input; max and min propagate NaN, as PyTorch's do.
+ * [dim, k, largest]). Sums add in row-major order of the input; max and min propagate NaN, as
+ * PyTorch's do.
  */
 public final class Reductions implements Semantics {
   /** The family's semantics, named by its operators in {@link Op}. */
@@ -122,10 +123,12 @@ public final class Reductions implements Semantics {
   }
 
   /**
-   * The k largest entries along one dim ({@code indices}: their positions), largest first: a NaN
-   * counts as the largest, and of equal entries the first comes first.
+   * The k largest entries along one dim ({@code indices}: their positions), largest first, or the k
+   * smallest, smallest first: a NaN counts as larger than every number (first among the largest,
+   * last among the smallest, as torch's kernel orders them), and of equal entries the first comes
+   * first.
    */
-  public static double[] topk(Tensor x, int dim, int k, boolean indices) {
+  public static double[] topk(Tensor x, int dim, int k, boolean largest, boolean indices) {
     long[] in = x.rawShape();
     int n = (int) in[dim];
     long outer = 1;
@@ -149,7 +152,9 @@ public final class Reductions implements Semantics {
         Arrays.sort(
             order,
             (p, q) ->
-                -compareNanLargest(src[(int) (base + p * inner)], src[(int) (base + q * inner)]));
+                (largest ? -1 : 1)
+                    * compareNanLargest(
+                        src[(int) (base + p * inner)], src[(int) (base + q * inner)]));
         for (int j = 0; j < k; j++) {
           out[(int) (o * k * inner + j * inner + i)] =
               indices ? order[j] : src[(int) (base + order[j] * inner)];
@@ -220,7 +225,8 @@ public final class Reductions implements Semantics {
   public double[] compute(Op op, long[] a, Tensor[] in, TypeInfo out, Context context) {
     return switch (op) {
       case ARGMAX -> argmax(in[0], (int) a[1]);
-      case TOPK, TOPK_INDICES -> topk(in[0], (int) a[0], (int) a[1], op == Op.TOPK_INDICES);
+      case TOPK, TOPK_INDICES ->
+          topk(in[0], (int) a[0], (int) a[1], a[2] != 0, op == Op.TOPK_INDICES);
       default -> reduce(op, in[0], a);
     };
   }

@@ -378,15 +378,15 @@ final class ArithmeticLowering {
     if (dt != Dtype.INT64.code() && dt != Dtype.INT32.code()) {
       return null; // a boolean mask picks a number of entries the values decide
     }
-    if (d == 0 && s.length == 2) {
+    Tensor fixed = c.b.known(ids);
+    int picked = fixed == null ? -1 : FixedIndexLowering.selectWrapped(c, x, d, fixed);
+    if (picked < 0 && d == 0 && s.length == 2) {
       return c.b.add(Op.EMBEDDING, new long[0], x, ids);
     }
     long[] is = c.shape(ids);
-    int flatIds = c.reshape(ids, new long[] {c.type(ids).numel()});
-    Tensor fixed = c.b.known(ids);
-    int picked = fixed == null ? -1 : FixedIndexLowering.selectWrapped(c, x, d, fixed);
     if (picked < 0) {
-      picked = LayoutLowering.selectAlong(c, x, d, flatIds);
+      picked =
+          LayoutLowering.selectAlong(c, x, d, c.reshape(ids, new long[] {c.type(ids).numel()}));
     }
     long[] out = new long[s.length - 1 + is.length];
     System.arraycopy(s, 0, out, 0, d);

@@ -429,9 +429,8 @@ final class ReductionLowering {
   }
 
   /**
-   * {@code topk(x, k, dim, largest, sorted)}: the values and their indices; the smallest k are the
-   * largest k of the negation. Unsorted ({@code sorted=False}) stays opaque: torch leaves that
-   * order to the kernel.
+   * {@code topk(x, k, dim, largest, sorted)}: the values and their indices. Unsorted ({@code
+   * sorted=False}) stays opaque: torch leaves that order to the kernel.
    */
   private static int[] topk(Call c) {
     int x = c.tensor(0, "self");
@@ -441,14 +440,8 @@ final class ReductionLowering {
     }
     long k = c.integer(1, "k", null);
     long d = c.dim(c.integer(2, "dim", -1L), rank);
-    boolean largest = c.bool(3, "largest", true);
-    int keys = largest ? x : c.b.add(Op.NEG, new long[0], x);
-    long[] attrs = {d, k};
-    int values = c.b.add(Op.TOPK, attrs, keys);
-    if (!largest) {
-      values = c.b.add(Op.NEG, new long[0], values);
-    }
-    return new int[] {values, c.b.add(Op.TOPK_INDICES, attrs, keys)};
+    long[] attrs = {d, k, c.bool(3, "largest", true) ? 1 : 0};
+    return new int[] {c.b.add(Op.TOPK, attrs, x), c.b.add(Op.TOPK_INDICES, attrs, x)};
   }
 
   /**

@@ -144,6 +144,24 @@ class FixedIndexLoweringTest {
   }
 
   @Test
+  void aMatrixIndexedAlongItsRowsByFixedIndicesTakesThoseRows() throws IOException {
+    Map<String, String> t =
+        lower(
+            List.of(
+                FxJson.input("m", "[4, 2]", "float32"),
+                node("ids", "aten.arange.start_step", "[-1, -5, -3]", "[2]", "int64"),
+                node(
+                    "picked",
+                    "aten.index.Tensor",
+                    "[{\"node\": \"m\"}, [{\"node\": \"ids\"}]]",
+                    "[2, 2]",
+                    "float32")));
+    assertEquals(
+        "float32[2, 2] = concat[0](slice[0, 3, 4, 1](m), slice[0, 0, 1, 1](m))   # aten.index.Tensor",
+        t.get("picked"));
+  }
+
+  @Test
   void indicesTheProgramDoesNotFixAreALookup() throws IOException {
     Map<String, String> t =
         lower(

@@ -1836,6 +1836,8 @@ GD_LOCATIONS = {
     "bug-rank-zero-bias-every-rank": ("y = y + self.bias", 2),
     "bug-context-parallel-unshifted-mask": ("return super().attend(q, k, v, row_start)", 0),
     "bug-data-parallel-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 0),
+    "bug-hand-grads-local-mean": (
+        'grad_weight = dist.all_reduce(scale * (e.t() @ x), "sum", GROUP)', 0),
     "bug-dp-mse-loss-grads-sum": (
         'return (dist.all_reduce(loss, "avg", GROUP), dist.all_reduce(grad_weight, self.grad_reduce_op,'
         " GROUP),", 1),

@@ -29,8 +29,8 @@ class ConstantItemsTest {
   void aBugIsFoundWhereItShowsNotAtTheConstant() {
     CliRun run = check("bug-dp-cross-entropy-grads-sum");
     assertEquals(1, run.exitCode(), run::toString);
-    // the bias gradient, summed where it should be averaged (the weight gradient before it is half
-    // the ranks' sum, which no clean expression needs yet); not nll_loss_forward's constant
-    assertTrue(run.out().contains("operator: sum_1 (aten.sum.dim_IntList)"), run.out());
+    // the weight gradient, half the ranks' sum G_d returns, which no clean expression over G_d's
+    // outputs scales back; not nll_loss_forward's constant
+    assertTrue(run.out().contains("operator: t_3 (aten.t.default)"), run.out());
   }
 }

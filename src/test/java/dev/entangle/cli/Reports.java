@@ -72,8 +72,10 @@ public final class Reports {
     while (!work.isEmpty()) {
       String name = work.remove(work.size() - 1);
       Node n = g.node(name);
-      if (n != null && needed.add(name)) {
-        work.addAll(inputsOf(n));
+      if (n != null
+          && needed.add(name)
+          && !(n.op() == NodeOp.CALL_FUNCTION && AtenNormalizer.readsShapesOnly(n.target()))) {
+        work.addAll(inputsOf(n)); // a call that reads its inputs' shapes alone needs no operator
       }
     }
     Set<String> variable = new HashSet<>();

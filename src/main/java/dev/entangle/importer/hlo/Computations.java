@@ -122,13 +122,18 @@ final class Computations {
     return x != null && y != null && (p.test(x) && q.test(y) || p.test(y) && q.test(x));
   }
 
-  /** Whether i compares a with b in direction dir. */
+  /**
+   * Whether i compares a with b in direction dir, by the default order (a {@code TOTALORDER}
+   * comparison orders NaNs and signed zeros otherwise).
+   */
   private static boolean compare(HloInstruction i, String dir, String a, String b) {
+    String type = i == null ? null : i.attribute("type");
     return i != null
         && "compare".equals(i.opcode())
         && i.operands().size() == 2
         && i.operands().get(0).equals(a)
         && i.operands().get(1).equals(b)
-        && dir.equals(HloAttributes.unquote(String.valueOf(i.attribute("direction"))));
+        && dir.equals(HloAttributes.unquote(String.valueOf(i.attribute("direction"))))
+        && (type == null || HloAttributes.unquote(type).equals("FLOAT"));
   }
 }

@@ -297,6 +297,13 @@ class XlaLoweringTest {
     assertEquals("float32[3] = ramax[0, 1](x)   # xla.reduce", t.get("m"));
     assertEquals("int32[3] = cast[int32](argmax[0, 1](x))   # xla.reduce", t.get("a"));
     assertEquals("int32[3] = cast[int32](argmax[0, 1](neg(x)))   # xla.reduce", t.get("b"));
+    // a reducer that keeps the first value on a tie but the smaller index: not jnp.argmax's, so
+    // the reduce stays opaque
+    Path ge =
+        Files.writeString(dir.resolve("ge.hlo"), text.replace("direction=GT", "direction=GE"));
+    Map<String, String> u =
+        DumpedLines.of(Lowering.sequential(HloImporter.importGraph(ge), new OpTable()));
+    assertTrue(u.get("a").contains("xla.reduce") && !u.get("a").contains("argmax"), u.get("a"));
   }
 
   @Test

@@ -26,7 +26,7 @@ final class ConstantFactorOut implements NativeRule<ConstantFactorOut.Scaled> {
   /**
    * The operators and operands a factor leaves, in a fixed order (so that searches report matches
    * in one order): those {@link Op#linearOperands} names, either value of a where, when the other
-   * is zero, and the operand of a sum or mean.
+   * is zero, and the operand of a sum or mean (a {@code scale} only).
    */
   private static final List<Map.Entry<Op, int[]>> LINEAR = linear();
 
@@ -79,6 +79,11 @@ final class ConstantFactorOut implements NativeRule<ConstantFactorOut.Scaled> {
             continue;
           }
           ENode product = scaled(g, n.child(i));
+          if (product != null
+              && product.op() != Op.SCALE.id()
+              && (e.getKey() == Op.RSUM || e.getKey() == Op.RMEAN)) {
+            continue; // a sum of products with a constant is left to the linear forms
+          }
           if (product != null && product.op() == Op.SCALE.id()) {
             found.match(
                 new Scaled(held.cls(), n, i, g.find(product.child(0)), -1, product.attrs()));

@@ -408,15 +408,7 @@ final class ArithmeticLowering {
           (upper ? "triu" : "tril") + " takes a tensor of at least 2 dims, got " + s.length);
     }
     long k = c.integer(1, "diagonal", 0L);
-    long rows = s[s.length - 2];
-    long cols = s[s.length - 1];
-    long[] grid = {rows, cols};
-    int shifted = c.expandTo(c.reshape(c.arange(k, rows + k, 1), new long[] {rows, 1}), grid);
-    int col = c.expandTo(c.reshape(c.arange(0, cols, 1), new long[] {1, cols}), grid);
-    int keep =
-        upper
-            ? c.b.add(Op.GE, new long[0], col, shifted) // col - row >= k
-            : c.b.add(Op.GE, new long[0], shifted, col); // col - row <= k
+    int keep = c.triangle(s[s.length - 2], s[s.length - 1], k, upper, Dtype.INT64.code());
     int dt = c.type(x).dtype();
     return c.b.add(Op.WHERE, new long[0], c.expandTo(keep, s), x, c.filled(0, dt, s));
   }

@@ -57,10 +57,7 @@ final class AttentionLowering {
     int scores = scaled(c, c.b.add(Op.MATMUL, new long[0], q, lastTwoSwapped(c, k)), scale, dt);
     if (c.bool(causal, "is_causal", false)) {
       // query i sees keys 0 .. i (torch's causal mask is aligned at the top left)
-      int rows = c.reshape(c.arange(0, l, 1), new long[] {l, 1});
-      int cols = c.reshape(c.arange(0, s, 1), new long[] {1, s});
-      long[] grid = {l, s};
-      int sees = c.b.add(Op.GE, new long[0], c.expandTo(rows, grid), c.expandTo(cols, grid));
+      int sees = c.triangle(l, s, 0, false, Dtype.INT64.code());
       scores = masked(c, scores, c.expandTo(sees, scoresShape), dt, scoresShape);
     }
     if (c.has(-1, "attn_mask")) {

@@ -214,6 +214,22 @@ public final class Call {
     return b.add(Op.ARANGE, new long[] {start, end, step, Dtype.INT64.code()});
   }
 
+  /**
+   * The boolean [rows, cols] mask true where column - row is at least k ({@code upper}) or at most
+   * k: a comparison of the shifted row positions with the column positions, of the given integer
+   * dtype (a causal mask is {@code upper = false, k = 0}: each row sees the columns up to its own).
+   */
+  public int triangle(long rows, long cols, long k, boolean upper, int dtype) {
+    long[] grid = {rows, cols};
+    int row = b.add(Op.ARANGE, new long[] {k, rows + k, 1, dtype});
+    int shifted = expandTo(reshape(row, new long[] {rows, 1}), grid);
+    int col = b.add(Op.ARANGE, new long[] {0, cols, 1, dtype});
+    int column = expandTo(reshape(col, new long[] {1, cols}), grid);
+    return upper // j - i >= k: j >= i + k; j - i <= k: i + k >= j
+        ? b.add(Op.GE, new long[0], column, shifted)
+        : b.add(Op.GE, new long[0], shifted, column);
+  }
+
   public int scalar(double v, int dtype) {
     return b.add(Op.SCALAR, new long[] {Double.doubleToLongBits(canonical(v)), dtype});
   }

@@ -444,15 +444,7 @@ public final class XlaLowering {
     for (boolean upper : new boolean[] {true, false}) {
       for (int k = -rows; k <= cols; k++) {
         if (triangular(v, rows, cols, k, upper)) {
-          long[] grid = {rows, cols};
-          int i32 = Dtype.INT32.code();
-          int row = c.b.add(Op.ARANGE, new long[] {k, rows + k, 1, i32});
-          int shifted = c.expandTo(c.reshape(row, new long[] {rows, 1}), grid);
-          int col = c.b.add(Op.ARANGE, new long[] {0, cols, 1, i32});
-          int column = c.expandTo(c.reshape(col, new long[] {1, cols}), grid);
-          return upper // j - i >= k: j >= i + k; j - i <= k: i + k >= j
-              ? c.b.add(Op.GE, new long[0], column, shifted)
-              : c.b.add(Op.GE, new long[0], shifted, column);
+          return c.triangle(rows, cols, k, upper, Dtype.INT32.code());
         }
       }
     }

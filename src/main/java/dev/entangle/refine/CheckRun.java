@@ -300,8 +300,17 @@ final class CheckRun {
       }
     }
     if (against != null || candidates.isEmpty()) {
-      if (atWalkEnd && chainOutputsOnNumbers(root, rootOut)) {
-        return new Step.Resume(ops.size());
+      if (atWalkEnd) {
+        ChainOutputs judged = chainOutputsOnNumbers(root, rootOut);
+        if (judged.taken()) {
+          return new Step.Resume(ops.size());
+        }
+        if (judged.against() != null && !comparable(against)) {
+          // the numbers that show the bug are the chain's output's when its first value has
+          // nothing in G_d to compare with (a value no rank computes whole)
+          against = judged.against();
+          chainEnd = Math.max(chainEnd, judged.at());
+        }
       }
       if (tooLongAt != null && root != tooLongAt && rootOut.missingInput() < 0) {
         judgedAtOutputs.add(root.id());
@@ -498,29 +507,32 @@ final class CheckRun {
    * never computes the log-softmax of the whole logits, only each row's log-sum-exp and target
    * logit. When every required output of the chain equals G_d's outputs as G_d lays them out (a
    * rank's value, or their concat or sum across ranks) on every draw, that is a gap in the lemmas,
-   * not a bug: takes those outputs on numbers (the check is then at best {@code unproved}) and
-   * returns true. When one does not, or only after a transpose or reshape (blocks gathered along
-   * the wrong dim may hold the right numbers in a scrambled layout), or an expectation about one
-   * does not hold on numbers, returns false and the failure stays at the root.
+   * not a bug: takes those outputs on numbers (the check is then at best {@code unproved}). When
+   * one does not, or only after a transpose or reshape (blocks gathered along the wrong dim may
+   * hold the right numbers in a scrambled layout), or an expectation about one does not hold on
+   * numbers, nothing is taken and the failure stays at the root, with the numbers of the output or
+   * expectation that differs when there are some.
    */
-  private boolean chainOutputsOnNumbers(CoreOp root, OperatorCheck.Outcome rootOut) {
+  private ChainOutputs chainOutputsOnNumbers(CoreOp root, OperatorCheck.Outcome rootOut) {
     Map<Integer, Evidence.Candidate> taken = new LinkedHashMap<>();
     for (int o : required) {
       if (chainRoot.get(o) != root || undefined.contains(o) || unsupportedValues.contains(o)) {
         continue;
       }
-      if (!(numbers.search(o, true) instanceof Evidence.Candidate c) || !asLaidOut(c.term())) {
-        return false;
+      Evidence found = numbers.search(o, true);
+      if (!(found instanceof Evidence.Candidate c) || !asLaidOut(c.term())) {
+        return againstChain(found, o);
       }
       for (CoreRelation.Expect e : expects.getOrDefault(o, List.of())) {
-        if (!(numbers.compare(o, e.gd()) instanceof Evidence.Candidate)) {
-          return false;
+        Evidence ev = numbers.compare(o, e.gd());
+        if (!(ev instanceof Evidence.Candidate)) {
+          return againstChain(ev, o);
         }
       }
       taken.put(o, c);
     }
     if (taken.isEmpty()) {
-      return false;
+      return ChainOutputs.NOT_TAKEN;
     }
     Map<Integer, Evidence.Candidate> expected = new LinkedHashMap<>();
     for (Map.Entry<Integer, List<CoreRelation.Expect>> x : expects.entrySet()) {
@@ -529,8 +541,9 @@ final class CheckRun {
         continue; // a chain value no model output: its expectations hold on numbers, or it fails
       }
       for (CoreRelation.Expect e : x.getValue()) {
-        if (!(numbers.compare(v, e.gd()) instanceof Evidence.Candidate c)) {
-          return false;
+        Evidence ev = numbers.compare(v, e.gd());
+        if (!(ev instanceof Evidence.Candidate c)) {
+          return againstChain(ev, v);
         }
         expected.putIfAbsent(v, c);
       }
@@ -543,7 +556,33 @@ final class CheckRun {
     expected.forEach((v, c) -> assumptions.add(new Assumption(root.id(), v, c, null)));
     assumedOutcome.put(root.id(), rootOut);
     forgetChain(root);
-    return true;
+    return ChainOutputs.TAKEN;
+  }
+
+  /**
+   * How a chain's outputs fared on numbers ({@link #chainOutputsOnNumbers}).
+   *
+   * @param taken whether they were taken on numbers
+   * @param against the numbers of the output or expectation that differs (a {@link
+   *     Evidence.Witness}), or null
+   * @param at the operation computing that value, or -1
+   */
+  private record ChainOutputs(boolean taken, Evidence.Witness against, int at) {
+    static final ChainOutputs TAKEN = new ChainOutputs(true, null, -1);
+    static final ChainOutputs NOT_TAKEN = new ChainOutputs(false, null, -1);
+  }
+
+  /** Whether evidence compares a value with a G_d expression (a witness with a closest one). */
+  private static boolean comparable(Evidence e) {
+    return e instanceof Evidence.Witness w && w.closest() != null;
+  }
+
+  private ChainOutputs againstChain(Evidence e, int value) {
+    if (!(e instanceof Evidence.Witness w)) {
+      return ChainOutputs.NOT_TAKEN;
+    }
+    CoreOp producer = gs.definition(value);
+    return new ChainOutputs(false, w, producer == null ? -1 : producer.id());
   }
 
   /** Whether a term is G_d values as laid out: a value, or a concat or sum across ranks of such. */

@@ -2180,6 +2180,52 @@ class MicroBatchedDataParallelGrad(RegressionGrad):
         return tuple(dist.all_reduce(p, "avg", GROUP) for p in total)
 
 
+class TanhMlpSgdStep(nn.Module):
+    """One SGD step of ``y = tanh(x W1^T + b1) W2^T`` under a mean squared error, the gradients by
+    autograd: returns the new W1, b1 and W2."""
+
+    def __init__(self, in_features, hidden, out_features, lr=0.1):
+        super().__init__()
+        self.w1 = nn.Parameter(torch.empty(hidden, in_features))
+        self.b1 = nn.Parameter(torch.empty(hidden))
+        self.w2 = nn.Parameter(torch.empty(out_features, hidden))
+        self.lr = lr
+
+    def grads(self, x, target, loss_scale):
+        with torch.enable_grad():  # tracing runs under no_grad
+            params = [p.detach().requires_grad_(True) for p in (self.w1, self.b1, self.w2)]
+            y = torch.tanh(x @ params[0].t() + params[1]) @ params[2].t()
+            loss = ((y - target) ** 2).mean() * loss_scale
+            return torch.autograd.grad(loss, params)
+
+    def step(self, grads):
+        return tuple(p - self.lr * g for p, g in zip((self.w1, self.b1, self.w2), grads))
+
+    def forward(self, x, target):
+        return self.step(self.grads(x, target, 1.0))
+
+
+class LossScaledAccumulationStep(TanhMlpSgdStep):
+    """:class:`TanhMlpSgdStep` under data parallelism with gradient accumulation and a static loss
+    scale (as mixed-precision training keeps one): each rank runs autograd on every micro-batch's
+    loss times ``loss_scale``, adds the gradients, all-reduces (sum) them, and divides by
+    ``loss_scale * micro * world_size`` before the step. ``unscale=False`` forgets the loss scale
+    (a mistake: the update comes out ``loss_scale`` times too large)."""
+
+    def __init__(self, in_features, hidden, out_features, micro, world_size, loss_scale=1024.0,
+                 unscale=True):
+        super().__init__(in_features, hidden, out_features)
+        self.micro, self.world_size, self.loss_scale, self.unscale = micro, world_size, loss_scale, unscale
+
+    def forward(self, x, target):
+        total = None
+        for x_part, target_part in zip(x.chunk(self.micro), target.chunk(self.micro)):
+            g = self.grads(x_part, target_part, self.loss_scale)
+            total = list(g) if total is None else [a + b for a, b in zip(total, g)]
+        divisor = (self.loss_scale if self.unscale else 1.0) * self.micro * self.world_size
+        return self.step([dist.all_reduce(a, "sum", GROUP) / divisor for a in total])
+
+
 class RegressionAdamStep(RegressionGrad):
     """One step of ``torch.optim.Adam`` (bias-corrected, at step ``step``) on the regression: the
     loss, the new weight and bias, and their new first and second moments (buffers

@@ -541,6 +541,28 @@ def hand_grads(name, n, local_mean=False):
         "the gradients are every rank's: the seed reads the loss for its shape alone")
 
 
+def loss_scaled_accumulation(name, n, unscale=True):
+    batch, dim_in, hidden, dim_out, micro = 8 * n, 4, 8, 3, 2
+    gs = trace(m.TanhMlpSgdStep(dim_in, hidden, dim_out), x=t(batch, dim_in), target=t(batch, dim_out))
+    gd = trace_ranks(n, lambda r: m.LossScaledAccumulationStep(dim_in, hidden, dim_out, micro, n,
+                                                               unscale=unscale),
+                     lambda r: dict(x=t(batch // n, dim_in), target=t(batch // n, dim_out)))
+    relations = [shard("x", 0), shard("target", 0), replicate("w1"), replicate("b1"), replicate("w2")]
+    if not unscale:
+        return Case(
+            name, f"loss-scaled-grad-accum-dp{n} never dividing the gradients by the loss scale"
+            " (1024): the update comes out 1024 times too large", gs, gd, relations, "not-refined",
+            "the step's update is 1024 times G_s's: no clean expression",
+            operator=node_name(gs, "aten.mul.Tensor", 3))
+    return Case(
+        name, f"an SGD step of a two-layer tanh MLP over {n} data-parallel ranks with gradient"
+        f" accumulation over {micro} micro-batches and a static loss scale of 1024: G_s and each"
+        " micro-batch take the gradients by autograd, the ranks all-reduce their sums and divide by"
+        f" 1024 * {micro} * {n}", gs, gd, relations, "refines",
+        "the new weights are every rank's: each rank's gradient is a constant multiple of its rows'"
+        " share, the constant computed from the loss scale and the micro-batch's count")
+
+
 def bug_mlp(name, what, note, **knobs):
     n = 2
     gs = trace(m.MLP(HIDDEN, FFN), x=t(TOKENS, HIDDEN))
@@ -1579,6 +1601,8 @@ def all_cases():
         grad_accum("grad-accum", True),
         hand_grads("hand-grads-dp2", 2),
         hand_grads("hand-grads-dp4", 4),
+        loss_scaled_accumulation("loss-scaled-grad-accum-dp2", 2),
+        loss_scaled_accumulation("loss-scaled-grad-accum-dp4", 4),
         bug_mlp("bug-mlp-missing-allreduce", "mlp-tp2 whose row-parallel output is not"
                 " all-reduced (paper bug 7): each rank adds b2 to its partial sum", 
                 "fc2 needs the sum of the ranks' partial products; no rank has it",
@@ -1591,6 +1615,7 @@ def all_cases():
         bug_loss_not_scaled(),
         grad_accum("bug-grad-accum-unscaled", False),
         hand_grads("bug-hand-grads-local-mean", 2, local_mean=True),
+        loss_scaled_accumulation("bug-loss-scaled-grad-accum-unscaled", 2, unscale=False),
         row_parallel_3d("row-parallel-3d-tp2", 2),
         row_parallel_3d("bug-row-parallel-3d-bias-before-allreduce", 3, bias_before_reduce=True),
         replicated_average("replicated-average-tp3", 3),
@@ -1836,6 +1861,8 @@ GD_LOCATIONS = {
     "bug-rank-zero-bias-every-rank": ("y = y + self.bias", 2),
     "bug-context-parallel-unshifted-mask": ("return super().attend(q, k, v, row_start)", 0),
     "bug-data-parallel-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 0),
+    "bug-loss-scaled-grad-accum-unscaled": (
+        'return self.step([dist.all_reduce(a, "sum", GROUP) / divisor for a in total])', 0),
     "bug-hand-grads-local-mean": (
         'grad_weight = dist.all_reduce(scale * (e.t() @ x), "sum", GROUP)', 0),
     "bug-dp-mse-loss-grads-sum": (

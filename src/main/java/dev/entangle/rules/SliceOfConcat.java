@@ -42,8 +42,8 @@ final class SliceOfConcat implements NativeRule<SliceOfConcat.Overlap> {
       deadline.poll();
       int c = held.cls();
       ENode s = held.node();
-      if (s.attr(3) != 1) {
-        continue;
+      if (s.attr(3) != 1 || s.attr(2) <= s.attr(1)) {
+        continue; // a stride, or an empty range: no part to take
       }
       long d = s.attr(0);
       long from = s.attr(1);

@@ -212,6 +212,16 @@ class NativeLemmaSearchTest {
   }
 
   @Test
+  void anEmptySliceOfAConcatTakesNoPart() {
+    TermReader t = new TermReader();
+    t.add("(slice[0 4 4 1] (concat[0] a:f32[4,2] b:f32[3,2]))");
+    t.graph().rebuild();
+    List<Object> all = new ArrayList<>();
+    rewrite(SliceOfConcat.NAME).searcher().search(t.graph(), Long.MAX_VALUE, (c, m) -> all.add(m));
+    assertEquals(List.of(), all);
+  }
+
+  @Test
   void applyingTheMatchesProvesTheLemma() {
     for (var e : CASES.entrySet()) {
       TermReader t = matched(e.getKey());

@@ -5,6 +5,7 @@ import dev.entangle.core.Op;
 import dev.entangle.core.TermBuilder;
 import dev.entangle.graph.Arg;
 import dev.entangle.graph.Node;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -62,15 +63,29 @@ public final class CollectiveLowering {
         }
       case ALL_TO_ALL:
         {
-          int[] parts = new int[n];
+          // the pieces each member sends this rank, those of no rows left out (a send to one
+          // peer, written as an all-to-all with one non-zero split, receives that peer's piece)
+          List<Integer> parts = new ArrayList<>();
+          int empty = -1;
           for (int j = 0; j < n; j++) {
             long[] bounds = chunk(ms.get(j).inputSplits(), b.type(sent[j]).shape()[0], n, k);
-            parts[j] =
+            int part =
                 bounds[0] == 0 && bounds[1] == b.type(sent[j]).shape()[0]
                     ? sent[j]
                     : b.add(Op.SLICE, new long[] {0, bounds[0], bounds[1], 1}, sent[j]);
+            if (bounds[1] > bounds[0]) {
+              parts.add(part);
+            } else if (empty < 0) {
+              empty = part;
+            }
           }
-          return n == 1 ? parts[0] : b.add(Op.CONCAT, new long[] {0}, parts);
+          if (parts.isEmpty()) {
+            return empty;
+          }
+          return parts.size() == 1
+              ? parts.get(0)
+              : b.add(
+                  Op.CONCAT, new long[] {0}, parts.stream().mapToInt(Integer::intValue).toArray());
         }
       case BROADCAST:
         {

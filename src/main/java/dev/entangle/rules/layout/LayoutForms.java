@@ -100,7 +100,7 @@ final class LayoutForms {
     if (out.size() > PER_CLASS) {
       // the forms that read the class's sources, not the class itself, first (a node that views
       // the class again, as a reshape back and forth does, gives only the class's own identity)
-      out.sort(Comparator.comparingInt(m -> unreducedCells(m, c)));
+      out.sort(Comparator.comparingLong(m -> unreducedCells(m, c)));
       out.subList(PER_CLASS, out.size()).clear();
     }
     if (source || out.isEmpty()) {
@@ -116,22 +116,26 @@ final class LayoutForms {
   }
 
   /**
-   * How many of a form's boxes read a source that is not yet as far down as it goes: the class
-   * itself, a class holding no G_d tensor (a slice or view met on a cycle), or one whose own first
-   * form reads other sources.
+   * How far a form's boxes are from reading sources as far down as they go, as a sort key: first
+   * how many read the class itself or a class holding no G_d tensor (a slice or view met on a
+   * cycle, a value only G_s computes), then how many read a G_d tensor whose own first form reads
+   * other sources. A form over G_d tensors alone, in however many boxes, comes before one with a
+   * box over a value no rank holds.
    */
-  private int unreducedCells(BlockMap m, int c) {
-    int n = 0;
+  private long unreducedCells(BlockMap m, int c) {
+    long foreign = 0;
+    long above = 0;
     for (Cell cell : m.cells()) {
       int s = cell.source();
+      if (s == c || order(s) == Long.MAX_VALUE) {
+        foreign++;
+        continue;
+      }
       List<BlockMap> own = forms.get(s);
-      boolean reduced =
-          s != c
-              && order(s) != Long.MAX_VALUE
-              && (own == null || own == PENDING || own.isEmpty() || readsOnly(own.get(0), s));
-      n += reduced ? 0 : 1;
+      boolean reduced = own == null || own == PENDING || own.isEmpty() || readsOnly(own.get(0), s);
+      above += reduced ? 0 : 1;
     }
-    return n;
+    return (foreign << 32) + above;
   }
 
   /** Whether every box of a form reads the source s. */

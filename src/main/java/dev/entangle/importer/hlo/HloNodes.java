@@ -201,6 +201,7 @@ final class HloNodes {
       case "dynamic-slice" -> dynamicSlice(ins, attrs, trace);
       case "dynamic-update-slice" -> dynamicUpdateSlice(ins, trace);
       case "reduce" -> reduce(ins, attrs, trace);
+      case "reduce-window" -> reduceWindow(ins, attrs, trace);
       case "custom-call" -> customCall(ins, attrs, trace);
       case "slice" -> {
         long[][] r = attrs.sliceRanges("slice");
@@ -384,6 +385,22 @@ final class HloNodes {
     }
     int n = ins.operands().size() / 2;
     kw.put("init_values", operandValues(ins.operands().subList(n, ins.operands().size())));
+    generic(ins, trace, kw);
+  }
+
+  /**
+   * A reduce-window of one operand: its window text as written, its reducer named as a reduce's is
+   * (or its body's text), and its initial value when known.
+   */
+  private void reduceWindow(HloInstruction ins, HloAttributes attrs, String trace) {
+    Map<String, Arg> kw = kwargs(ins);
+    String name = attrs.computation("to_apply");
+    HloComputation body = name == null ? null : module.computation(name);
+    if (body != null && ins.operands().size() == 2) {
+      String reducer = Computations.reducer(body);
+      kw.put("reducer", new Arg.StrArg(reducer != null ? reducer : bodies.text(body, ins)));
+      kw.put("init_values", operandValues(ins.operands().subList(1, 2)));
+    }
     generic(ins, trace, kw);
   }
 

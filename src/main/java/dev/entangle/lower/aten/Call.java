@@ -215,6 +215,37 @@ public final class Call {
   }
 
   /**
+   * The running sums of x along dim d: with d moved last and the other dims flattened into rows,
+   * the rows times the upper triangular matrix of ones ({@code [i, j]} is 1 where {@code i <= j}),
+   * and the layout put back.
+   */
+  public int cumsum(int x, int d) {
+    long[] s = shape(x);
+    int rank = s.length;
+    long n = s[d];
+    LayoutLowering.DimMove move = LayoutLowering.DimMove.toLast(rank, d);
+    long[] movedShape = move.shape(s);
+    long rows = 1;
+    for (int i = 0; i < rank - 1; i++) {
+      rows *= movedShape[i];
+    }
+    int dtype = type(x).dtype();
+    int index = arange(0, n, 1);
+    long[] square = {n, n};
+    int upper =
+        cast(
+            b.add(
+                Op.LE,
+                new long[0],
+                expandTo(reshape(index, new long[] {n, 1}), square),
+                expandTo(reshape(index, new long[] {1, n}), square)),
+            dtype);
+    int moved = LayoutLowering.permute(this, x, move.order());
+    int sums = b.add(Op.MATMUL, new long[0], reshape(moved, new long[] {rows, n}), upper);
+    return LayoutLowering.permute(this, reshape(sums, movedShape), move.inverse());
+  }
+
+  /**
    * The boolean [rows, cols] mask true where column - row is at least k ({@code upper}) or at most
    * k: a comparison of the shifted row positions with the column positions, of the given integer
    * dtype (a causal mask is {@code upper = false, k = 0}: each row sees the columns up to its own).

@@ -96,7 +96,7 @@ final class ReductionLowering {
         if (c.type(x).rank() == 0) {
           return one(x);
         }
-        return one(cumsum(c, x, c.dim(c.integer(1, "dim", null), c.type(x).rank())));
+        return one(c.cumsum(x, c.dim(c.integer(1, "dim", null), c.type(x).rank())));
       }
       case "aten.native_group_norm" -> {
         return groupNorm(c);
@@ -210,37 +210,6 @@ final class ReductionLowering {
     int nonzero = c.b.add(Op.NE, new long[0], x, c.filled(0, c.type(x).dtype(), c.shape(x)));
     int counted = c.cast(nonzero, Dtype.FLOAT32.code());
     return c.cast(reduce(c, Op.RAMAX, counted, dims, keep), Dtype.BOOL.code());
-  }
-
-  /**
-   * The running sums of x along dim d: with d moved last and the other dims flattened into rows,
-   * the rows times the upper triangular matrix of ones ({@code [i, j]} is 1 where {@code i <= j}),
-   * and the layout put back.
-   */
-  private static int cumsum(Call c, int x, int d) {
-    long[] s = c.shape(x);
-    int rank = s.length;
-    long n = s[d];
-    LayoutLowering.DimMove move = LayoutLowering.DimMove.toLast(rank, d);
-    long[] movedShape = move.shape(s);
-    long rows = 1;
-    for (int i = 0; i < rank - 1; i++) {
-      rows *= movedShape[i];
-    }
-    int dtype = c.type(x).dtype();
-    int index = c.arange(0, n, 1);
-    long[] square = {n, n};
-    int upper =
-        c.cast(
-            c.b.add(
-                Op.LE,
-                new long[0],
-                c.expandTo(c.reshape(index, new long[] {n, 1}), square),
-                c.expandTo(c.reshape(index, new long[] {1, n}), square)),
-            dtype);
-    int moved = LayoutLowering.permute(c, x, move.order());
-    int sums = c.b.add(Op.MATMUL, new long[0], c.reshape(moved, new long[] {rows, n}), upper);
-    return LayoutLowering.permute(c, c.reshape(sums, movedShape), move.inverse());
   }
 
   /**

@@ -20,7 +20,8 @@ final class XlaConvolution {
   private XlaConvolution() {}
 
   /** The window: per spatial dim, its size, stride, low and high padding and filter dilation. */
-  private record Window(long[] size, long[] stride, long[] lo, long[] hi, long[] dilation) {}
+  /** A window attribute: per dim its size, stride, low and high padding, and dilation. */
+  record Window(long[] size, long[] stride, long[] lo, long[] hi, long[] dilation) {}
 
   static Integer lower(Call c) {
     String labels = string(c, "dim_labels");
@@ -97,7 +98,7 @@ final class XlaConvolution {
   }
 
   /** The window attribute, or null for what is not lowered (dilated input, reversed filters). */
-  private static Window window(Call c, int d) {
+  static Window window(Call c, int d) {
     String text = string(c, "window").strip();
     if (text.startsWith("{") && text.endsWith("}")) {
       text = text.substring(1, text.length() - 1);

@@ -271,6 +271,9 @@ public final class XlaLowering {
       case "reduce" -> {
         return reduce(c);
       }
+      case "reduce_window" -> {
+        return runningSum(c);
+      }
       case "gather" -> {
         return gather(c);
       }
@@ -290,6 +293,46 @@ public final class XlaLowering {
         return null;
       }
     }
+  }
+
+  /**
+   * A reduce-window that is a running sum along one dim, as {@code jnp.cumsum} lowers: the sum,
+   * from 0, of a window as long as that dim, padded by its length less one before and nothing
+   * after, stride and dilation one, and a window of one element along every other dim. Null
+   * (opaque) for any other window or reducer.
+   */
+  private static Integer runningSum(Call c) {
+    if (c.node.args().size() != 2
+        || !(c.node.kwarg("reducer") instanceof Arg.StrArg r)
+        || !r.value().equals("add")
+        || !(c.node.kwarg("init_values") instanceof Arg.ListArg inits)
+        || inits.items().size() != 1
+        || inits.items().get(0) instanceof Arg.NoneArg
+        || number(inits.items().get(0)) != 0
+        || !(c.node.kwarg("window") instanceof Arg.StrArg)) {
+      return null;
+    }
+    int x = c.tensor(0, null);
+    long[] shape = c.shape(x);
+    XlaConvolution.Window w = XlaConvolution.window(c, shape.length);
+    if (w == null) {
+      return null;
+    }
+    int along = -1;
+    for (int d = 0; d < shape.length; d++) {
+      boolean single = w.size()[d] == 1 && w.lo()[d] == 0;
+      boolean running = w.size()[d] == shape[d] && w.lo()[d] == shape[d] - 1;
+      if (w.stride()[d] != 1 || w.dilation()[d] != 1 || w.hi()[d] != 0 || !(single || running)) {
+        return null;
+      }
+      if (running && !single) {
+        if (along >= 0) {
+          return null;
+        }
+        along = d;
+      }
+    }
+    return along < 0 ? x : c.cumsum(x, along);
   }
 
   private static TypeInfo declared(Call c) {

@@ -19,6 +19,7 @@ import dev.entangle.lower.LoweringException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -433,6 +434,31 @@ class XlaLoweringTest {
     assertArrayEquals(
         new double[] {1, 1, 1, 1, 2, 2, 2, 2},
         ev.evaluate(g, Map.of("x", x, "i", out, "u", u)).tensor(-1, "s").orElseThrow().raw());
+  }
+
+  @Test
+  void aReduceWindowThatSumsEachPrefixIsARunningSum() throws IOException {
+    String[] lines = {
+      "%x = f32[2,3]{1,0} parameter(0)",
+      "%zero = f32[] constant(0)",
+      // jnp.cumsum(x, axis=1)
+      "%c = f32[2,3]{1,0} reduce-window(%x, %zero), window={size=1x3 pad=0_0x2_0}, to_apply=%add",
+      // a window of two (a moving sum), a running max, and the sums of the suffixes: opaque
+      "%w = f32[2,3]{1,0} reduce-window(%x, %zero), window={size=1x2 pad=0_0x1_0}, to_apply=%add",
+      "%m = f32[2,3]{1,0} reduce-window(%x, %zero), window={size=1x3 pad=0_0x2_0}, to_apply=%max",
+      "%s = f32[2,3]{1,0} reduce-window(%x, %zero), window={size=1x3 pad=0_0x0_2}, to_apply=%add"
+    };
+    Map<String, String> t = lower(lines);
+    assertTrue(t.get("c").contains("(matmul ") && !t.get("c").contains("xla."), t.get("c"));
+    for (String opaque : List.of("w", "m", "s")) {
+      assertTrue(t.get(opaque).startsWith("(xla.reduce_window"), t.get(opaque));
+    }
+    Graph g = HloImporter.importGraph(dir.resolve("m.hlo"));
+    Tensor x = Tensor.of(Dtype.FLOAT32.code(), new long[] {2, 3}, 1, 2, 3, 4, 5, 6);
+    LoweredEvaluator ev = new LoweredEvaluator(new OpTable(), WorkBudget.defaults());
+    assertArrayEquals(
+        new double[] {1, 3, 6, 4, 9, 15},
+        ev.evaluate(g, Map.of("x", x)).tensor(-1, "c").orElseThrow().raw());
   }
 
   @Test

@@ -2180,6 +2180,47 @@ class MicroBatchedDataParallelGrad(RegressionGrad):
         return tuple(dist.all_reduce(p, "avg", GROUP) for p in total)
 
 
+class TimeConv(nn.Module):
+    """Two 1-d convolutions over a signal's time axis (kernel 3, padding 1), a tanh between them,
+    and a residual: ``conv2(tanh(conv1(x) + b1)) + x`` (an audio or state-space model's block)."""
+
+    def __init__(self, channels, hidden):
+        super().__init__()
+        self.w1 = nn.Parameter(torch.empty(hidden, channels, 3))
+        self.b1 = nn.Parameter(torch.empty(hidden))
+        self.w2 = nn.Parameter(torch.empty(channels, hidden, 3))
+
+    def forward(self, x):
+        h = torch.tanh(F.conv1d(x, self.w1, self.b1, padding=1))
+        return F.conv1d(h, self.w2, padding=1) + x
+
+
+class HaloTimeConv(TimeConv):
+    """:class:`TimeConv` with the time axis split over the ranks (spatial or context parallelism):
+    before each convolution every rank all-gathers the ranks' first and last samples and convolves,
+    without padding, its part with its left neighbour's last sample before it and its right
+    neighbour's first after it (zeros at the signal's ends). ``halo=False`` zero-pads each part
+    instead (a mistake: the samples at the parts' edges miss their neighbours)."""
+
+    def __init__(self, channels, hidden, rank, world_size, halo=True):
+        super().__init__(channels, hidden)
+        self.rank, self.world_size, self.halo = rank, world_size, halo
+
+    def conv(self, x, w, b=None):
+        if not self.halo:
+            return F.conv1d(x, w, b, padding=1)
+        edges = dist.all_gather(torch.cat([x[:, :, :1], x[:, :, -1:]], 2).unsqueeze(0),
+                                self.world_size, GROUP)
+        zero = torch.zeros_like(x[:, :, :1])
+        left = edges[self.rank - 1, :, :, 1:2] if self.rank > 0 else zero
+        right = edges[self.rank + 1, :, :, 0:1] if self.rank < self.world_size - 1 else zero
+        return F.conv1d(torch.cat([left, x, right], 2), w, b)
+
+    def forward(self, x):
+        h = torch.tanh(self.conv(x, self.w1, self.b1))
+        return self.conv(h, self.w2) + x
+
+
 class TanhMlpSgdStep(nn.Module):
     """One SGD step of ``y = tanh(x W1^T + b1) W2^T`` under a mean squared error, the gradients by
     autograd: returns the new W1, b1 and W2."""

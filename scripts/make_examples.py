@@ -541,6 +541,25 @@ def hand_grads(name, n, local_mean=False):
         "the gradients are every rank's: the seed reads the loss for its shape alone")
 
 
+def halo_time_conv(name, n, halo=True):
+    batch, channels, hidden, length = 2, 3, 4, 4 * n
+    gs = trace(m.TimeConv(channels, hidden), x=t(batch, channels, length))
+    gd = trace_ranks(n, lambda r: m.HaloTimeConv(channels, hidden, r, n, halo),
+                     lambda r: dict(x=t(batch, channels, length // n)))
+    relations = [shard("x", 2), replicate("w1"), replicate("b1"), replicate("w2")]
+    if not halo:
+        return Case(
+            name, f"halo-time-conv-sp{n} with each rank zero-padding its own part instead of taking"
+            " its neighbours' edge samples", gs, gd, relations, "not-refined",
+            "the samples at the parts' edges are convolved with zeros, not their neighbours",
+            operator=node_name(gs, "aten.convolution.default"))
+    return Case(
+        name, f"two kernel-3 convolutions over a time axis split over {n} ranks: before each, the"
+        " ranks all-gather their first and last samples, and each convolves its part, unpadded,"
+        " between its neighbours' edge samples (zeros at the ends)", gs, gd, relations, "refines",
+        "each part's convolution with its halo is its block of the whole's")
+
+
 def loss_scaled_accumulation(name, n, unscale=True):
     batch, dim_in, hidden, dim_out, micro = 8 * n, 4, 8, 3, 2
     gs = trace(m.TanhMlpSgdStep(dim_in, hidden, dim_out), x=t(batch, dim_in), target=t(batch, dim_out))
@@ -1602,6 +1621,8 @@ def all_cases():
         hand_grads("hand-grads-dp2", 2),
         hand_grads("hand-grads-dp4", 4),
         loss_scaled_accumulation("loss-scaled-grad-accum-dp2", 2),
+        halo_time_conv("halo-time-conv-sp2", 2),
+        halo_time_conv("halo-time-conv-sp4", 4),
         loss_scaled_accumulation("loss-scaled-grad-accum-dp4", 4),
         bug_mlp("bug-mlp-missing-allreduce", "mlp-tp2 whose row-parallel output is not"
                 " all-reduced (paper bug 7): each rank adds b2 to its partial sum", 
@@ -1616,6 +1637,7 @@ def all_cases():
         grad_accum("bug-grad-accum-unscaled", False),
         hand_grads("bug-hand-grads-local-mean", 2, local_mean=True),
         loss_scaled_accumulation("bug-loss-scaled-grad-accum-unscaled", 2, unscale=False),
+        halo_time_conv("bug-halo-time-conv-zero-padded", 2, halo=False),
         row_parallel_3d("row-parallel-3d-tp2", 2),
         row_parallel_3d("bug-row-parallel-3d-bias-before-allreduce", 3, bias_before_reduce=True),
         replicated_average("replicated-average-tp3", 3),
@@ -1861,6 +1883,7 @@ GD_LOCATIONS = {
     "bug-rank-zero-bias-every-rank": ("y = y + self.bias", 2),
     "bug-context-parallel-unshifted-mask": ("return super().attend(q, k, v, row_start)", 0),
     "bug-data-parallel-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 0),
+    "bug-halo-time-conv-zero-padded": ("h = torch.tanh(self.conv(x, self.w1, self.b1))", 0),
     "bug-loss-scaled-grad-accum-unscaled": (
         'return self.step([dist.all_reduce(a, "sum", GROUP) / divisor for a in total])', 0),
     "bug-hand-grads-local-mean": (

@@ -63,6 +63,7 @@ public interface NativeRule<M> {
               new RangeMaskJoin(),
               new LogSoftmaxShards(),
               new SliceOfConcat(),
+              new ConvSplitSpatial(),
               new ConcatParts(),
               RangeTilings.gradients(),
               new ExpandTiling(),

@@ -42,6 +42,13 @@ class NativeLemmaSearchTest {
           },
           SliceOfConcat.NAME,
           new String[] {"(slice[0 1 3 1] (concat[0] a:f32[4,2] b:f32[3,2]))", "(slice[0 1 3 1] a)"},
+          ConvSplitSpatial.NAME,
+          new String[] {
+            "(conv[1 1 1 1 1] (concat[2] a:f32[1,2,3] b:f32[1,2,3]) w:f32[2,2,3])",
+            "(concat[2] (conv[1 1 1 0 1] (concat[2] (expand[1 2 1] (scalar[0.0 f32]))"
+                + " (slice[2 0 4 1] (concat[2] a b))) w) (conv[1 1 1 0 1] (concat[2] (slice[2 2 6"
+                + " 1] (concat[2] a b)) (expand[1 2 1] (scalar[0.0 f32]))) w))"
+          },
           ConcatParts.NAME,
           new String[] {
             "a:f32[2,3]\n(concat[0] a b:f32[4,3]) = (concat[0] c:f32[2,3] d:f32[4,3])", "c"

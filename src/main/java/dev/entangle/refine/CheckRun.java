@@ -305,9 +305,10 @@ final class CheckRun {
         if (judged.taken()) {
           return new Step.Resume(ops.size());
         }
-        if (judged.against() != null && !comparable(against)) {
+        if (comparable(judged.against()) && nothingToCompare(against)) {
           // the numbers that show the bug are the chain's output's when its first value has
-          // nothing in G_d to compare with (a value no rank computes whole)
+          // nothing in G_d to compare with (a value no rank computes whole); numbers that did
+          // not run (an operator without them) stay, and decide as they did
           against = judged.against();
           chainEnd = Math.max(chainEnd, judged.at());
         }
@@ -575,6 +576,14 @@ final class CheckRun {
   /** Whether evidence compares a value with a G_d expression (a witness with a closest one). */
   private static boolean comparable(Evidence e) {
     return e instanceof Evidence.Witness w && w.closest() != null;
+  }
+
+  /**
+   * Whether the numbers ran and found no G_d expression of the value's size to compare with: a
+   * witness either way, so taking another in its place leaves the verdict as it was.
+   */
+  private static boolean nothingToCompare(Evidence e) {
+    return e instanceof Evidence.Witness w && w.closest() == null;
   }
 
   private ChainOutputs againstChain(Evidence e, int value) {

@@ -19,8 +19,10 @@ import java.util.Arrays;
 final class XlaConvolution {
   private XlaConvolution() {}
 
-  /** The window: per spatial dim, its size, stride, low and high padding and filter dilation. */
-  /** A window attribute: per dim its size, stride, low and high padding, and dilation. */
+  /**
+   * A window attribute (a convolution's, a reduce-window's): per dim its size, stride, low and high
+   * padding, and window dilation.
+   */
   record Window(long[] size, long[] stride, long[] lo, long[] hi, long[] dilation) {}
 
   static Integer lower(Call c) {
@@ -97,7 +99,10 @@ final class XlaConvolution {
     return l - '0';
   }
 
-  /** The window attribute, or null for what is not lowered (dilated input, reversed filters). */
+  /**
+   * The {@code window} attribute over {@code d} dims, or null for what is not lowered (a dilated
+   * input, a reversed window).
+   */
   static Window window(Call c, int d) {
     String text = string(c, "window").strip();
     if (text.startsWith("{") && text.endsWith("}")) {
@@ -148,7 +153,7 @@ final class XlaConvolution {
       }
     }
     if (size == null) {
-      throw new LoweringException("a convolution window without its size");
+      throw new LoweringException("a window without its size");
     }
     return new Window(size, stride, lo, hi, dilation);
   }

@@ -446,11 +446,18 @@ class XlaLoweringTest {
       // a window of two (a moving sum), a running max, and the sums of the suffixes: opaque
       "%w = f32[2,3]{1,0} reduce-window(%x, %zero), window={size=1x2 pad=0_0x1_0}, to_apply=%add",
       "%m = f32[2,3]{1,0} reduce-window(%x, %zero), window={size=1x3 pad=0_0x2_0}, to_apply=%max",
-      "%s = f32[2,3]{1,0} reduce-window(%x, %zero), window={size=1x3 pad=0_0x0_2}, to_apply=%add"
+      "%s = f32[2,3]{1,0} reduce-window(%x, %zero), window={size=1x3 pad=0_0x0_2}, to_apply=%add",
+      // from one, strided, dilated: opaque
+      "%one = f32[] constant(1)",
+      "%i = f32[2,3]{1,0} reduce-window(%x, %one), window={size=1x3 pad=0_0x2_0}, to_apply=%add",
+      "%t = f32[2,2]{1,0} reduce-window(%x, %zero), window={size=1x3 stride=1x2 pad=0_0x2_0},"
+          + " to_apply=%add",
+      "%d = f32[2,3]{1,0} reduce-window(%x, %zero), window={size=1x3 pad=0_0x2_0 rhs_dilate=1x2},"
+          + " to_apply=%add"
     };
     Map<String, String> t = lower(lines);
     assertTrue(t.get("c").contains("(matmul ") && !t.get("c").contains("xla."), t.get("c"));
-    for (String opaque : List.of("w", "m", "s")) {
+    for (String opaque : List.of("w", "m", "s", "i", "t", "d")) {
       assertTrue(t.get(opaque).startsWith("(xla.reduce_window"), t.get(opaque));
     }
     Graph g = HloImporter.importGraph(dir.resolve("m.hlo"));

@@ -2180,6 +2180,54 @@ class MicroBatchedDataParallelGrad(RegressionGrad):
         return tuple(dist.all_reduce(p, "avg", GROUP) for p in total)
 
 
+class CausalAttentionHead(nn.Module):
+    """One causal attention head with its output projection over a sequence ``x`` [seq, hidden]:
+    ``softmax(q k^T / sqrt(d), masked where a key comes after its query) v wo^T``."""
+
+    def __init__(self, hidden, head_dim):
+        super().__init__()
+        self.wq = nn.Parameter(torch.empty(head_dim, hidden))
+        self.wk = nn.Parameter(torch.empty(head_dim, hidden))
+        self.wv = nn.Parameter(torch.empty(head_dim, hidden))
+        self.wo = nn.Parameter(torch.empty(hidden, head_dim))
+
+    @staticmethod
+    def attend(q, k, v, query_pos, key_pos):
+        scores = (q @ k.t()) / math.sqrt(q.shape[-1])
+        later = key_pos[None, :] > query_pos[:, None]
+        return torch.softmax(scores.masked_fill(later, float("-inf")), -1) @ v
+
+    def forward(self, x):
+        pos = torch.arange(x.shape[0])
+        return self.attend(x @ self.wq.t(), x @ self.wk.t(), x @ self.wv.t(), pos, pos) @ self.wo.t()
+
+
+class LoadBalancedContextParallelAttention(CausalAttentionHead):
+    """:class:`CausalAttentionHead` with the sequence cut into 2 * world_size chunks, rank r holding
+    chunks r and 2 * world_size - 1 - r (so that each rank's causal work is the same): the ranks
+    all-gather their keys and values, put the gathered chunks back in sequence order, and attend
+    from their queries at their true positions. ``reorder=False`` uses the gathered chunks in the
+    order they arrive (a mistake: the mask assumes sequence order)."""
+
+    def __init__(self, hidden, head_dim, rank, world_size, reorder=True):
+        super().__init__(hidden, head_dim)
+        self.rank, self.world_size, self.reorder = rank, world_size, reorder
+
+    def forward(self, x):
+        n, c = self.world_size, x.shape[0] // 2
+        k = dist.all_gather(x @ self.wk.t(), n, GROUP)
+        v = dist.all_gather(x @ self.wv.t(), n, GROUP)
+        if self.reorder:
+            # sequence chunk j arrived as gathered block 2r (j = r) or 2r + 1 (j = 2n - 1 - r)
+            block = [2 * j if j < n else 2 * (2 * n - 1 - j) + 1 for j in range(2 * n)]
+            k = torch.cat([k[b * c:(b + 1) * c] for b in block], 0)
+            v = torch.cat([v[b * c:(b + 1) * c] for b in block], 0)
+        query_pos = torch.cat([self.rank * c + torch.arange(c),
+                               (2 * n - 1 - self.rank) * c + torch.arange(c)])
+        key_pos = torch.arange(2 * n * c)
+        return self.attend(x @ self.wq.t(), k, v, query_pos, key_pos) @ self.wo.t()
+
+
 class TimeConv(nn.Module):
     """Two 1-d convolutions over a signal's time axis (kernel 3, padding 1), a tanh between them,
     and a residual: ``conv2(tanh(conv1(x) + b1)) + x`` (an audio or state-space model's block)."""

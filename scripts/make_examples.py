@@ -541,6 +541,31 @@ def hand_grads(name, n, local_mean=False):
         "the gradients are every rank's: the seed reads the loss for its shape alone")
 
 
+def load_balanced_context_parallel(name, n, reorder=True):
+    seq, hidden, head_dim = 4 * n, 4, 4
+    c = seq // (2 * n)
+    gs = trace(m.CausalAttentionHead(hidden, head_dim), x=t(seq, hidden))
+    gd = trace_ranks(n, lambda r: m.LoadBalancedContextParallelAttention(hidden, head_dim, r, n, reorder),
+                     lambda r: dict(x=t(2 * c, hidden)))
+    chunks = [f"slice(r{r}.x, 0, 0, {c})" for r in range(n)]
+    chunks += [f"slice(r{r}.x, 0, {c}, {2 * c})" for r in reversed(range(n))]
+    relations = [relate("x", "concat(" + ", ".join(chunks) + ", dim=0)")]
+    relations += [replicate(w) for w in ("wq", "wk", "wv", "wo")]
+    if not reorder:
+        return Case(
+            name, f"load-balanced-context-parallel-cp{n} attending over the gathered keys and values"
+            " in the order they arrive, with the causal mask of the sequence's order", gs, gd,
+            relations, "not-refined", "the scores are the right ones with their key blocks"
+            " permuted, so the causal mask hides the wrong keys",
+            operator=node_name(gs, "aten.masked_fill.Scalar"))
+    return Case(
+        name, f"a causal attention head over a sequence cut into {2 * n} chunks, rank r holding"
+        f" chunks r and {2 * n - 1} - r (load-balanced context parallelism): the ranks all-gather keys"
+        " and values, put them in sequence order and mask at their queries' true positions", gs,
+        gd, relations, "refines",
+        "each rank's output rows are the sequential output's rows of its two chunks")
+
+
 def halo_time_conv(name, n, halo=True):
     batch, channels, hidden, length = 2, 3, 4, 4 * n
     gs = trace(m.TimeConv(channels, hidden), x=t(batch, channels, length))
@@ -1452,6 +1477,12 @@ def ulysses(name, n, bug=None):
     what = {"order": "reassembling the received sequence chunks starting at the rank's own chunk",
             "split": "without the transpose before the all_to_all, which then splits the sequence"
                      " instead of the heads"}[bug]
+    if bug == "order":
+        return Case(
+            name, f"Ulysses over {n} ranks {what}", gs, gd, relations, "not-refined",
+            "a rank's scores are the sequential ones with its chunks rotated (a block permutation,"
+            " which maps); the check stops at the softmax over them, which no law moves through a"
+            " permutation of its dim's blocks", operator=node_name(gs, "aten._softmax.default"))
     return Case(
         name, f"Ulysses over {n} ranks {what}", gs, gd, relations, "not-refined",
         "a rank's attention scores pair queries and keys of the wrong positions or heads",
@@ -1622,6 +1653,8 @@ def all_cases():
         hand_grads("hand-grads-dp4", 4),
         loss_scaled_accumulation("loss-scaled-grad-accum-dp2", 2),
         halo_time_conv("halo-time-conv-sp2", 2),
+        load_balanced_context_parallel("load-balanced-context-parallel-cp2", 2),
+        load_balanced_context_parallel("load-balanced-context-parallel-cp4", 4),
         halo_time_conv("halo-time-conv-sp4", 4),
         loss_scaled_accumulation("loss-scaled-grad-accum-dp4", 4),
         bug_mlp("bug-mlp-missing-allreduce", "mlp-tp2 whose row-parallel output is not"
@@ -1638,6 +1671,7 @@ def all_cases():
         hand_grads("bug-hand-grads-local-mean", 2, local_mean=True),
         loss_scaled_accumulation("bug-loss-scaled-grad-accum-unscaled", 2, unscale=False),
         halo_time_conv("bug-halo-time-conv-zero-padded", 2, halo=False),
+        load_balanced_context_parallel("bug-load-balanced-context-parallel-unordered", 2, reorder=False),
         row_parallel_3d("row-parallel-3d-tp2", 2),
         row_parallel_3d("bug-row-parallel-3d-bias-before-allreduce", 3, bias_before_reduce=True),
         replicated_average("replicated-average-tp3", 3),
@@ -1883,6 +1917,8 @@ GD_LOCATIONS = {
     "bug-rank-zero-bias-every-rank": ("y = y + self.bias", 2),
     "bug-context-parallel-unshifted-mask": ("return super().attend(q, k, v, row_start)", 0),
     "bug-data-parallel-grads-sum": ("dist.all_reduce(grad_bias, self.grad_reduce_op, GROUP))", 0),
+    "bug-load-balanced-context-parallel-unordered": (
+        "return self.attend(x @ self.wq.t(), k, v, query_pos, key_pos) @ self.wo.t()", 0),
     "bug-halo-time-conv-zero-padded": ("h = torch.tanh(self.conv(x, self.w1, self.b1))", 0),
     "bug-loss-scaled-grad-accum-unscaled": (
         'return self.step([dist.all_reduce(a, "sum", GROUP) / divisor for a in total])', 0),
@@ -1936,7 +1972,7 @@ GD_LOCATIONS = {
     "bug-transposed-shards-row-gather": (
         "y = dist.all_gather(x @ self.weight, self.world_size, GROUP)", 0),
     "bug-vocab-embedding-grad-unmasked": ("local = (ids - self.start).masked_fill(mask, 0)", 1),
-    "bug-ulysses-chunk-order": ("return torch.cat(chunks, dim=1)", 0),
+    "bug-ulysses-chunk-order": ("x = o.view(hl, n, seq // n, -1).transpose(0, 1).contiguous()", 0),
     "bug-ulysses-split-sequence": ("return y.view(h // n, s * n, -1)", 0),
     "bug-wrong-slice-offset": ("return super().forward(x.narrow(0, start, chunk))", 0),
     "bug-zero-grads-unreduced": (

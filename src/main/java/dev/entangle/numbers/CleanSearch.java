@@ -42,17 +42,25 @@ public final class CleanSearch {
   private final Map<String, List<GdValue>> acrossRanks = new LinkedHashMap<>();
   private final Map<String, Fingerprint> fingerprints = new HashMap<>();
   private final long workLimit;
+  private final List<RelationLayouts.Stated> layouts;
 
   public CleanSearch(List<GdValue> values) {
     this(values, DEFAULT_WORK);
   }
 
+  public CleanSearch(List<GdValue> values, long workLimit) {
+    this(values, List.of(), workLimit);
+  }
+
   /**
    * @param values the G_d values to build expressions of, tried in this order
+   * @param layouts layouts the input relation states, tried over the ranks' copies of each tensor
+   *     after the combinations across ranks ({@link RelationLayouts})
    * @param workLimit the most elements one search compares
    */
-  public CleanSearch(List<GdValue> values, long workLimit) {
+  public CleanSearch(List<GdValue> values, List<RelationLayouts.Stated> layouts, long workLimit) {
     this.values = List.copyOf(values);
+    this.layouts = List.copyOf(layouts);
     this.workLimit = workLimit;
     Map<String, List<GdValue>> byName = new LinkedHashMap<>();
     for (GdValue v : values) {
@@ -149,6 +157,9 @@ public final class CleanSearch {
     for (var e : acrossRanks.entrySet()) {
       acrossRanks(e.getKey(), e.getValue(), n, dtype, out);
     }
+    for (RelationLayouts.Stated layout : layouts) {
+      inLayout(layout, n, dtype, out);
+    }
     // then the groups of a two-dimensional mesh that hold rank 0: its first block of consecutive
     // ranks and its first stride of them, for each size that divides the ranks
     for (var e : acrossRanks.entrySet()) {
@@ -168,6 +179,42 @@ public final class CleanSearch {
         acrossRanks(e.getKey() + "/" + ranks(strided), strided, n, dtype, out);
       }
     }
+    return out;
+  }
+
+  /**
+   * A stated layout over the ranks' copies of each tensor that holds its slices, when it has the
+   * target's dtype and element count.
+   */
+  private void inLayout(RelationLayouts.Stated layout, long n, int dtype, List<Base> out) {
+    for (var e : acrossRanks.entrySet()) {
+      Map<Integer, GdValue> copies = byRank(e.getValue());
+      if (e.getValue().get(0).value().dtype() != dtype
+          || !copies.keySet().containsAll(layout.ranks())) {
+        continue;
+      }
+      Map<Integer, Tensor> tensors = new HashMap<>();
+      copies.forEach((r, v) -> tensors.put(r, v.value()));
+      Tensor value;
+      try {
+        value = layout.value(tensors);
+      } catch (IllegalArgumentException outside) {
+        continue; // its slices reach past this tensor
+      }
+      if (value.numel() == n) {
+        out.add(
+            new Base(
+                "layout/" + layout.expr() + "/" + e.getKey(),
+                layout.over(e.getKey()),
+                value.rawShape(),
+                value::raw));
+      }
+    }
+  }
+
+  private static Map<Integer, GdValue> byRank(List<GdValue> values) {
+    Map<Integer, GdValue> out = new HashMap<>();
+    values.forEach(v -> out.put(v.rank(), v));
     return out;
   }
 

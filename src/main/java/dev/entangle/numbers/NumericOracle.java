@@ -133,7 +133,10 @@ public final class NumericOracle implements Numbers {
         uncomputed = v;
       }
     }
-    SearchResult r = new CleanSearch(values).search(target);
+    if (layouts == null) {
+      layouts = RelationLayouts.of(relation);
+    }
+    SearchResult r = new CleanSearch(values, layouts, CleanSearch.DEFAULT_WORK).search(target);
     if (r instanceof SearchResult.Found f) {
       return holdsOnEveryDraw(gsValue, RelationLowering.clean(f.expr(), gdp));
     }
@@ -151,6 +154,9 @@ public final class NumericOracle implements Numbers {
         nf.stoppedBecause(),
         nf.candidates());
   }
+
+  /** The layouts of the input relation, read at the first search that needs them. */
+  private List<RelationLayouts.Stated> layouts;
 
   @Override
   public Evidence compare(int gsValue, CoreTerm gdTerm) {

@@ -740,6 +740,13 @@ enum Fn {
       false,
       "(is-sumn ?x): 1 when the class holds a sum across ranks (sumn)",
       strict((e, v) -> bool(e.holds(v[0], Op.SUMN)))),
+  IS_SLICE(
+      "is-slice",
+      1,
+      1,
+      false,
+      "(is-slice ?x): 1 when the class holds a slice",
+      strict((e, v) -> bool(e.holds(v[0], Op.SLICE)))),
   IDENTITY_PERM(
       "identity-perm",
       1,

@@ -65,6 +65,7 @@ public interface NativeRule<M> {
               new SliceOfConcat(),
               new ConvSplitSpatial(),
               new ConcatParts(),
+              new TensorConcatParts(),
               RangeTilings.gradients(),
               new ExpandTiling(),
               new SumnCommonFactor(),

@@ -14,6 +14,7 @@ import dev.entangle.graph.Graph;
 import dev.entangle.graph.GraphJson;
 import dev.entangle.graph.Node;
 import dev.entangle.numbers.CleanSearch;
+import dev.entangle.numbers.RelationLayouts;
 import dev.entangle.numbers.SearchResult;
 import dev.entangle.numbers.sampling.InputSampler;
 import dev.entangle.numbers.sampling.SampledInputs;
@@ -114,7 +115,13 @@ class ExamplesNumericTest {
                     () -> {
                       for (long seed : new long[] {1, 2}) {
                         Run run = Run.of(dir, seed);
-                        CleanSearch search = new CleanSearch(run.gdValues(true));
+                        CleanSearch search =
+                            new CleanSearch(
+                                run.gdValues(true),
+                                RelationLayouts.of(
+                                    RelationReader.read(
+                                        dir.resolve("ri.json"), run.gd().worldSize())),
+                                CleanSearch.DEFAULT_WORK);
                         for (Arg a : run.gs().outputs()) {
                           String name = ((Arg.NodeRef) a).name();
                           SearchResult r = search.search(run.s().tensor(-1, name).orElseThrow());

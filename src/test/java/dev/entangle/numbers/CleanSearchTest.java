@@ -14,7 +14,10 @@ import dev.entangle.core.numeric.Tensor;
 import dev.entangle.eval.Difference;
 import dev.entangle.eval.GdValue;
 import dev.entangle.eval.Tensors;
+import dev.entangle.relation.ExprParser;
 import dev.entangle.relation.ExprPrinter;
+import dev.entangle.relation.RelationEntry;
+import dev.entangle.relation.RelationFile;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -53,6 +56,44 @@ class CleanSearchTest {
     assertEquals(
         "concat(r0.h, r1.h, dim=0)",
         found(search.search(Tensors.apply(Op.CONCAT, new long[] {0}, A, B))));
+  }
+
+  /**
+   * A load-balanced context-parallel layout (rank 0 holds the first and last row of four, rank 1
+   * the middle two), stated for the input x, is tried for every tensor the ranks hold: the output h
+   * in that layout is found; in plain rank order it is not.
+   */
+  @Test
+  void findsAValueInALayoutTheRelationStatesForAnInput() {
+    RelationFile relation =
+        new RelationFile(
+            "ri.json",
+            List.of(
+                new RelationEntry(
+                    "x",
+                    ExprParser.parse(
+                        "concat(slice(r0.x, 0, 0, 1), r1.x, slice(r0.x, 0, 1, 2), dim=0)"),
+                    "ri.json:1")),
+            List.of(),
+            null,
+            List.of());
+    Tensor h0 = random(2, 3);
+    Tensor h1 = random(2, 3);
+    List<GdValue> values = List.of(new GdValue(0, "h", h0), new GdValue(1, "h", h1));
+    Tensor laidOut =
+        Tensors.apply(
+            Op.CONCAT,
+            new long[] {0},
+            Tensors.apply(Op.SLICE, new long[] {0, 0, 1, 1}, h0),
+            h1,
+            Tensors.apply(Op.SLICE, new long[] {0, 1, 2, 1}, h0));
+    CleanSearch search =
+        new CleanSearch(values, RelationLayouts.of(relation), CleanSearch.DEFAULT_WORK);
+    assertEquals(
+        "concat(slice(r0.h, dim=0, start=0, end=1), r1.h, slice(r0.h, dim=0, start=1, end=2),"
+            + " dim=0)",
+        found(search.search(laidOut)));
+    assertInstanceOf(SearchResult.NotFound.class, new CleanSearch(values).search(laidOut));
   }
 
   @Test

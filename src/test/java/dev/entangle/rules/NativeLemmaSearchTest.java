@@ -49,6 +49,11 @@ class NativeLemmaSearchTest {
                 + " (slice[2 0 4 1] (concat[2] a b))) w) (conv[1 1 1 0 1] (concat[2] (slice[2 2 6"
                 + " 1] (concat[2] a b)) (expand[1 2 1] (scalar[0.0 f32]))) w))"
           },
+          TensorConcatParts.NAME,
+          new String[] {
+            "(tanh a:f32[2,3])\nt:f32[4,3] = (concat[0] (tanh a) (exp b:f32[2,3]))",
+            "(slice[0 0 2 1] t)"
+          },
           ConcatParts.NAME,
           new String[] {
             "a:f32[2,3]\n(concat[0] a b:f32[4,3]) = (concat[0] c:f32[2,3] d:f32[4,3])", "c"
@@ -216,6 +221,21 @@ class NativeLemmaSearchTest {
         ((SliceOfConcat.Overlap) first.get(0)).slice());
     assertNotEquals(
         ((SliceOfConcat.Overlap) all.get(0)).slice(), ((SliceOfConcat.Overlap) all.get(1)).slice());
+  }
+
+  @Test
+  void aConvolutionThatChangesTheLengthIsNotSplitWithHalos() {
+    TermReader t = new TermReader();
+    // stride 2; a kernel of 3 unpadded (the output shorter); padded by 2 (longer)
+    t.add("(conv[1 1 2 1 1] (concat[2] a:f32[1,2,4] b:f32[1,2,4]) w:f32[2,2,3])");
+    t.add("(conv[1 1 1 0 1] (concat[2] a b) w)");
+    t.add("(conv[1 1 1 2 1] (concat[2] a b) w)");
+    t.graph().rebuild();
+    List<Object> all = new ArrayList<>();
+    rewrite(ConvSplitSpatial.NAME)
+        .searcher()
+        .search(t.graph(), Long.MAX_VALUE, (c, m) -> all.add(m));
+    assertEquals(List.of(), all);
   }
 
   @Test

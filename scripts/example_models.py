@@ -2270,25 +2270,24 @@ class HaloTimeConv(TimeConv):
 
 
 class TanhMlpSgdStep(nn.Module):
-    """One SGD step of ``y = tanh(x W1^T + b1) W2^T`` under a mean squared error, the gradients by
-    autograd: returns the new W1, b1 and W2."""
+    """One SGD step of ``y = tanh(x W1^T) W2^T`` under a mean squared error, the gradients by
+    autograd: returns the new W1 and W2."""
 
     def __init__(self, in_features, hidden, out_features, lr=0.1):
         super().__init__()
         self.w1 = nn.Parameter(torch.empty(hidden, in_features))
-        self.b1 = nn.Parameter(torch.empty(hidden))
         self.w2 = nn.Parameter(torch.empty(out_features, hidden))
         self.lr = lr
 
     def grads(self, x, target, loss_scale):
         with torch.enable_grad():  # tracing runs under no_grad
-            params = [p.detach().requires_grad_(True) for p in (self.w1, self.b1, self.w2)]
-            y = torch.tanh(x @ params[0].t() + params[1]) @ params[2].t()
+            params = [p.detach().requires_grad_(True) for p in (self.w1, self.w2)]
+            y = torch.tanh(x @ params[0].t()) @ params[1].t()
             loss = ((y - target) ** 2).mean() * loss_scale
             return torch.autograd.grad(loss, params)
 
     def step(self, grads):
-        return tuple(p - self.lr * g for p, g in zip((self.w1, self.b1, self.w2), grads))
+        return tuple(p - self.lr * g for p, g in zip((self.w1, self.w2), grads))
 
     def forward(self, x, target):
         return self.step(self.grads(x, target, 1.0))

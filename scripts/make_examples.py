@@ -591,7 +591,7 @@ def loss_scaled_accumulation(name, n, unscale=True):
     gd = trace_ranks(n, lambda r: m.LossScaledAccumulationStep(dim_in, hidden, dim_out, micro, n,
                                                                unscale=unscale),
                      lambda r: dict(x=t(batch // n, dim_in), target=t(batch // n, dim_out)))
-    relations = [shard("x", 0), shard("target", 0), replicate("w1"), replicate("b1"), replicate("w2")]
+    relations = [shard("x", 0), shard("target", 0), replicate("w1"), replicate("w2")]
     if not unscale:
         return Case(
             name, f"loss-scaled-grad-accum-dp{n} never dividing the gradients by the loss scale"

@@ -188,13 +188,12 @@ public final class CleanSearch {
    */
   private void inLayout(RelationLayouts.Stated layout, long n, int dtype, List<Base> out) {
     for (var e : acrossRanks.entrySet()) {
-      Map<Integer, GdValue> copies = byRank(e.getValue());
+      Map<Integer, Tensor> tensors = new HashMap<>();
+      e.getValue().forEach(v -> tensors.put(v.rank(), v.value()));
       if (e.getValue().get(0).value().dtype() != dtype
-          || !copies.keySet().containsAll(layout.ranks())) {
+          || !tensors.keySet().containsAll(layout.ranks())) {
         continue;
       }
-      Map<Integer, Tensor> tensors = new HashMap<>();
-      copies.forEach((r, v) -> tensors.put(r, v.value()));
       Tensor value;
       try {
         value = layout.value(tensors);
@@ -210,12 +209,6 @@ public final class CleanSearch {
                 value::raw));
       }
     }
-  }
-
-  private static Map<Integer, GdValue> byRank(List<GdValue> values) {
-    Map<Integer, GdValue> out = new HashMap<>();
-    values.forEach(v -> out.put(v.rank(), v));
-    return out;
   }
 
   private static String ranks(List<GdValue> parts) {

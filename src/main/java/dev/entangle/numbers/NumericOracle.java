@@ -76,6 +76,9 @@ public final class NumericOracle implements Numbers {
   private InputSampler sampler;
   private Evidence.NotRun unavailable;
 
+  /** The layouts of the input relation, read at the first search that needs them. */
+  private List<RelationLayouts.Stated> layouts;
+
   /** One draw: its inputs' seed, the values of G_s and of G_d. */
   private record Draw(long seed, Evaluation gs, Evaluation gd, WorkBudget budget) {}
 
@@ -154,9 +157,6 @@ public final class NumericOracle implements Numbers {
         nf.stoppedBecause(),
         nf.candidates());
   }
-
-  /** The layouts of the input relation, read at the first search that needs them. */
-  private List<RelationLayouts.Stated> layouts;
 
   @Override
   public Evidence compare(int gsValue, CoreTerm gdTerm) {

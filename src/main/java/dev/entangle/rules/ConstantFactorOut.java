@@ -106,18 +106,8 @@ final class ConstantFactorOut implements NativeRule<ConstantFactorOut.Scaled> {
       unions.union(m.cls(), g.add(new ENode(Op.SCALE.id(), m.scale(), new int[] {unscaled})));
       return;
     }
-    TypeInfo result = g.data(m.cls());
     TypeInfo k = g.data(m.factor());
-    int scalar =
-        g.add(
-            new ENode(
-                Op.SCALAR.id(),
-                new long[] {Double.doubleToLongBits(k.constant()), k.dtype()},
-                new int[0]));
-    int factor =
-        result.rank() == 0
-            ? scalar
-            : g.add(new ENode(Op.EXPAND.id(), result.shape(), new int[] {scalar}));
+    int factor = ConstantNodes.filled(g, k.constant(), k.dtype(), g.data(m.cls()).shape());
     unions.union(m.cls(), g.add(new ENode(Op.MUL.id(), new long[0], new int[] {unscaled, factor})));
   }
 

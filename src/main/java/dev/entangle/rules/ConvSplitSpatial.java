@@ -6,7 +6,6 @@ import dev.entangle.egraph.Applier.Unions;
 import dev.entangle.egraph.EGraph;
 import dev.entangle.egraph.ENode;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -119,12 +118,8 @@ final class ConvSplitSpatial implements NativeRule<ConvSplitSpatial.Split> {
     if (n <= 0) {
       return;
     }
-    long[] shape = Arrays.copyOf(in.shape(), in.shape().length);
+    long[] shape = in.shape().clone(); // the type's own array
     shape[dim] = n;
-    int zero =
-        g.add(
-            new ENode(
-                Op.SCALAR.id(), new long[] {Double.doubleToLongBits(0.0), in.dtype()}, new int[0]));
-    out.add(g.add(new ENode(Op.EXPAND.id(), shape, new int[] {zero})));
+    out.add(ConstantNodes.filled(g, 0.0, in.dtype(), shape));
   }
 }

@@ -50,22 +50,23 @@ final class TensorConcatParts implements NativeRule<TensorConcatParts.Part> {
     }
   }
 
+  /** A G_d tensor and the layout operators: what a clean expression is built of. */
+  private static final Op[] CLEAN = {
+    Op.TENSOR, Op.SLICE, Op.CONCAT, Op.RESHAPE, Op.PERMUTE, Op.EXPAND
+  };
+
   /**
    * Whether a class holds a G_d tensor or a layout operator: a part the layout laws already relate
    * to the tensors it is built from (a rank's rows viewed flat before a gather).
    */
   private static boolean layoutOrTensor(EGraph<TypeInfo> g, int cls) {
-    for (Op op : LAYOUT) {
+    for (Op op : CLEAN) {
       if (g.holds(cls, op.id())) {
         return true;
       }
     }
     return false;
   }
-
-  private static final Op[] LAYOUT = {
-    Op.TENSOR, Op.SLICE, Op.CONCAT, Op.RESHAPE, Op.PERMUTE, Op.EXPAND
-  };
 
   /** Whether the part's class holds the slice of the tensor at this offset already. */
   private static boolean slices(EGraph<TypeInfo> g, int part, int tensor, int d, long offset) {
